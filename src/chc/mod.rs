@@ -1,0 +1,191 @@
+//! Constrained Horn clauses: predicates, clauses and systems, with typed ids, plus SMT-LIB
+//! printing.
+//!
+//! Normal form (the invariant every later layer relies on): each clause is
+//! `body atoms ∧ constraint → head atom | false`, where every argument of every atom is a
+//! variable and no variable fills two atom argument positions of the same clause. Constraints are
+//! quantifier-free terms of the clause's [`TermStore`]. This module uses only `term`.
+
+mod print;
+
+pub use print::SystemPrinter;
+
+use crate::term::{Sort, TermId, TermStore, VarId};
+use std::collections::BTreeSet;
+
+/// A predicate symbol of a [`System`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PredId(pub u32);
+
+/// A clause of a [`System`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClauseId(pub u32);
+
+/// A declared predicate: its name (for printing only) and argument sorts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredDecl {
+    /// The name from the input, used only for output.
+    pub name: String,
+    /// Argument sorts.
+    pub sorts: Vec<Sort>,
+}
+
+/// An application of a predicate to distinct variables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Atom {
+    /// The predicate.
+    pub pred: PredId,
+    /// One variable per argument.
+    pub args: Vec<VarId>,
+}
+
+/// The head of a clause: an atom, or `false` for a query.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Head {
+    /// A predicate application.
+    Atom(Atom),
+    /// `false`: the clause is a query (its body must be unreachable).
+    False,
+}
+
+/// `body ∧ constraint → head`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clause {
+    /// Body atoms (none for a fact; several for a non-linear clause).
+    pub body: Vec<Atom>,
+    /// A quantifier-free Boolean term.
+    pub constraint: TermId,
+    /// The head.
+    pub head: Head,
+}
+
+impl Clause {
+    /// Whether the head is `false`.
+    pub fn is_query(&self) -> bool {
+        matches!(self.head, Head::False)
+    }
+
+    /// Whether the body has no atom.
+    pub fn is_fact(&self) -> bool {
+        self.body.is_empty()
+    }
+
+    /// The head atom, if any.
+    pub fn head_atom(&self) -> Option<&Atom> {
+        match &self.head {
+            Head::Atom(a) => Some(a),
+            Head::False => None,
+        }
+    }
+
+    /// The head predicate, if any.
+    pub fn head_pred(&self) -> Option<PredId> {
+        self.head_atom().map(|a| a.pred)
+    }
+
+    /// All variables of the clause: atom arguments and free variables of the constraint.
+    pub fn vars(&self, store: &TermStore) -> BTreeSet<VarId> {
+        let mut vs = store.free_vars(self.constraint);
+        for a in self.body.iter().chain(self.head_atom()) {
+            vs.extend(a.args.iter().copied());
+        }
+        vs
+    }
+}
+
+/// A set of clauses over declared predicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct System {
+    preds: Vec<PredDecl>,
+    clauses: Vec<Clause>,
+}
+
+impl System {
+    /// An empty system.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares a predicate.
+    pub fn add_pred(&mut self, name: impl Into<String>, sorts: Vec<Sort>) -> PredId {
+        self.preds.push(PredDecl { name: name.into(), sorts });
+        PredId(self.preds.len() as u32 - 1)
+    }
+
+    /// Adds a clause in normal form.
+    ///
+    /// # Panics
+    /// In debug builds, if the clause breaks the normal form (an atom argument repeated).
+    pub fn add_clause(&mut self, clause: Clause) -> ClauseId {
+        debug_assert!(
+            {
+                let mut seen = BTreeSet::new();
+                clause
+                    .body
+                    .iter()
+                    .chain(clause.head_atom())
+                    .flat_map(|a| a.args.iter())
+                    .all(|v| seen.insert(*v))
+            },
+            "clause not in normal form: repeated atom argument"
+        );
+        self.clauses.push(clause);
+        ClauseId(self.clauses.len() as u32 - 1)
+    }
+
+    /// The declaration of a predicate.
+    pub fn pred(&self, p: PredId) -> &PredDecl {
+        &self.preds[p.0 as usize]
+    }
+
+    /// A clause.
+    pub fn clause(&self, c: ClauseId) -> &Clause {
+        &self.clauses[c.0 as usize]
+    }
+
+    /// All predicate ids.
+    pub fn pred_ids(&self) -> impl Iterator<Item = PredId> + '_ {
+        (0..self.preds.len() as u32).map(PredId)
+    }
+
+    /// All clauses with their ids.
+    pub fn clauses(&self) -> impl Iterator<Item = (ClauseId, &Clause)> + '_ {
+        self.clauses
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (ClauseId(i as u32), c))
+    }
+
+    /// Number of predicates.
+    pub fn num_preds(&self) -> usize {
+        self.preds.len()
+    }
+
+    /// Number of clauses.
+    pub fn num_clauses(&self) -> usize {
+        self.clauses.len()
+    }
+
+    /// Looks a predicate up by its input name.
+    pub fn pred_by_name(&self, name: &str) -> Option<PredId> {
+        self.preds
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| PredId(i as u32))
+    }
+
+    /// Clauses whose head is `p`.
+    pub fn clauses_defining(&self, p: PredId) -> impl Iterator<Item = (ClauseId, &Clause)> + '_ {
+        self.clauses().filter(move |(_, c)| c.head_pred() == Some(p))
+    }
+
+    /// Query clauses (head `false`).
+    pub fn queries(&self) -> impl Iterator<Item = (ClauseId, &Clause)> + '_ {
+        self.clauses().filter(|(_, c)| c.is_query())
+    }
+
+    /// Whether every clause has at most one body atom.
+    pub fn is_linear(&self) -> bool {
+        self.clauses.iter().all(|c| c.body.len() <= 1)
+    }
+}

@@ -1,0 +1,83 @@
+//! Command-line parsing (clap) and the subcommands' drivers.
+//!
+//! Output contract (see the README): the first stdout line of `solve` is `sat`, `unsat` or
+//! `unknown`; ill-formed input prints `FILE:LINE:COL: what` on stderr, `(error "...")` on stdout
+//! and exits with status 2. Nothing here may panic on any input.
+
+mod check;
+mod solve;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Hornbeam: a constrained-Horn-clause verification engine.
+#[derive(Parser, Debug)]
+#[command(name = "hornbeam", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Which engine answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineChoice {
+    /// The default schedule of the available engines.
+    Auto,
+    /// Bounded model checking (finds counterexamples only).
+    Bmc,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solves a CHC-COMP (SMT-LIB, logic HORN) file: prints sat, unsat or unknown.
+    Solve(solve::SolveArgs),
+    /// Validates a model for a file: prints valid, or invalid and the first violated clause.
+    Check {
+        /// The CHC-COMP file.
+        file: PathBuf,
+        /// The model: define-fun lines, a `(model ...)` block, or a solver's `sat` output.
+        model: PathBuf,
+        /// Time limit in seconds for the whole check.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+    },
+    /// Prints the normalised clause system of a file in SMT-LIB.
+    Print {
+        /// The CHC-COMP file.
+        file: PathBuf,
+    },
+}
+
+/// Runs the command line; returns the exit status.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Check { file, model, timeout } => check::run(&file, &model, timeout),
+        Command::Print { file } => check::print(&file),
+    }
+}
+
+/// Reports an input error per the contract and returns exit status 2.
+pub(crate) fn input_error(message: &str) -> i32 {
+    eprintln!("{message}");
+    let escaped = message.replace('\\', "\\\\").replace('"', "\"\"");
+    println!("(error \"{escaped}\")");
+    2
+}
+
+/// Reads and lowers a CHC file, or reports the error (exit status 2).
+pub(crate) fn load(
+    store: &hornbeam::term::TermStore,
+    file: &std::path::Path,
+) -> Result<(hornbeam::chc::System, String), i32> {
+    let name = file.display().to_string();
+    let src = match hornbeam::syntax::read_text(file) {
+        Ok(s) => s,
+        Err((e, prefix)) => return Err(input_error(&e.render(&name, &prefix))),
+    };
+    match hornbeam::syntax::read_system(store, &src) {
+        Ok(sys) => Ok((sys, src)),
+        Err(e) => Err(input_error(&e.render(&name, &src))),
+    }
+}

@@ -1,0 +1,11 @@
+//! Hornbeam: a constrained-Horn-clause verification engine.
+//!
+//! Layers, each using only those listed before it: [`term`] → [`chc`] → [`smt`] → ...
+//! See the README's code map.
+
+pub mod chc;
+pub mod engine;
+pub mod smt;
+pub mod syntax;
+pub mod term;
+pub mod witness;

@@ -1,0 +1,206 @@
+//! The SMT back-end: the only module that touches Z3.
+//!
+//! It offers an incremental solver over this crate's terms ([`Smt`]: assertions, push/pop,
+//! checks under assumptions with unsat cores, models as ground [`Value`]s, per-call time limits
+//! bounded by a [`Deadline`]) and quantifier elimination ([`eliminate`]). It must not use Z3's
+//! Horn engine (fixedpoint/Spacer): engines are this project's own work.
+
+mod qe;
+mod translate;
+
+pub use qe::{eliminate, QeMode};
+pub use translate::BackError;
+
+use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+use translate::{from_z3, ToZ3};
+use z3::ast::{Bool, Dynamic};
+
+/// The answer of one satisfiability check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SatResult {
+    /// Satisfiable: a model is available.
+    Sat,
+    /// Unsatisfiable: an unsat core is available (after a check under assumptions).
+    Unsat,
+    /// Z3 gave up (time limit, incompleteness); the reason as Z3 states it.
+    Unknown(String),
+}
+
+/// A point in time after which no more work should start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline(Option<Instant>);
+
+impl Deadline {
+    /// No deadline.
+    pub fn none() -> Self {
+        Deadline(None)
+    }
+
+    /// `d` from now.
+    pub fn after(d: Duration) -> Self {
+        Deadline(Instant::now().checked_add(d))
+    }
+
+    /// Time left (None when unbounded).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.0.map(|t| t.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.remaining() == Some(Duration::ZERO)
+    }
+}
+
+/// Counters of SMT work, for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SmtStats {
+    /// Number of satisfiability checks.
+    pub checks: u64,
+    /// Total time in checks, in milliseconds.
+    pub check_ms: u64,
+}
+
+/// An incremental Z3 solver over terms of one store.
+pub struct Smt<'s> {
+    tr: ToZ3<'s>,
+    solver: z3::Solver,
+    deadline: Deadline,
+    /// Assumption literals of the last check, to map unsat cores back.
+    assumptions: HashMap<Bool, TermId>,
+    stats: SmtStats,
+}
+
+impl<'s> Smt<'s> {
+    /// A fresh solver for terms of `store`; checks stop at `deadline`.
+    pub fn new(store: &'s TermStore, deadline: Deadline) -> Self {
+        Smt {
+            tr: ToZ3::new(store),
+            solver: z3::Solver::new(),
+            deadline,
+            assumptions: HashMap::new(),
+            stats: SmtStats::default(),
+        }
+    }
+
+    /// The store this solver reads terms from.
+    pub fn store(&self) -> &'s TermStore {
+        self.tr.store
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> &SmtStats {
+        &self.stats
+    }
+
+    /// Asserts a Boolean term.
+    pub fn assert(&mut self, t: TermId) {
+        let b = self.tr.bool(t);
+        self.solver.assert(&b);
+    }
+
+    /// Opens a scope.
+    pub fn push(&mut self) {
+        self.solver.push();
+    }
+
+    /// Closes `n` scopes.
+    pub fn pop(&mut self, n: u32) {
+        self.solver.pop(n);
+    }
+
+    /// Checks the assertions.
+    pub fn check(&mut self) -> SatResult {
+        self.check_assuming(&[])
+    }
+
+    /// Checks the assertions together with Boolean `assumptions`.
+    pub fn check_assuming(&mut self, assumptions: &[TermId]) -> SatResult {
+        let Some(limit) = self.limit_ms() else {
+            return SatResult::Unknown("timeout".into());
+        };
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", limit);
+        self.solver.set_params(&params);
+        self.assumptions.clear();
+        let lits: Vec<Bool> = assumptions
+            .iter()
+            .map(|&a| {
+                let b = self.tr.bool(a);
+                self.assumptions.insert(b.clone(), a);
+                b
+            })
+            .collect();
+        let start = Instant::now();
+        let r = self.solver.check_assumptions(&lits);
+        self.stats.checks += 1;
+        self.stats.check_ms += start.elapsed().as_millis() as u64;
+        match r {
+            z3::SatResult::Sat => SatResult::Sat,
+            z3::SatResult::Unsat => SatResult::Unsat,
+            z3::SatResult::Unknown => SatResult::Unknown(
+                self.solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".into()),
+            ),
+        }
+    }
+
+    fn limit_ms(&self) -> Option<u32> {
+        match self.deadline.remaining() {
+            None => Some(u32::MAX),
+            Some(d) if d.is_zero() => None,
+            Some(d) => Some(d.as_millis().clamp(1, u32::MAX as u128) as u32),
+        }
+    }
+
+    /// After `Unsat` under assumptions: the assumptions in the unsat core.
+    pub fn unsat_core(&self) -> Vec<TermId> {
+        self.solver
+            .get_unsat_core()
+            .iter()
+            .filter_map(|b| self.assumptions.get(b).copied())
+            .collect()
+    }
+
+    /// After `Sat`: the value of a variable in the model (completed with defaults).
+    pub fn value(&mut self, v: VarId) -> Option<Value> {
+        let model = self.solver.get_model()?;
+        let d = self.tr.var(v);
+        let val = model.eval(&d, true)?;
+        dynamic_value(self.tr.store, &val, &self.store().var_sort(v))
+    }
+
+    /// After `Sat`: the values of several variables.
+    pub fn values(&mut self, vars: impl IntoIterator<Item = VarId>) -> Option<BTreeMap<VarId, Value>> {
+        let model = self.solver.get_model()?;
+        let mut out = BTreeMap::new();
+        for v in vars {
+            let d = self.tr.var(v);
+            let val = model.eval(&d, true)?;
+            out.insert(v, dynamic_value(self.tr.store, &val, &self.store().var_sort(v))?);
+        }
+        Some(out)
+    }
+}
+
+/// Converts a ground Z3 value (as produced by model evaluation) into a [`Value`].
+fn dynamic_value(store: &TermStore, d: &Dynamic, sort: &Sort) -> Option<Value> {
+    let mut memo = HashMap::new();
+    let t = from_z3(store, &HashMap::new(), d, &mut memo).ok()?;
+    let v = store.eval(t, &HashMap::new()).ok()?;
+    // Z3 may print an integral real model value as an Int numeral; keep the variable's sort.
+    Some(match (sort, v) {
+        (Sort::Real, Value::Int(i)) => Value::Real(num_rational::BigRational::from_integer(i)),
+        (_, v) => v,
+    })
+}
+
+/// One-shot satisfiability of a Boolean term.
+pub fn check_sat(store: &TermStore, t: TermId, deadline: Deadline) -> SatResult {
+    let mut smt = Smt::new(store, deadline);
+    smt.assert(t);
+    smt.check()
+}

@@ -1,0 +1,65 @@
+//! Quantifier elimination through Z3's tactics.
+//!
+//! `Light` runs `qe-light` (cheap: eliminates variables defined by equalities and simple
+//! bounds); `Full` runs `qe` (complete for linear arithmetic, possibly expensive). The result is a
+//! term of the same store, or `None` when Z3 fails or leaves quantifiers.
+
+use super::translate::{from_z3, ToZ3};
+use super::Deadline;
+use crate::term::{TermId, TermStore, VarId};
+use std::collections::HashMap;
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{Goal, Tactic};
+
+/// How hard to try.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QeMode {
+    /// `qe-light`: may leave some variables (the caller checks).
+    Light,
+    /// `qe`: complete for linear arithmetic.
+    Full,
+}
+
+/// An equivalent of `∃ vars. t` without `vars` (for `Full`), or with fewer of them (for `Light`:
+/// the caller sees which remain through free variables).
+pub fn eliminate(
+    store: &TermStore,
+    vars: &[VarId],
+    t: TermId,
+    mode: QeMode,
+    deadline: Deadline,
+) -> Option<TermId> {
+    if vars.is_empty() {
+        return Some(t);
+    }
+    let mut tr = ToZ3::new(store);
+    let body = tr.bool(t);
+    let bound: Vec<Dynamic> = vars.iter().map(|v| tr.var(*v)).collect();
+    let refs: Vec<&dyn Ast> = bound.iter().map(|d| d as &dyn Ast).collect();
+    let goal = Goal::new(false, false, false);
+    match mode {
+        QeMode::Full => goal.assert(&z3::ast::exists_const(&refs, &[], &body)),
+        // qe-light works on free constants: assert the body and let it project `vars`.
+        QeMode::Light => goal.assert(&z3::ast::exists_const(&refs, &[], &body)),
+    }
+    let name = match mode {
+        QeMode::Light => "qe-light",
+        QeMode::Full => "qe",
+    };
+    let mut tactic = Tactic::new(name);
+    if let Some(rem) = deadline.remaining() {
+        if rem.is_zero() {
+            return None;
+        }
+        tactic = tactic.try_for(rem);
+    }
+    let result = tactic.apply(&goal, None).ok()?;
+    let mut disjuncts = Vec::new();
+    for g in result.list_subgoals() {
+        let fs: Vec<Bool> = g.get_formulas();
+        disjuncts.push(Bool::and(&fs));
+    }
+    let out = Dynamic::from_ast(&Bool::or(&disjuncts));
+    let mut memo = HashMap::new();
+    from_z3(store, &tr.names, &out, &mut memo).ok()
+}

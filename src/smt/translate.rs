@@ -1,0 +1,373 @@
+//! Translation between this crate's terms and Z3 ASTs, both ways.
+//!
+//! Variables become Z3 constants named `v<id>`; translation back maps those names to the same
+//! [`VarId`]s. Z3 ASTs never leave this module's parent (`smt`), and they never cross threads.
+
+use crate::term::{Op, Sort, Term, TermId, TermStore, VarId};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::str::FromStr;
+use z3::ast::{Array, Ast, Bool, Dynamic, Int, Real};
+use z3::{DeclKind, FuncDecl};
+
+/// Why a Z3 AST could not be turned back into a term.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot translate Z3 term back: {0}")]
+pub struct BackError(pub String);
+
+/// A memoising term-to-Z3 translator for one store.
+pub(crate) struct ToZ3<'s> {
+    pub(crate) store: &'s TermStore,
+    cache: HashMap<TermId, Dynamic>,
+    /// Z3 constant name to variable, for translating back.
+    pub(crate) names: HashMap<String, VarId>,
+}
+
+pub(crate) fn z3_sort(s: &Sort) -> z3::Sort {
+    match s {
+        Sort::Bool => z3::Sort::bool(),
+        Sort::Int => z3::Sort::int(),
+        Sort::Real => z3::Sort::real(),
+        Sort::Array(i, e) => z3::Sort::array(&z3_sort(i), &z3_sort(e)),
+    }
+}
+
+fn big_int(i: &BigInt) -> Int {
+    Int::from_str(&i.to_string()).expect("decimal integer literal")
+}
+
+fn big_real(r: &BigRational) -> Real {
+    Real::from_rational_str(&r.numer().to_string(), &r.denom().to_string())
+        .expect("rational literal")
+}
+
+impl<'s> ToZ3<'s> {
+    pub(crate) fn new(store: &'s TermStore) -> Self {
+        ToZ3 {
+            store,
+            cache: HashMap::new(),
+            names: HashMap::new(),
+        }
+    }
+
+    /// The Z3 constant of a variable.
+    pub(crate) fn var(&mut self, v: VarId) -> Dynamic {
+        let t = self.store.var(v);
+        self.term(t)
+    }
+
+    /// A Boolean term as a Z3 Bool.
+    pub(crate) fn bool(&mut self, t: TermId) -> Bool {
+        self.term(t).as_bool().expect("Boolean term")
+    }
+
+    /// Any term.
+    pub(crate) fn term(&mut self, t: TermId) -> Dynamic {
+        if let Some(d) = self.cache.get(&t) {
+            return d.clone();
+        }
+        let node = self.store.get(t);
+        let d = match &node.term {
+            Term::Var(v) => {
+                let name = format!("v{}", v.0);
+                self.names.insert(name.clone(), *v);
+                Dynamic::new_const(name, &z3_sort(&node.sort))
+            }
+            Term::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
+            Term::Int(i) => Dynamic::from_ast(&big_int(i)),
+            Term::Real(r) => Dynamic::from_ast(&big_real(r)),
+            Term::Quant(q, vars, body) => {
+                let bound: Vec<Dynamic> = vars.iter().map(|v| self.var(*v)).collect();
+                let refs: Vec<&dyn Ast> = bound.iter().map(|d| d as &dyn Ast).collect();
+                let b = self.bool(*body);
+                let f = match q {
+                    crate::term::Quantifier::Forall => z3::ast::forall_const(&refs, &[], &b),
+                    crate::term::Quantifier::Exists => z3::ast::exists_const(&refs, &[], &b),
+                };
+                Dynamic::from_ast(&f)
+            }
+            Term::App(op, args) => {
+                let a: Vec<Dynamic> = args.iter().map(|&x| self.term(x)).collect();
+                self.app(op, &a, &node.sort)
+            }
+        };
+        self.cache.insert(t, d.clone());
+        d
+    }
+
+    fn app(&mut self, op: &Op, a: &[Dynamic], sort: &Sort) -> Dynamic {
+        let bools = || a.iter().map(|x| x.as_bool().expect("Bool")).collect::<Vec<_>>();
+        let reals = || a.iter().map(as_real).collect::<Vec<_>>();
+        let ints = || a.iter().map(|x| x.as_int().expect("Int")).collect::<Vec<_>>();
+        let arith = |f: &dyn Fn(&[Dynamic]) -> Dynamic| -> Dynamic {
+            if *sort == Sort::Real {
+                let r: Vec<Dynamic> = reals().iter().map(|x| Dynamic::from_ast(x)).collect();
+                f(&r)
+            } else {
+                f(a)
+            }
+        };
+        let d = |b: Bool| Dynamic::from_ast(&b);
+        match op {
+            Op::Not => d(bools()[0].not()),
+            Op::And => d(Bool::and(&bools())),
+            Op::Or => d(Bool::or(&bools())),
+            Op::Implies => {
+                let b = bools();
+                d(b[0].implies(&b[1]))
+            }
+            Op::Xor => {
+                let b = bools();
+                d(b[0].xor(&b[1]))
+            }
+            Op::Ite => {
+                let c = a[0].as_bool().expect("Bool");
+                c.ite(&a[1], &a[2])
+            }
+            Op::Eq | Op::Distinct => {
+                let (x, y) = coerce_pair(&a[0], &a[1]);
+                if *op == Op::Eq && a.len() == 2 {
+                    d(x.eq(&y))
+                } else if a.len() == 2 {
+                    d(x.eq(&y).not())
+                } else {
+                    d(Dynamic::distinct(a))
+                }
+            }
+            Op::Add => arith(&|xs| {
+                if xs[0].as_int().is_some() {
+                    Dynamic::from_ast(&Int::add(&xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>()))
+                } else {
+                    Dynamic::from_ast(&Real::add(&xs.iter().map(as_real).collect::<Vec<_>>()))
+                }
+            }),
+            Op::Mul => arith(&|xs| {
+                if xs[0].as_int().is_some() {
+                    Dynamic::from_ast(&Int::mul(&xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>()))
+                } else {
+                    Dynamic::from_ast(&Real::mul(&xs.iter().map(as_real).collect::<Vec<_>>()))
+                }
+            }),
+            Op::Sub => arith(&|xs| {
+                if xs[0].as_int().is_some() {
+                    Dynamic::from_ast(&Int::sub(&xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>()))
+                } else {
+                    Dynamic::from_ast(&Real::sub(&xs.iter().map(as_real).collect::<Vec<_>>()))
+                }
+            }),
+            Op::Neg => match a[0].as_int() {
+                Some(i) => Dynamic::from_ast(&i.unary_minus()),
+                None => Dynamic::from_ast(&as_real(&a[0]).unary_minus()),
+            },
+            Op::Abs => match a[0].as_int() {
+                Some(i) => {
+                    let zero = Int::from_i64(0);
+                    i.ge(&zero).ite(&Dynamic::from_ast(&i), &Dynamic::from_ast(&i.unary_minus()))
+                }
+                None => {
+                    let r = as_real(&a[0]);
+                    let zero = Real::from_rational(0, 1);
+                    r.ge(&zero).ite(&Dynamic::from_ast(&r), &Dynamic::from_ast(&r.unary_minus()))
+                }
+            },
+            Op::RealDiv => {
+                let r = reals();
+                Dynamic::from_ast(&r[0].div(&r[1]))
+            }
+            Op::IntDiv => {
+                let i = ints();
+                Dynamic::from_ast(&i[0].div(&i[1]))
+            }
+            Op::Mod => {
+                let i = ints();
+                Dynamic::from_ast(&i[0].modulo(&i[1]))
+            }
+            Op::Le | Op::Lt | Op::Ge | Op::Gt => {
+                let mixed = a.iter().any(|x| x.as_real().is_some());
+                let cmp = |x: &Dynamic, y: &Dynamic| -> Bool {
+                    if mixed {
+                        let (x, y) = (as_real(x), as_real(y));
+                        match op {
+                            Op::Le => x.le(&y),
+                            Op::Lt => x.lt(&y),
+                            Op::Ge => x.ge(&y),
+                            _ => x.gt(&y),
+                        }
+                    } else {
+                        let (x, y) = (x.as_int().unwrap(), y.as_int().unwrap());
+                        match op {
+                            Op::Le => x.le(&y),
+                            Op::Lt => x.lt(&y),
+                            Op::Ge => x.ge(&y),
+                            _ => x.gt(&y),
+                        }
+                    }
+                };
+                let cs: Vec<Bool> = a.windows(2).map(|w| cmp(&w[0], &w[1])).collect();
+                d(Bool::and(&cs))
+            }
+            Op::ToReal => Dynamic::from_ast(&as_real(&a[0])),
+            Op::ToInt => Dynamic::from_ast(&as_real(&a[0]).to_int()),
+            Op::IsInt => {
+                let r = as_real(&a[0]);
+                d(r.to_int().to_real().eq(&r))
+            }
+            Op::Select => a[0].as_array().expect("array").select(&a[1]),
+            Op::Store => Dynamic::from_ast(&a[0].as_array().expect("array").store(&a[1], &a[2])),
+            Op::ConstArray(s) => match s {
+                Sort::Array(i, _) => Dynamic::from_ast(&Array::const_array(&z3_sort(i), &a[0])),
+                _ => unreachable!("const array of non-array sort"),
+            },
+        }
+    }
+}
+
+fn as_real(x: &Dynamic) -> Real {
+    match x.as_int() {
+        Some(i) => i.to_real(),
+        None => x.as_real().expect("arithmetic term"),
+    }
+}
+
+fn coerce_pair(x: &Dynamic, y: &Dynamic) -> (Dynamic, Dynamic) {
+    let xr = x.as_real().is_some();
+    let yr = y.as_real().is_some();
+    if xr != yr && (x.as_int().is_some() || y.as_int().is_some()) {
+        (Dynamic::from_ast(&as_real(x)), Dynamic::from_ast(&as_real(y)))
+    } else {
+        (x.clone(), y.clone())
+    }
+}
+
+/// The decimal (or `p/q`) text of a Z3 numeral.
+fn numeral_string(d: &Dynamic) -> String {
+    let ctx = z3::Context::thread_local();
+    // SAFETY: `d` is a live numeral AST of the thread-local context; Z3 returns a
+    // NUL-terminated string valid until the next call, which we copy at once.
+    unsafe {
+        let s = z3_sys::Z3_get_numeral_string(ctx.get_z3_context(), d.get_z3_ast());
+        CStr::from_ptr(s).to_string_lossy().into_owned()
+    }
+}
+
+fn parse_rational(s: &str) -> Option<BigRational> {
+    if let Some((n, d)) = s.split_once('/') {
+        let n = BigInt::from_str(n.trim()).ok()?;
+        let d = BigInt::from_str(d.trim()).ok()?;
+        if d == BigInt::from(0) {
+            return None;
+        }
+        return Some(BigRational::new(n, d));
+    }
+    if let Some((i, f)) = s.split_once('.') {
+        let digits = format!("{i}{f}");
+        let n = BigInt::from_str(&digits).ok()?;
+        let d = num_traits::pow(BigInt::from(10), f.len());
+        return Some(BigRational::new(n, d));
+    }
+    BigInt::from_str(s).ok().map(BigRational::from_integer)
+}
+
+fn back_sort(s: &z3::Sort) -> Result<Sort, BackError> {
+    match s.kind() {
+        z3::SortKind::Bool => Ok(Sort::Bool),
+        z3::SortKind::Int => Ok(Sort::Int),
+        z3::SortKind::Real => Ok(Sort::Real),
+        z3::SortKind::Array => {
+            let d = s.array_domain().ok_or_else(|| BackError("array domain".into()))?;
+            let r = s.array_range().ok_or_else(|| BackError("array range".into()))?;
+            Ok(Sort::array(back_sort(&d)?, back_sort(&r)?))
+        }
+        k => Err(BackError(format!("unsupported sort {k:?}"))),
+    }
+}
+
+/// Translates a quantifier-free Z3 AST back into a term of `store`; constants must be ones
+/// this translator created (or listed in `names`).
+pub(crate) fn from_z3(
+    store: &TermStore,
+    names: &HashMap<String, VarId>,
+    d: &Dynamic,
+    memo: &mut HashMap<Dynamic, TermId>,
+) -> Result<TermId, BackError> {
+    if let Some(&t) = memo.get(d) {
+        return Ok(t);
+    }
+    let t = match d.kind() {
+        z3::AstKind::Numeral => {
+            let r = parse_rational(&numeral_string(d))
+                .ok_or_else(|| BackError(format!("numeral {d}")))?;
+            match d.sort_kind() {
+                z3::SortKind::Int => store.int(r.to_integer()),
+                _ => store.real(r),
+            }
+        }
+        z3::AstKind::App => {
+            let decl: FuncDecl = d.decl();
+            let kids = d
+                .children()
+                .iter()
+                .map(|c| from_z3(store, names, c, memo))
+                .collect::<Result<Vec<_>, _>>()?;
+            let op = match decl.kind() {
+                DeclKind::True => return Ok(store.tt()),
+                DeclKind::False => return Ok(store.ff()),
+                DeclKind::Uninterpreted if kids.is_empty() => {
+                    let name = decl.name();
+                    let v = names
+                        .get(&name)
+                        .ok_or_else(|| BackError(format!("unknown constant {name}")))?;
+                    let t = store.var(*v);
+                    memo.insert(d.clone(), t);
+                    return Ok(t);
+                }
+                DeclKind::Eq | DeclKind::Iff | DeclKind::Oeq => Op::Eq,
+                DeclKind::Distinct => Op::Distinct,
+                DeclKind::Ite => Op::Ite,
+                DeclKind::And => Op::And,
+                DeclKind::Or => Op::Or,
+                DeclKind::Xor => Op::Xor,
+                DeclKind::Not => Op::Not,
+                DeclKind::Implies => Op::Implies,
+                DeclKind::Le => Op::Le,
+                DeclKind::Ge => Op::Ge,
+                DeclKind::Lt => Op::Lt,
+                DeclKind::Gt => Op::Gt,
+                DeclKind::Add => Op::Add,
+                DeclKind::Sub => Op::Sub,
+                DeclKind::Uminus => Op::Neg,
+                DeclKind::Mul => Op::Mul,
+                DeclKind::Div => Op::RealDiv,
+                DeclKind::Idiv => Op::IntDiv,
+                DeclKind::Mod => Op::Mod,
+                DeclKind::ToReal => Op::ToReal,
+                DeclKind::ToInt => Op::ToInt,
+                DeclKind::IsInt => Op::IsInt,
+                DeclKind::Abs => Op::Abs,
+                DeclKind::Store => Op::Store,
+                DeclKind::Select => Op::Select,
+                DeclKind::ConstArray => Op::ConstArray(back_sort(&d.get_sort())?),
+                k => return Err(BackError(format!("unsupported operator {k:?} in {d}"))),
+            };
+            store.app(op, kids)
+        }
+        k => return Err(BackError(format!("unsupported AST kind {k:?}"))),
+    };
+    memo.insert(d.clone(), t);
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rationals_parse() {
+        assert_eq!(parse_rational("-5"), Some(BigRational::from_integer((-5).into())));
+        assert_eq!(parse_rational("1/3"), Some(BigRational::new(1.into(), 3.into())));
+        assert_eq!(parse_rational("2.50"), Some(BigRational::new(5.into(), 2.into())));
+        assert_eq!(parse_rational("1/0"), None);
+    }
+}

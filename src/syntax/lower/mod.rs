@@ -1,0 +1,338 @@
+//! Lowering of a parsed script to a CHC [`System`], and of a parsed model to a [`Model`].
+//!
+//! Each assertion is turned into clauses `body ∧ constraint → head | false`, whatever its shape:
+//! universal quantifiers (and existentials under negation) become clause variables; the formula
+//! is put into clausal form over predicate applications, and each clause must have at most one
+//! positive application (else it is not Horn). Finally atom arguments are made distinct
+//! variables (the `chc` normal form). Constraint-only subformulas are never distributed, so
+//! large constraints do not blow up.
+
+mod terms;
+
+use super::ast::{self, CommandKind, Span};
+use super::error::{Error, ErrorKind};
+use crate::chc::{Atom, Clause, Head, PredId, System};
+use crate::term::{Quantifier, Sort, TermId, TermStore, VarId};
+use crate::witness::{Interp, Model};
+use std::collections::HashSet;
+use std::rc::Rc;
+use terms::{lower_sort, Env, Formula, Macro};
+
+/// At most this many clauses from one assertion (clausal form can be exponential).
+const MAX_CLAUSES_PER_ASSERTION: usize = 10_000;
+
+/// A clause in the making: negative atoms, positive atoms, and constraint disjuncts.
+#[derive(Clone, Default)]
+struct Proto {
+    body: Vec<(PredId, Vec<TermId>)>,
+    heads: Vec<(PredId, Vec<TermId>, Span)>,
+    /// The clause is `¬body ∨ heads ∨ guard₁ ∨ ...`.
+    guard: Vec<TermId>,
+}
+
+impl Proto {
+    fn merge(&self, other: &Proto) -> Proto {
+        let mut p = self.clone();
+        p.body.extend(other.body.iter().cloned());
+        p.heads.extend(other.heads.iter().cloned());
+        p.guard.extend(other.guard.iter().cloned());
+        p
+    }
+}
+
+fn too_many(span: Span) -> Error {
+    Error::at(
+        ErrorKind::Unsupported,
+        span,
+        format!("assertion expands to more than {MAX_CLAUSES_PER_ASSERTION} clauses"),
+    )
+}
+
+/// Clausal form of `f` (if `positive`) or of `¬f`: a conjunction of [`Proto`] clauses.
+fn clausify(store: &TermStore, f: &Formula, positive: bool, span: Span) -> Result<Vec<Proto>, Error> {
+    let product = |parts: Vec<Vec<Proto>>| -> Result<Vec<Proto>, Error> {
+        let mut acc = vec![Proto::default()];
+        for part in parts {
+            if acc.len().saturating_mul(part.len()) > MAX_CLAUSES_PER_ASSERTION {
+                return Err(too_many(span));
+            }
+            acc = acc.iter().flat_map(|a| part.iter().map(move |b| a.merge(b))).collect();
+        }
+        Ok(acc)
+    };
+    let concat = |parts: Vec<Vec<Proto>>| -> Result<Vec<Proto>, Error> {
+        let all: Vec<Proto> = parts.into_iter().flatten().collect();
+        if all.len() > MAX_CLAUSES_PER_ASSERTION {
+            return Err(too_many(span));
+        }
+        Ok(all)
+    };
+    match f {
+        Formula::Constraint(t) => {
+            let g = if positive { *t } else { store.not(*t) };
+            Ok(vec![Proto { guard: vec![g], ..Proto::default() }])
+        }
+        Formula::Atom(p, args, sp) => {
+            let mut proto = Proto::default();
+            if positive {
+                proto.heads.push((*p, args.clone(), *sp));
+            } else {
+                proto.body.push((*p, args.clone()));
+            }
+            Ok(vec![proto])
+        }
+        Formula::Not(g) => clausify(store, g, !positive, span),
+        Formula::And(fs) | Formula::Or(fs) => {
+            let parts = fs
+                .iter()
+                .map(|g| clausify(store, g, positive, span))
+                .collect::<Result<Vec<_>, _>>()?;
+            // A positive conjunction and a negated disjunction are conjunctions of clauses.
+            if matches!(f, Formula::And(_)) == positive {
+                concat(parts)
+            } else {
+                product(parts)
+            }
+        }
+        Formula::Implies(a, b) => {
+            let na = Formula::Not(a.clone());
+            let g = if positive {
+                Formula::Or(vec![na, (**b).clone()])
+            } else {
+                Formula::And(vec![(**a).clone(), Formula::Not(b.clone())])
+            };
+            clausify(store, &g, true, span)
+        }
+        Formula::Ite(c, a, b) => {
+            let g = Formula::Or(vec![
+                Formula::And(vec![Formula::Constraint(*c), (**a).clone()]),
+                Formula::And(vec![Formula::Constraint(store.not(*c)), (**b).clone()]),
+            ]);
+            clausify(store, &g, positive, span)
+        }
+        Formula::Quant(q, _, body, qspan) => {
+            // Universal in a positive position (or existential in a negative one) binds clause
+            // variables; the other way round would need Skolem functions.
+            if (*q == Quantifier::Forall) == positive {
+                clausify(store, body, positive, span)
+            } else {
+                Err(Error::at(
+                    ErrorKind::NotHorn,
+                    *qspan,
+                    "existential quantifier over a clause head (only universal clauses are Horn)",
+                ))
+            }
+        }
+    }
+}
+
+/// Turns a [`Proto`] into a normal-form clause: atom arguments become distinct variables.
+fn finish(store: &TermStore, proto: Proto) -> Result<Clause, Error> {
+    if proto.heads.len() > 1 {
+        return Err(Error::at(
+            ErrorKind::NotHorn,
+            proto.heads[1].2,
+            "more than one positive predicate application in a clause",
+        ));
+    }
+    let mut used: HashSet<VarId> = HashSet::new();
+    let mut eqs: Vec<TermId> = Vec::new();
+    let mut to_atom = |pred: PredId, args: Vec<TermId>| -> Atom {
+        let vars = args
+            .into_iter()
+            .map(|a| match store.as_var(a) {
+                Some(v) if used.insert(v) => v,
+                _ => {
+                    let sort = store.sort(a);
+                    let v = store.new_var("arg", sort);
+                    used.insert(v);
+                    eqs.push(store.eq(store.var(v), a));
+                    v
+                }
+            })
+            .collect();
+        Atom { pred, args: vars }
+    };
+    let head = match proto.heads.into_iter().next() {
+        Some((p, args, _)) => Head::Atom(to_atom(p, args)),
+        None => Head::False,
+    };
+    let body: Vec<Atom> = proto.body.into_iter().map(|(p, a)| to_atom(p, a)).collect();
+    let negated: Vec<TermId> = proto.guard.iter().map(|&g| store.not(g)).collect();
+    eqs.extend(negated);
+    Ok(Clause {
+        body,
+        constraint: store.and(eqs),
+        head,
+    })
+}
+
+/// Lowers a parsed script into a system whose terms live in `store`.
+pub fn lower_script(store: &TermStore, commands: &[ast::Command], src_len: usize) -> Result<System, Error> {
+    let mut env = Env::new(store);
+    let mut system = System::new();
+    let mut saw_check_sat = false;
+    for cmd in commands {
+        match &cmd.kind {
+            CommandKind::SetLogic(_) | CommandKind::SetInfo(_) | CommandKind::SetOption(_) => {}
+            CommandKind::GetModel | CommandKind::Exit => {}
+            CommandKind::CheckSat => saw_check_sat = true,
+            CommandKind::DeclareFun(name, args, ret) => {
+                declare(&mut env, &mut system, name, args, ret, cmd.span)?;
+            }
+            CommandKind::DeclareConst(name, ret) => {
+                declare(&mut env, &mut system, name, &[], ret, cmd.span)?;
+            }
+            CommandKind::DefineFun(def) => {
+                check_fresh(&env, &def.name)?;
+                let params = def
+                    .params
+                    .iter()
+                    .map(|(s, so)| Ok((s.name.clone(), lower_sort(so)?)))
+                    .collect::<Result<Vec<_>, Error>>()?;
+                let ret = lower_sort(&def.ret)?;
+                env.macros.insert(
+                    def.name.name.clone(),
+                    Macro { params, ret, body: Rc::new(def.body.clone()) },
+                );
+            }
+            CommandKind::DeclareDatatypes(_) | CommandKind::DeclareDatatype(_) => {
+                return Err(Error::at(
+                    ErrorKind::Unsupported,
+                    cmd.span,
+                    "algebraic datatypes (declare-datatypes) are not supported yet",
+                ));
+            }
+            CommandKind::DeclareSort(name, _) => {
+                return Err(Error::at(
+                    ErrorKind::Unsupported,
+                    name.span,
+                    format!("uninterpreted sort `{}`", name.name),
+                ));
+            }
+            CommandKind::Assert(t) => {
+                let f = env.formula(t)?;
+                for proto in clausify(store, &f, true, t.span)? {
+                    let clause = finish(store, proto)?;
+                    if store.as_bool(clause.constraint) == Some(false) {
+                        continue; // trivially true clause
+                    }
+                    system.add_clause(clause);
+                }
+            }
+            CommandKind::Other(name, _) => {
+                return Err(Error::at(
+                    ErrorKind::Unsupported,
+                    name.span,
+                    format!("command `{}`", name.name),
+                ));
+            }
+        }
+    }
+    if !saw_check_sat {
+        return Err(Error::at(
+            ErrorKind::Missing,
+            Span { start: src_len, end: src_len },
+            "missing (check-sat)",
+        ));
+    }
+    Ok(system)
+}
+
+fn check_fresh(env: &Env<'_>, name: &ast::Symbol) -> Result<(), Error> {
+    if env.preds.contains_key(&name.name) || env.macros.contains_key(&name.name) {
+        return Err(Error::at(
+            ErrorKind::Sort,
+            name.span,
+            format!("`{}` is already declared", name.name),
+        ));
+    }
+    Ok(())
+}
+
+fn declare(
+    env: &mut Env<'_>,
+    system: &mut System,
+    name: &ast::Symbol,
+    args: &[ast::Sort],
+    ret: &ast::Sort,
+    span: Span,
+) -> Result<(), Error> {
+    check_fresh(env, name)?;
+    let sorts = args.iter().map(lower_sort).collect::<Result<Vec<_>, _>>()?;
+    if lower_sort(ret)? != Sort::Bool {
+        return Err(Error::at(
+            ErrorKind::Unsupported,
+            span,
+            format!(
+                "uninterpreted function or constant `{}` (only predicates, with range Bool, are supported)",
+                name.name
+            ),
+        ));
+    }
+    let p = system.add_pred(name.name.clone(), sorts.clone());
+    env.preds.insert(name.name.clone(), (p, sorts));
+    Ok(())
+}
+
+/// Lowers a model's definitions for the predicates of `system`. Definitions of names that are not
+/// predicates are macros usable by later definitions; predicates without a definition are left
+/// out (they read as `false`).
+pub fn lower_model(store: &TermStore, system: &System, defs: &[ast::FunDef]) -> Result<Model, Error> {
+    let mut env = Env::new(store);
+    let mut model = Model::new();
+    for def in defs {
+        let params = def
+            .params
+            .iter()
+            .map(|(s, so)| Ok((s.name.clone(), lower_sort(so)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let ret = lower_sort(&def.ret)?;
+        let Some(p) = system.pred_by_name(&def.name.name) else {
+            env.macros.insert(
+                def.name.name.clone(),
+                Macro { params, ret, body: Rc::new(def.body.clone()) },
+            );
+            continue;
+        };
+        let want = &system.pred(p).sorts;
+        let got: Vec<Sort> = params.iter().map(|(_, s)| s.clone()).collect();
+        if *want != got || ret != Sort::Bool {
+            return Err(Error::at(
+                ErrorKind::Sort,
+                def.span,
+                format!("definition of `{}` does not match its declaration", def.name.name),
+            ));
+        }
+        if model.get(p).is_some() {
+            return Err(Error::at(ErrorKind::Sort, def.name.span, format!("`{}` is defined twice", def.name.name)));
+        }
+        let (vars, body) = env.with_vars(&def.params, |env, vars| {
+            let body = env.formula(&def.body)?;
+            Ok((vars, body))
+        })?;
+        let Some(body) = pure(store, &body) else {
+            return Err(Error::at(
+                ErrorKind::Unsupported,
+                def.body.span,
+                "predicate application inside a model definition",
+            ));
+        };
+        model.set(p, Interp { params: vars, body });
+    }
+    Ok(model)
+}
+
+/// The term of a formula without predicate applications (quantifiers kept).
+fn pure(store: &TermStore, f: &Formula) -> Option<TermId> {
+    Some(match f {
+        Formula::Constraint(t) => *t,
+        Formula::Atom(..) => return None,
+        Formula::And(fs) => store.and(fs.iter().map(|g| pure(store, g)).collect::<Option<Vec<_>>>()?),
+        Formula::Or(fs) => store.or(fs.iter().map(|g| pure(store, g)).collect::<Option<Vec<_>>>()?),
+        Formula::Not(g) => store.not(pure(store, g)?),
+        Formula::Implies(a, b) => store.implies(pure(store, a)?, pure(store, b)?),
+        Formula::Ite(c, a, b) => store.ite(*c, pure(store, a)?, pure(store, b)?),
+        Formula::Quant(q, vars, body, _) => store.quant(*q, vars.clone(), pure(store, body)?),
+    })
+}

@@ -1,0 +1,602 @@
+//! Lowering of SMT-LIB terms: name resolution, sort checking, Int/Real coercion, `let`,
+//! macros (`define-fun`) and predicate applications.
+//!
+//! A term without predicate applications lowers to a [`TermId`]; one with them lowers to a
+//! [`Formula`] tree for the clausifier. Errors carry the span of the offending subterm.
+
+use super::super::ast::{self, Ident, Literal, Span, TermKind};
+use super::super::error::{Error, ErrorKind};
+use crate::chc::PredId;
+use crate::term::{Op, Quantifier, Sort, Term, TermId, TermStore, VarId};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::str::FromStr;
+
+/// A Boolean formula over predicate applications and constraints, before clausification.
+#[derive(Clone, Debug)]
+pub(crate) enum Formula {
+    /// A quantifier-free constraint.
+    Constraint(TermId),
+    /// A predicate applied to terms.
+    Atom(PredId, Vec<TermId>, Span),
+    /// Connectives.
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+    Not(Box<Formula>),
+    Implies(Box<Formula>, Box<Formula>),
+    /// `(ite c a b)` with a constraint condition.
+    Ite(TermId, Box<Formula>, Box<Formula>),
+    /// Quantifiers over fresh variables.
+    Quant(Quantifier, Vec<VarId>, Box<Formula>, Span),
+}
+
+/// The result of lowering a term.
+#[derive(Clone, Debug)]
+pub(crate) enum Lowered {
+    Term(TermId),
+    Formula(Formula),
+}
+
+impl Lowered {
+    fn into_formula(self) -> Formula {
+        match self {
+            Lowered::Term(t) => Formula::Constraint(t),
+            Lowered::Formula(f) => f,
+        }
+    }
+}
+
+/// A `define-fun` macro.
+#[derive(Clone, Debug)]
+pub(crate) struct Macro {
+    pub(crate) params: Vec<(String, Sort)>,
+    pub(crate) ret: Sort,
+    pub(crate) body: Rc<ast::Term>,
+}
+
+/// Names visible while lowering.
+pub(crate) struct Env<'a> {
+    pub(crate) store: &'a TermStore,
+    pub(crate) preds: HashMap<String, (PredId, Vec<Sort>)>,
+    pub(crate) macros: HashMap<String, Macro>,
+    /// Local bindings, innermost last.
+    scopes: Vec<HashMap<String, Lowered>>,
+}
+
+fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> Error {
+    Error::at(kind, span, msg)
+}
+
+/// Converts a sort expression.
+pub(crate) fn lower_sort(s: &ast::Sort) -> Result<Sort, Error> {
+    match s {
+        ast::Sort::Simple(sym) => match sym.name.as_str() {
+            "Bool" => Ok(Sort::Bool),
+            "Int" => Ok(Sort::Int),
+            "Real" => Ok(Sort::Real),
+            other => Err(err(ErrorKind::Unknown, sym.span, format!("unknown sort `{other}`"))),
+        },
+        ast::Sort::App(sym, args, span) if sym.name == "Array" => {
+            if args.len() != 2 {
+                return Err(err(ErrorKind::Sort, *span, "`Array` takes two sorts"));
+            }
+            Ok(Sort::array(lower_sort(&args[0])?, lower_sort(&args[1])?))
+        }
+        ast::Sort::App(sym, _, span) => Err(err(
+            ErrorKind::Unknown,
+            *span,
+            format!("unknown sort `{}`", sym.name),
+        )),
+        ast::Sort::Indexed(sym, _, span) => Err(err(
+            ErrorKind::Unsupported,
+            *span,
+            format!("sort `(_ {} ...)` (only Bool, Int, Real and arrays are supported)", sym.name),
+        )),
+    }
+}
+
+fn op_of(name: &str) -> Option<Op> {
+    Some(match name {
+        "not" => Op::Not,
+        "and" => Op::And,
+        "or" => Op::Or,
+        "=>" => Op::Implies,
+        "xor" => Op::Xor,
+        "ite" => Op::Ite,
+        "=" => Op::Eq,
+        "distinct" => Op::Distinct,
+        "+" => Op::Add,
+        "-" => Op::Sub,
+        "*" => Op::Mul,
+        "/" => Op::RealDiv,
+        "div" => Op::IntDiv,
+        "mod" => Op::Mod,
+        "abs" => Op::Abs,
+        "<=" => Op::Le,
+        "<" => Op::Lt,
+        ">=" => Op::Ge,
+        ">" => Op::Gt,
+        "to_real" => Op::ToReal,
+        "to_int" => Op::ToInt,
+        "is_int" => Op::IsInt,
+        "select" => Op::Select,
+        "store" => Op::Store,
+        _ => return None,
+    })
+}
+
+impl<'a> Env<'a> {
+    pub(crate) fn new(store: &'a TermStore) -> Self {
+        Env {
+            store,
+            preds: HashMap::new(),
+            macros: HashMap::new(),
+            scopes: Vec::new(),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Lowered> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Binds fresh variables for a quantifier's declarations, runs `f`, and unbinds.
+    pub(crate) fn with_vars<T>(
+        &mut self,
+        decls: &[(ast::Symbol, ast::Sort)],
+        f: impl FnOnce(&mut Self, Vec<VarId>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut scope = HashMap::new();
+        let mut vars = Vec::new();
+        for (sym, sort) in decls {
+            let s = lower_sort(sort)?;
+            let v = self.store.new_var(&sym.name, s);
+            scope.insert(sym.name.clone(), Lowered::Term(self.store.var(v)));
+            vars.push(v);
+        }
+        self.scopes.push(scope);
+        let r = f(self, vars);
+        self.scopes.pop();
+        r
+    }
+
+    /// Lowers a term that must not contain predicate applications.
+    pub(crate) fn term(&mut self, t: &ast::Term) -> Result<TermId, Error> {
+        match self.lower(t)? {
+            Lowered::Term(x) => Ok(x),
+            Lowered::Formula(_) => Err(err(
+                ErrorKind::Unsupported,
+                t.span,
+                "predicate application inside a constraint term",
+            )),
+        }
+    }
+
+    /// Lowers a term of the given sort (with Int-to-Real coercion).
+    pub(crate) fn term_of_sort(&mut self, t: &ast::Term, sort: &Sort) -> Result<TermId, Error> {
+        let x = self.term(t)?;
+        self.coerce(x, sort, t.span)
+    }
+
+    fn coerce(&self, x: TermId, sort: &Sort, span: Span) -> Result<TermId, Error> {
+        let s = self.store.sort(x);
+        if s == *sort {
+            return Ok(x);
+        }
+        if s == Sort::Int && *sort == Sort::Real {
+            return Ok(self.to_real(x));
+        }
+        Err(err(ErrorKind::Sort, span, format!("expected a term of sort {sort}, found {s}")))
+    }
+
+    fn to_real(&self, x: TermId) -> TermId {
+        match &self.store.get(x).term {
+            Term::Int(i) => self.store.real(BigRational::from_integer(i.clone())),
+            _ => self.store.app(Op::ToReal, vec![x]),
+        }
+    }
+
+    /// Lowers a Boolean term that may contain predicate applications.
+    pub(crate) fn formula(&mut self, t: &ast::Term) -> Result<Formula, Error> {
+        let l = self.lower(t)?;
+        if let Lowered::Term(x) = &l {
+            if self.store.sort(*x) != Sort::Bool {
+                return Err(err(ErrorKind::Sort, t.span, format!("expected a Boolean term, found {}", self.store.sort(*x))));
+            }
+        }
+        Ok(l.into_formula())
+    }
+
+    fn lower(&mut self, t: &ast::Term) -> Result<Lowered, Error> {
+        match &t.kind {
+            TermKind::Lit(lit) => self.literal(lit, t.span).map(Lowered::Term),
+            TermKind::Var(id) => self.ident(id, t.span),
+            TermKind::Annotated(inner, _) => self.lower(inner),
+            TermKind::Let(binds, body) => {
+                let mut scope = HashMap::new();
+                for (sym, bt) in binds {
+                    scope.insert(sym.name.clone(), self.lower(bt)?);
+                }
+                self.scopes.push(scope);
+                let r = self.lower(body);
+                self.scopes.pop();
+                r
+            }
+            TermKind::Forall(decls, body) | TermKind::Exists(decls, body) => {
+                let q = if matches!(t.kind, TermKind::Forall(..)) {
+                    Quantifier::Forall
+                } else {
+                    Quantifier::Exists
+                };
+                let span = t.span;
+                self.with_vars(decls, |env, vars| {
+                    let f = env.formula(body)?;
+                    Ok(Lowered::Formula(Formula::Quant(q, vars, Box::new(f), span)))
+                })
+            }
+            TermKind::App(head, args) => self.app(head, args, t.span),
+        }
+    }
+
+    fn literal(&self, lit: &Literal, span: Span) -> Result<TermId, Error> {
+        match lit {
+            Literal::Numeral(s) => BigInt::from_str(s)
+                .map(|i| self.store.int(i))
+                .map_err(|_| err(ErrorKind::Syntax, span, format!("bad numeral `{s}`"))),
+            Literal::Decimal(s) => {
+                let (i, f) = s.split_once('.').unwrap_or((s, ""));
+                let n = BigInt::from_str(&format!("{i}{f}"))
+                    .map_err(|_| err(ErrorKind::Syntax, span, format!("bad decimal `{s}`")))?;
+                let d = num_traits::pow(BigInt::from(10), f.len());
+                Ok(self.store.real(BigRational::new(n, d)))
+            }
+            Literal::Hex(_) | Literal::Binary(_) => Err(err(
+                ErrorKind::Unsupported,
+                span,
+                "bit-vector literals (only Bool, Int, Real and arrays are supported)",
+            )),
+            Literal::Str(_) => Err(err(ErrorKind::Unsupported, span, "string literals")),
+        }
+    }
+
+    fn ident(&mut self, id: &Ident, span: Span) -> Result<Lowered, Error> {
+        let Ident::Simple(sym) = id else {
+            return Err(err(ErrorKind::Unsupported, span, "indexed or qualified identifier"));
+        };
+        let name = sym.name.as_str();
+        if let Some(l) = self.lookup(name) {
+            return Ok(l.clone());
+        }
+        match name {
+            "true" => return Ok(Lowered::Term(self.store.tt())),
+            "false" => return Ok(Lowered::Term(self.store.ff())),
+            _ => {}
+        }
+        if let Some((p, sorts)) = self.preds.get(name) {
+            if !sorts.is_empty() {
+                return Err(err(
+                    ErrorKind::Sort,
+                    span,
+                    format!("predicate `{name}` expects {} arguments, got 0", sorts.len()),
+                ));
+            }
+            return Ok(Lowered::Formula(Formula::Atom(*p, Vec::new(), span)));
+        }
+        if self.macros.contains_key(name) {
+            return self.expand_macro(name, &[], span);
+        }
+        Err(err(ErrorKind::Unknown, sym.span, format!("unknown symbol `{name}`")))
+    }
+
+    fn expand_macro(&mut self, name: &str, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
+        let m = self.macros[name].clone();
+        if m.params.len() != args.len() {
+            return Err(err(
+                ErrorKind::Sort,
+                span,
+                format!("`{name}` expects {} arguments, got {}", m.params.len(), args.len()),
+            ));
+        }
+        let mut scope = HashMap::new();
+        for ((p, s), a) in m.params.iter().zip(args) {
+            let l = self.lower(a)?;
+            let l = match l {
+                Lowered::Term(x) => Lowered::Term(self.coerce(x, s, a.span)?),
+                f => f,
+            };
+            scope.insert(p.clone(), l);
+        }
+        // A macro body sees only its parameters (and global names), not the caller's locals.
+        let saved = std::mem::replace(&mut self.scopes, vec![scope]);
+        let r = self.lower(&m.body);
+        self.scopes = saved;
+        let r = r?;
+        match &r {
+            Lowered::Term(x) => Ok(Lowered::Term(self.coerce(*x, &m.ret, span)?)),
+            Lowered::Formula(_) => Ok(r),
+        }
+    }
+
+    fn app(&mut self, head: &Ident, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
+        let name = match head {
+            Ident::Simple(s) => s.name.as_str(),
+            Ident::Qualified(inner, sort, _) if matches!(&**inner, Ident::Simple(s) if s.name == "const") => {
+                let sort = lower_sort(sort)?;
+                let Sort::Array(_, elem) = &sort else {
+                    return Err(err(ErrorKind::Sort, span, "`(as const S)` needs an array sort"));
+                };
+                if args.len() != 1 {
+                    return Err(err(ErrorKind::Sort, span, "a constant array takes one argument"));
+                }
+                let v = self.term_of_sort(&args[0], elem)?;
+                return Ok(Lowered::Term(self.store.app(Op::ConstArray(sort), vec![v])));
+            }
+            _ => return Err(err(ErrorKind::Unsupported, head.span(), "indexed or qualified function")),
+        };
+        if self.lookup(name).is_some() {
+            return Err(err(ErrorKind::Sort, head.span(), format!("`{name}` is not a function")));
+        }
+        if let Some((p, sorts)) = self.preds.get(name).cloned() {
+            if sorts.len() != args.len() {
+                return Err(err(
+                    ErrorKind::Sort,
+                    span,
+                    format!("predicate `{name}` expects {} arguments, got {}", sorts.len(), args.len()),
+                ));
+            }
+            let mut xs = Vec::new();
+            for (a, s) in args.iter().zip(&sorts) {
+                xs.push(self.term_of_sort(a, s)?);
+            }
+            return Ok(Lowered::Formula(Formula::Atom(p, xs, span)));
+        }
+        if self.macros.contains_key(name) {
+            return self.expand_macro(name, args, span);
+        }
+        let Some(op) = op_of(name) else {
+            return Err(err(ErrorKind::Unknown, head.span(), format!("unknown function `{name}`")));
+        };
+        self.operator(op, name, args, span)
+    }
+
+    fn operator(&mut self, op: Op, name: &str, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
+        let arity = |ok: bool, what: &str| -> Result<(), Error> {
+            if ok {
+                Ok(())
+            } else {
+                Err(err(ErrorKind::Sort, span, format!("`{name}` expects {what}, got {}", args.len())))
+            }
+        };
+        match op {
+            Op::And | Op::Or | Op::Not | Op::Implies => {
+                match op {
+                    Op::Not => arity(args.len() == 1, "1 argument")?,
+                    Op::Implies => arity(args.len() >= 2, "at least 2 arguments")?,
+                    _ => {}
+                }
+                let fs = args.iter().map(|a| self.formula(a)).collect::<Result<Vec<_>, _>>()?;
+                if fs.iter().all(|f| matches!(f, Formula::Constraint(_))) {
+                    let ts = fs
+                        .into_iter()
+                        .map(|f| match f {
+                            Formula::Constraint(t) => t,
+                            _ => unreachable!(),
+                        })
+                        .collect();
+                    return Ok(Lowered::Term(self.store.app(op, ts)));
+                }
+                Ok(Lowered::Formula(match op {
+                    Op::And => Formula::And(fs),
+                    Op::Or => Formula::Or(fs),
+                    Op::Not => Formula::Not(Box::new(fs.into_iter().next().unwrap())),
+                    _ => {
+                        let mut it = fs.into_iter().rev();
+                        let last = it.next().unwrap();
+                        it.fold(last, |acc, a| Formula::Implies(Box::new(a), Box::new(acc)))
+                    }
+                }))
+            }
+            Op::Ite => {
+                arity(args.len() == 3, "3 arguments")?;
+                let c = self.term(&args[0])?;
+                self.expect_sort(c, &Sort::Bool, args[0].span)?;
+                let (a, b) = (self.lower(&args[1])?, self.lower(&args[2])?);
+                match (a, b) {
+                    (Lowered::Term(x), Lowered::Term(y)) => {
+                        let (x, y) = self.unify(x, y, args[1].span, args[2].span)?;
+                        Ok(Lowered::Term(self.store.ite(c, x, y)))
+                    }
+                    (a, b) => Ok(Lowered::Formula(Formula::Ite(
+                        c,
+                        Box::new(a.into_formula()),
+                        Box::new(b.into_formula()),
+                    ))),
+                }
+            }
+            _ => {
+                let xs = args.iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
+                self.typed_app(op, name, xs, args, span).map(Lowered::Term)
+            }
+        }
+    }
+
+    fn expect_sort(&self, x: TermId, s: &Sort, span: Span) -> Result<(), Error> {
+        let got = self.store.sort(x);
+        if got == *s {
+            Ok(())
+        } else {
+            Err(err(ErrorKind::Sort, span, format!("expected {s}, found {got}")))
+        }
+    }
+
+    /// Makes two terms the same sort (Int is promoted to Real).
+    fn unify(&self, x: TermId, y: TermId, sx: Span, sy: Span) -> Result<(TermId, TermId), Error> {
+        let (a, b) = (self.store.sort(x), self.store.sort(y));
+        if a == b {
+            return Ok((x, y));
+        }
+        match (&a, &b) {
+            (Sort::Int, Sort::Real) => Ok((self.to_real(x), y)),
+            (Sort::Real, Sort::Int) => Ok((x, self.to_real(y))),
+            _ => Err(err(
+                ErrorKind::Sort,
+                (sx.start.min(sy.start)..sy.end.max(sx.end)).into(),
+                format!("mismatched sorts {a} and {b}"),
+            )),
+        }
+    }
+
+    fn typed_app(
+        &self,
+        op: Op,
+        name: &str,
+        xs: Vec<TermId>,
+        args: &[ast::Term],
+        span: Span,
+    ) -> Result<TermId, Error> {
+        let n = xs.len();
+        let bad_arity = |what: &str| err(ErrorKind::Sort, span, format!("`{name}` expects {what}, got {n}"));
+        let sorts: Vec<Sort> = xs.iter().map(|&x| self.store.sort(x)).collect();
+        let numeric = |xs: Vec<TermId>| -> Result<(Vec<TermId>, Sort), Error> {
+            for (i, s) in sorts.iter().enumerate() {
+                if !s.is_arith() {
+                    return Err(err(ErrorKind::Sort, args[i].span, format!("`{name}` expects numbers, found {s}")));
+                }
+            }
+            if sorts.contains(&Sort::Real) {
+                Ok((xs.into_iter().map(|x| self.to_real(x)).collect(), Sort::Real))
+            } else {
+                Ok((xs, Sort::Int))
+            }
+        };
+        match op {
+            Op::Xor => {
+                if n != 2 {
+                    return Err(bad_arity("2 arguments"));
+                }
+                for (i, s) in sorts.iter().enumerate() {
+                    if *s != Sort::Bool {
+                        return Err(err(ErrorKind::Sort, args[i].span, format!("`xor` expects Bool, found {s}")));
+                    }
+                }
+                let e = self.store.eq(xs[0], xs[1]);
+                Ok(self.store.not(e))
+            }
+            Op::Eq | Op::Distinct => {
+                if n < 2 {
+                    return Err(bad_arity("at least 2 arguments"));
+                }
+                let mut ys = vec![xs[0]];
+                for i in 1..n {
+                    let (a, b) = self.unify(ys[0], xs[i], args[0].span, args[i].span)?;
+                    ys[0] = a;
+                    ys.push(b);
+                }
+                // re-unify the first with all (a Real later may promote the first)
+                let ys = if ys.iter().any(|&y| self.store.sort(y) == Sort::Real) {
+                    ys.into_iter().map(|y| if self.store.sort(y) == Sort::Int { self.to_real(y) } else { y }).collect()
+                } else {
+                    ys
+                };
+                if op == Op::Distinct && n > 2 {
+                    return Ok(self.store.intern(Term::App(Op::Distinct, ys.into_boxed_slice())));
+                }
+                Ok(self.store.app(op, ys))
+            }
+            Op::Add | Op::Mul => {
+                if n < 1 {
+                    return Err(bad_arity("at least 1 argument"));
+                }
+                let (ys, _) = numeric(xs)?;
+                Ok(self.store.app(op, ys))
+            }
+            Op::Sub => {
+                if n < 1 {
+                    return Err(bad_arity("at least 1 argument"));
+                }
+                let (ys, _) = numeric(xs)?;
+                Ok(self.store.app(op, ys))
+            }
+            Op::Le | Op::Lt | Op::Ge | Op::Gt => {
+                if n < 2 {
+                    return Err(bad_arity("at least 2 arguments"));
+                }
+                let (ys, _) = numeric(xs)?;
+                Ok(self.store.app(op, ys))
+            }
+            Op::RealDiv => {
+                if n < 2 {
+                    return Err(bad_arity("at least 2 arguments"));
+                }
+                let (ys, _) = numeric(xs)?;
+                let ys = ys.into_iter().map(|y| self.to_real(y)).collect();
+                Ok(self.store.app(op, ys))
+            }
+            Op::IntDiv | Op::Mod => {
+                if n != 2 && !(op == Op::IntDiv && n > 2) {
+                    return Err(bad_arity("2 arguments"));
+                }
+                for (i, s) in sorts.iter().enumerate() {
+                    if *s != Sort::Int {
+                        return Err(err(ErrorKind::Sort, args[i].span, format!("`{name}` expects Int, found {s}")));
+                    }
+                }
+                Ok(self.store.app(op, xs))
+            }
+            Op::Abs => {
+                if n != 1 {
+                    return Err(bad_arity("1 argument"));
+                }
+                let (ys, _) = numeric(xs)?;
+                Ok(self.store.app(op, ys))
+            }
+            Op::ToReal | Op::ToInt | Op::IsInt => {
+                if n != 1 {
+                    return Err(bad_arity("1 argument"));
+                }
+                let want = if op == Op::ToReal { Sort::Int } else { Sort::Real };
+                let x = if op == Op::ToReal {
+                    if !sorts[0].is_arith() {
+                        return Err(err(ErrorKind::Sort, args[0].span, format!("`{name}` expects Int, found {}", sorts[0])));
+                    }
+                    xs[0]
+                } else {
+                    self.coerce(xs[0], &want, args[0].span)?
+                };
+                if op == Op::ToReal {
+                    return Ok(self.to_real(x));
+                }
+                Ok(self.store.app(op, vec![x]))
+            }
+            Op::Select => {
+                if n != 2 {
+                    return Err(bad_arity("2 arguments"));
+                }
+                let Sort::Array(i, _) = &sorts[0] else {
+                    return Err(err(ErrorKind::Sort, args[0].span, format!("`select` expects an array, found {}", sorts[0])));
+                };
+                let idx = self.coerce(xs[1], i, args[1].span)?;
+                Ok(self.store.app(op, vec![xs[0], idx]))
+            }
+            Op::Store => {
+                if n != 3 {
+                    return Err(bad_arity("3 arguments"));
+                }
+                let Sort::Array(i, e) = &sorts[0] else {
+                    return Err(err(ErrorKind::Sort, args[0].span, format!("`store` expects an array, found {}", sorts[0])));
+                };
+                let idx = self.coerce(xs[1], i, args[1].span)?;
+                let val = self.coerce(xs[2], e, args[2].span)?;
+                Ok(self.store.app(op, vec![xs[0], idx, val]))
+            }
+            _ => unreachable!("connectives are handled by `operator`"),
+        }
+    }
+}
+
+impl From<std::ops::Range<usize>> for Span {
+    fn from(r: std::ops::Range<usize>) -> Self {
+        Span { start: r.start, end: r.end }
+    }
+}

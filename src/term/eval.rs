@@ -1,0 +1,279 @@
+//! Ground evaluation of quantifier-free terms under an assignment of values to variables.
+//!
+//! This is the independent arithmetic used to replay counterexample derivations: it does not
+//! call an SMT solver. Integer `div`/`mod` follow SMT-LIB (Euclidean); division by zero and
+//! quantifiers are reported as errors, never guessed.
+
+use super::{Op, Sort, Term, TermId, TermStore, VarId};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// A ground value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// A Boolean.
+    Bool(bool),
+    /// An integer.
+    Int(BigInt),
+    /// A real.
+    Real(BigRational),
+    /// An array: a default value and finitely many exceptions.
+    Array(Box<Value>, BTreeMap<Value, Value>),
+}
+
+/// Why a term could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// A free variable without a value.
+    #[error("variable `{0}` has no value")]
+    Unbound(String),
+    /// Division or remainder by zero (unspecified in SMT-LIB).
+    #[error("division by zero")]
+    DivisionByZero,
+    /// Quantified subterm.
+    #[error("cannot evaluate a quantifier")]
+    Quantifier,
+    /// Operands of unexpected kinds (an ill-sorted term).
+    #[error("ill-sorted operands for `{0:?}`")]
+    IllSorted(Op),
+}
+
+impl Value {
+    /// The value as a rational, for Int and Real values.
+    pub fn as_rational(&self) -> Option<BigRational> {
+        match self {
+            Value::Int(i) => Some(BigRational::from_integer(i.clone())),
+            Value::Real(r) => Some(r.clone()),
+            _ => None,
+        }
+    }
+
+    /// A default value of a sort (false, 0, the constant-zero array).
+    pub fn default_of(sort: &Sort) -> Value {
+        match sort {
+            Sort::Bool => Value::Bool(false),
+            Sort::Int => Value::Int(BigInt::zero()),
+            Sort::Real => Value::Real(BigRational::zero()),
+            Sort::Array(_, e) => Value::Array(Box::new(Value::default_of(e)), BTreeMap::new()),
+        }
+    }
+
+    fn normalised_array(default: Value, mut entries: BTreeMap<Value, Value>) -> Value {
+        entries.retain(|_, v| *v != default);
+        Value::Array(Box::new(default), entries)
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) if i.is_negative() => write!(f, "(- {})", -i),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Real(r) => f.write_str(&super::print::real_literal(r)),
+            Value::Array(d, entries) => {
+                let mut s = format!("((as const ARRAY) {d})");
+                for (k, v) in entries {
+                    s = format!("(store {s} {k} {v})");
+                }
+                f.write_str(&s)
+            }
+        }
+    }
+}
+
+/// SMT-LIB integer division: the unique q with a = q*b + r and 0 <= r < |b|.
+pub(crate) fn euclid_div(a: &BigInt, b: &BigInt) -> BigInt {
+    let (q, r) = a.div_mod_floor(b);
+    if r.is_negative() || (b.is_negative() && !r.is_zero()) {
+        // div_mod_floor gives r with the sign of b; fix to 0 <= r < |b|
+        q + 1
+    } else {
+        q
+    }
+}
+
+/// SMT-LIB remainder: 0 <= a mod b < |b|.
+pub(crate) fn euclid_mod(a: &BigInt, b: &BigInt) -> BigInt {
+    a - b * euclid_div(a, b)
+}
+
+impl TermStore {
+    /// Evaluates a quantifier-free term under `env`.
+    pub fn eval(&self, t: TermId, env: &HashMap<VarId, Value>) -> Result<Value, EvalError> {
+        let mut memo = HashMap::new();
+        self.eval_memo(t, env, &mut memo)
+    }
+
+    fn eval_memo(
+        &self,
+        t: TermId,
+        env: &HashMap<VarId, Value>,
+        memo: &mut HashMap<TermId, Value>,
+    ) -> Result<Value, EvalError> {
+        if let Some(v) = memo.get(&t) {
+            return Ok(v.clone());
+        }
+        let node = self.get(t);
+        let v = match &node.term {
+            Term::Var(x) => env
+                .get(x)
+                .cloned()
+                .ok_or_else(|| EvalError::Unbound(self.var_name(*x).to_string()))?,
+            Term::Bool(b) => Value::Bool(*b),
+            Term::Int(i) => Value::Int(i.clone()),
+            Term::Real(r) => Value::Real(r.clone()),
+            Term::Quant(..) => return Err(EvalError::Quantifier),
+            Term::App(op, args) => {
+                // Lazy connectives first, so that an irrelevant division by zero does not matter.
+                match op {
+                    Op::And | Op::Or => {
+                        let stop = *op == Op::Or;
+                        let mut result = Value::Bool(!stop);
+                        for &a in args.iter() {
+                            if self.eval_memo(a, env, memo)? == Value::Bool(stop) {
+                                result = Value::Bool(stop);
+                                break;
+                            }
+                        }
+                        result
+                    }
+                    Op::Ite => match self.eval_memo(args[0], env, memo)? {
+                        Value::Bool(true) => self.eval_memo(args[1], env, memo)?,
+                        Value::Bool(false) => self.eval_memo(args[2], env, memo)?,
+                        _ => return Err(EvalError::IllSorted(Op::Ite)),
+                    },
+                    _ => {
+                        let vals = args
+                            .iter()
+                            .map(|&a| self.eval_memo(a, env, memo))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        apply(op, vals, &node.sort)?
+                    }
+                }
+            }
+        };
+        memo.insert(t, v.clone());
+        Ok(v)
+    }
+}
+
+fn apply(op: &Op, vals: Vec<Value>, sort: &Sort) -> Result<Value, EvalError> {
+    let ill = || EvalError::IllSorted(op.clone());
+    let bool_of = |v: &Value| match v {
+        Value::Bool(b) => Ok(*b),
+        _ => Err(ill()),
+    };
+    let num = |v: &Value| v.as_rational().ok_or_else(ill);
+    let int = |v: &Value| match v {
+        Value::Int(i) => Ok(i.clone()),
+        _ => Err(ill()),
+    };
+    let out_num = |r: BigRational| match sort {
+        Sort::Int => Value::Int(r.to_integer()),
+        _ => Value::Real(r),
+    };
+    Ok(match op {
+        Op::Not => Value::Bool(!bool_of(&vals[0])?),
+        Op::Implies => Value::Bool(!bool_of(&vals[0])? || bool_of(&vals[1])?),
+        Op::Xor => Value::Bool(bool_of(&vals[0])? != bool_of(&vals[1])?),
+        Op::Eq => Value::Bool(vals.windows(2).all(|w| values_equal(&w[0], &w[1]))),
+        Op::Distinct => {
+            let mut ok = true;
+            for i in 0..vals.len() {
+                for j in i + 1..vals.len() {
+                    ok &= !values_equal(&vals[i], &vals[j]);
+                }
+            }
+            Value::Bool(ok)
+        }
+        Op::Add => out_num(vals.iter().map(num).sum::<Result<BigRational, _>>()?),
+        Op::Mul => out_num(vals.iter().map(num).product::<Result<BigRational, _>>()?),
+        Op::Sub if vals.len() == 1 => out_num(-num(&vals[0])?),
+        Op::Sub => {
+            let mut acc = num(&vals[0])?;
+            for v in &vals[1..] {
+                acc -= num(v)?;
+            }
+            out_num(acc)
+        }
+        Op::Neg => out_num(-num(&vals[0])?),
+        Op::Abs => out_num(num(&vals[0])?.abs()),
+        Op::RealDiv => {
+            let d = num(&vals[1])?;
+            if d.is_zero() {
+                return Err(EvalError::DivisionByZero);
+            }
+            Value::Real(num(&vals[0])? / d)
+        }
+        Op::IntDiv | Op::Mod => {
+            let (a, b) = (int(&vals[0])?, int(&vals[1])?);
+            if b.is_zero() {
+                return Err(EvalError::DivisionByZero);
+            }
+            Value::Int(if *op == Op::IntDiv {
+                euclid_div(&a, &b)
+            } else {
+                euclid_mod(&a, &b)
+            })
+        }
+        Op::Le | Op::Lt | Op::Ge | Op::Gt => {
+            let mut ok = true;
+            for w in vals.windows(2) {
+                let (a, b) = (num(&w[0])?, num(&w[1])?);
+                ok &= match op {
+                    Op::Le => a <= b,
+                    Op::Lt => a < b,
+                    Op::Ge => a >= b,
+                    _ => a > b,
+                };
+            }
+            Value::Bool(ok)
+        }
+        Op::ToReal => Value::Real(num(&vals[0])?),
+        Op::ToInt => Value::Int(num(&vals[0])?.floor().to_integer()),
+        Op::IsInt => Value::Bool(num(&vals[0])?.is_integer()),
+        Op::Select => match &vals[0] {
+            Value::Array(d, entries) => entries.get(&vals[1]).cloned().unwrap_or((**d).clone()),
+            _ => return Err(ill()),
+        },
+        Op::Store => match &vals[0] {
+            Value::Array(d, entries) => {
+                let mut entries = entries.clone();
+                entries.insert(vals[1].clone(), vals[2].clone());
+                Value::normalised_array((**d).clone(), entries)
+            }
+            _ => return Err(ill()),
+        },
+        Op::ConstArray(_) => Value::Array(Box::new(vals[0].clone()), BTreeMap::new()),
+        Op::And | Op::Or | Op::Ite => unreachable!("handled lazily"),
+    })
+}
+
+/// Equality of values; Int and Real values compare numerically (mixed terms only arise from
+/// solvers' models).
+fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a.as_rational(), b.as_rational()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euclidean_division_matches_smtlib() {
+        let cases = [(7, 2, 3, 1), (-7, 2, -4, 1), (7, -2, -3, 1), (-7, -2, 4, 1), (6, 3, 2, 0)];
+        for (a, b, q, r) in cases {
+            let (a, b) = (BigInt::from(a), BigInt::from(b));
+            assert_eq!(euclid_div(&a, &b), BigInt::from(q), "{a} div {b}");
+            assert_eq!(euclid_mod(&a, &b), BigInt::from(r), "{a} mod {b}");
+        }
+    }
+}

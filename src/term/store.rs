@@ -1,0 +1,569 @@
+//! The term store: hash-consing, variables, sort inference and smart constructors.
+//!
+//! The store uses interior mutability so that code holding `&TermStore` (engines, validators)
+//! can build terms; it is deliberately neither `Send` nor `Sync`: one store per thread. The smart
+//! constructors do only local, obviously-sound rewrites (constant folding, flattening,
+//! neutral and absorbing elements); anything deeper belongs to the SMT layer.
+
+use super::{Op, Quantifier, Sort, Term, TermId, VarId};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// A term together with its sort, as stored.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TermNode {
+    /// The term's shape.
+    pub term: Term,
+    /// Its sort.
+    pub sort: Sort,
+}
+
+#[derive(Debug)]
+struct VarInfo {
+    name: Rc<str>,
+    sort: Sort,
+}
+
+#[derive(Default, Debug)]
+struct Inner {
+    nodes: Vec<Rc<TermNode>>,
+    index: HashMap<Rc<TermNode>, TermId>,
+    vars: Vec<VarInfo>,
+    names: HashSet<Rc<str>>,
+}
+
+/// An explicit, per-thread store of hash-consed terms and variables.
+#[derive(Default, Debug)]
+pub struct TermStore {
+    inner: RefCell<Inner>,
+}
+
+impl TermStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    // ----- variables -------------------------------------------------------------------
+
+    /// A new variable. Names are made unique in the store (a clash gets a `!n` suffix), so
+    /// printed terms never confuse two variables.
+    pub fn new_var(&self, name: &str, sort: Sort) -> VarId {
+        let mut inner = self.inner.borrow_mut();
+        let mut candidate: Rc<str> = Rc::from(name);
+        let mut n = 1;
+        while inner.names.contains(&candidate) {
+            candidate = Rc::from(format!("{name}!{n}"));
+            n += 1;
+        }
+        inner.names.insert(candidate.clone());
+        let id = VarId(inner.vars.len() as u32);
+        inner.vars.push(VarInfo { name: candidate, sort });
+        id
+    }
+
+    /// The variable's (unique) name.
+    pub fn var_name(&self, v: VarId) -> Rc<str> {
+        self.inner.borrow().vars[v.0 as usize].name.clone()
+    }
+
+    /// The variable's sort.
+    pub fn var_sort(&self, v: VarId) -> Sort {
+        self.inner.borrow().vars[v.0 as usize].sort.clone()
+    }
+
+    /// Number of variables created so far.
+    pub fn num_vars(&self) -> usize {
+        self.inner.borrow().vars.len()
+    }
+
+    // ----- raw access ------------------------------------------------------------------
+
+    /// The stored node of a term.
+    pub fn get(&self, t: TermId) -> Rc<TermNode> {
+        self.inner.borrow().nodes[t.0 as usize].clone()
+    }
+
+    /// The sort of a term.
+    pub fn sort(&self, t: TermId) -> Sort {
+        self.inner.borrow().nodes[t.0 as usize].sort.clone()
+    }
+
+    /// Number of distinct terms in the store.
+    pub fn len(&self) -> usize {
+        self.inner.borrow().nodes.len()
+    }
+
+    /// Whether the store holds no term.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Interns a term exactly as given (no simplification). The arguments must be well sorted;
+    /// the sort is inferred from the operator and the first arguments.
+    pub fn intern(&self, term: Term) -> TermId {
+        let sort = self.infer_sort(&term);
+        let node = TermNode { term, sort };
+        let mut inner = self.inner.borrow_mut();
+        if let Some(&id) = inner.index.get(&node) {
+            return id;
+        }
+        let id = TermId(inner.nodes.len() as u32);
+        let node = Rc::new(node);
+        inner.nodes.push(node.clone());
+        inner.index.insert(node, id);
+        id
+    }
+
+    fn infer_sort(&self, term: &Term) -> Sort {
+        match term {
+            Term::Var(v) => self.var_sort(*v),
+            Term::Bool(_) | Term::Quant(..) => Sort::Bool,
+            Term::Int(_) => Sort::Int,
+            Term::Real(_) => Sort::Real,
+            Term::App(op, args) => match op {
+                Op::Not
+                | Op::And
+                | Op::Or
+                | Op::Implies
+                | Op::Xor
+                | Op::Eq
+                | Op::Distinct
+                | Op::Le
+                | Op::Lt
+                | Op::Ge
+                | Op::Gt
+                | Op::IsInt => Sort::Bool,
+                Op::Ite => self.sort(args[1]),
+                Op::Add | Op::Sub | Op::Neg | Op::Mul | Op::Abs => {
+                    if args.iter().any(|&a| self.sort(a) == Sort::Real) {
+                        Sort::Real
+                    } else {
+                        Sort::Int
+                    }
+                }
+                Op::RealDiv | Op::ToReal => Sort::Real,
+                Op::IntDiv | Op::Mod | Op::ToInt => Sort::Int,
+                Op::Select => match self.sort(args[0]) {
+                    Sort::Array(_, e) => *e,
+                    other => other,
+                },
+                Op::Store => self.sort(args[0]),
+                Op::ConstArray(s) => s.clone(),
+            },
+        }
+    }
+
+    // ----- leaves ----------------------------------------------------------------------
+
+    /// The term of a variable.
+    pub fn var(&self, v: VarId) -> TermId {
+        self.intern(Term::Var(v))
+    }
+
+    /// A Boolean literal.
+    pub fn bool(&self, b: bool) -> TermId {
+        self.intern(Term::Bool(b))
+    }
+
+    /// `true`.
+    pub fn tt(&self) -> TermId {
+        self.bool(true)
+    }
+
+    /// `false`.
+    pub fn ff(&self) -> TermId {
+        self.bool(false)
+    }
+
+    /// An integer literal.
+    pub fn int(&self, i: impl Into<BigInt>) -> TermId {
+        self.intern(Term::Int(i.into()))
+    }
+
+    /// A real literal.
+    pub fn real(&self, r: BigRational) -> TermId {
+        self.intern(Term::Real(r))
+    }
+
+    /// The numeral `n` of sort `sort` (Int or Real).
+    pub fn numeral(&self, n: impl Into<BigInt>, sort: &Sort) -> TermId {
+        let n = n.into();
+        match sort {
+            Sort::Real => self.real(BigRational::from_integer(n)),
+            _ => self.int(n),
+        }
+    }
+
+    /// The Boolean value of a literal term, if it is one.
+    pub fn as_bool(&self, t: TermId) -> Option<bool> {
+        match self.get(t).term {
+            Term::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The numeric value of an Int or Real literal, as a rational.
+    pub fn as_number(&self, t: TermId) -> Option<BigRational> {
+        match &self.get(t).term {
+            Term::Int(i) => Some(BigRational::from_integer(i.clone())),
+            Term::Real(r) => Some(r.clone()),
+            _ => None,
+        }
+    }
+
+    /// The variable of a variable term.
+    pub fn as_var(&self, t: TermId) -> Option<VarId> {
+        match self.get(t).term {
+            Term::Var(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn number(&self, r: BigRational, sort: &Sort) -> TermId {
+        match sort {
+            Sort::Int if r.is_integer() => self.int(r.to_integer()),
+            _ => self.real(r),
+        }
+    }
+
+    // ----- Boolean connectives ---------------------------------------------------------
+
+    /// Negation, with double negation and literals folded.
+    pub fn not(&self, t: TermId) -> TermId {
+        let node = self.get(t);
+        match &node.term {
+            Term::Bool(b) => self.bool(!b),
+            Term::App(Op::Not, args) => args[0],
+            _ => self.intern(Term::App(Op::Not, Box::new([t]))),
+        }
+    }
+
+    /// Conjunction: flattened, `true` dropped, `false` absorbing, duplicates removed,
+    /// complementary literals give `false`.
+    pub fn and(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
+        self.junction(Op::And, args)
+    }
+
+    /// Disjunction, dual to [`TermStore::and`].
+    pub fn or(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
+        self.junction(Op::Or, args)
+    }
+
+    fn junction(&self, op: Op, args: impl IntoIterator<Item = TermId>) -> TermId {
+        let unit = op == Op::And;
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut stack: Vec<TermId> = args.into_iter().collect();
+        stack.reverse();
+        while let Some(a) = stack.pop() {
+            let node = self.get(a);
+            match &node.term {
+                Term::Bool(b) if *b == unit => continue,
+                Term::Bool(_) => return self.bool(!unit),
+                Term::App(o, inner) if *o == op => {
+                    stack.extend(inner.iter().rev());
+                    continue;
+                }
+                _ => {}
+            }
+            if seen.insert(a) {
+                out.push(a);
+            }
+        }
+        for &a in &out {
+            if let Term::App(Op::Not, inner) = &self.get(a).term {
+                if seen.contains(&inner[0]) {
+                    return self.bool(!unit);
+                }
+            }
+        }
+        match out.len() {
+            0 => self.bool(unit),
+            1 => out[0],
+            _ => self.intern(Term::App(op, out.into_boxed_slice())),
+        }
+    }
+
+    /// `a => b`, as `(or (not a) b)`.
+    pub fn implies(&self, a: TermId, b: TermId) -> TermId {
+        let na = self.not(a);
+        self.or([na, b])
+    }
+
+    /// If-then-else with literal conditions and equal branches folded.
+    pub fn ite(&self, c: TermId, t: TermId, e: TermId) -> TermId {
+        if let Some(b) = self.as_bool(c) {
+            return if b { t } else { e };
+        }
+        if t == e {
+            return t;
+        }
+        if self.sort(t) == Sort::Bool {
+            match (self.as_bool(t), self.as_bool(e)) {
+                (Some(true), Some(false)) => return c,
+                (Some(false), Some(true)) => return self.not(c),
+                (Some(true), None) => return self.or([c, e]),
+                (Some(false), None) => {
+                    let nc = self.not(c);
+                    return self.and([nc, e]);
+                }
+                (None, Some(true)) => {
+                    let nc = self.not(c);
+                    return self.or([nc, t]);
+                }
+                (None, Some(false)) => return self.and([c, t]),
+                _ => {}
+            }
+        }
+        self.intern(Term::App(Op::Ite, Box::new([c, t, e])))
+    }
+
+    /// Equality, folded on identical terms and on literals.
+    pub fn eq(&self, a: TermId, b: TermId) -> TermId {
+        if a == b {
+            return self.tt();
+        }
+        let (na, nb) = (self.get(a), self.get(b));
+        match (&na.term, &nb.term) {
+            (Term::Bool(x), Term::Bool(y)) => return self.bool(x == y),
+            (Term::Bool(true), _) => return b,
+            (_, Term::Bool(true)) => return a,
+            (Term::Bool(false), _) => return self.not(b),
+            (_, Term::Bool(false)) => return self.not(a),
+            _ => {}
+        }
+        if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
+            return self.bool(x == y);
+        }
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        self.intern(Term::App(Op::Eq, Box::new([a, b])))
+    }
+
+    // ----- arithmetic ------------------------------------------------------------------
+
+    /// Sum, with literals folded and zeros dropped.
+    pub fn add(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
+        let args: Vec<TermId> = args.into_iter().collect();
+        let sort = self.arith_sort(&args);
+        let mut constant = BigRational::zero();
+        let mut out = Vec::new();
+        let mut stack = args;
+        stack.reverse();
+        while let Some(a) = stack.pop() {
+            let node = self.get(a);
+            match &node.term {
+                Term::App(Op::Add, inner) => stack.extend(inner.iter().rev()),
+                _ => match self.as_number(a) {
+                    Some(n) => constant += n,
+                    None => out.push(a),
+                },
+            }
+        }
+        if !constant.is_zero() || out.is_empty() {
+            out.push(self.number(constant, &sort));
+        }
+        if out.len() == 1 {
+            out[0]
+        } else {
+            self.intern(Term::App(Op::Add, out.into_boxed_slice()))
+        }
+    }
+
+    /// `a - b`.
+    pub fn sub(&self, a: TermId, b: TermId) -> TermId {
+        match (self.as_number(a), self.as_number(b)) {
+            (Some(x), Some(y)) => self.number(x - y, &self.arith_sort(&[a, b])),
+            (_, Some(y)) if y.is_zero() => a,
+            _ if a == b => self.numeral(0, &self.sort(a)),
+            _ => self.intern(Term::App(Op::Sub, Box::new([a, b]))),
+        }
+    }
+
+    /// `-a`.
+    pub fn neg(&self, a: TermId) -> TermId {
+        if let Some(x) = self.as_number(a) {
+            return self.number(-x, &self.sort(a));
+        }
+        if let Term::App(Op::Neg, inner) = &self.get(a).term {
+            return inner[0];
+        }
+        self.intern(Term::App(Op::Neg, Box::new([a])))
+    }
+
+    /// Product, with literal factors folded.
+    pub fn mul(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
+        let args: Vec<TermId> = args.into_iter().collect();
+        let sort = self.arith_sort(&args);
+        let mut constant = BigRational::one();
+        let mut out = Vec::new();
+        for a in args {
+            match self.as_number(a) {
+                Some(n) => constant *= n,
+                None => out.push(a),
+            }
+        }
+        if constant.is_zero() {
+            return self.number(constant, &sort);
+        }
+        if !constant.is_one() || out.is_empty() {
+            out.insert(0, self.number(constant, &sort));
+        }
+        if out.len() == 1 {
+            out[0]
+        } else {
+            self.intern(Term::App(Op::Mul, out.into_boxed_slice()))
+        }
+    }
+
+    fn arith_sort(&self, args: &[TermId]) -> Sort {
+        if args.iter().any(|&a| self.sort(a) == Sort::Real) {
+            Sort::Real
+        } else {
+            Sort::Int
+        }
+    }
+
+    /// A comparison (`Le`, `Lt`, `Ge`, `Gt`), folded on literals.
+    pub fn cmp(&self, op: Op, a: TermId, b: TermId) -> TermId {
+        if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
+            let r = match op {
+                Op::Le => x <= y,
+                Op::Lt => x < y,
+                Op::Ge => x >= y,
+                Op::Gt => x > y,
+                _ => unreachable!("cmp called with {op:?}"),
+            };
+            return self.bool(r);
+        }
+        if a == b {
+            return self.bool(matches!(op, Op::Le | Op::Ge));
+        }
+        self.intern(Term::App(op, Box::new([a, b])))
+    }
+
+    /// `a <= b`.
+    pub fn le(&self, a: TermId, b: TermId) -> TermId {
+        self.cmp(Op::Le, a, b)
+    }
+
+    /// `a < b`.
+    pub fn lt(&self, a: TermId, b: TermId) -> TermId {
+        self.cmp(Op::Lt, a, b)
+    }
+
+    /// `a >= b`.
+    pub fn ge(&self, a: TermId, b: TermId) -> TermId {
+        self.cmp(Op::Ge, a, b)
+    }
+
+    /// `a > b`.
+    pub fn gt(&self, a: TermId, b: TermId) -> TermId {
+        self.cmp(Op::Gt, a, b)
+    }
+
+    // ----- generic ---------------------------------------------------------------------
+
+    /// Applies `op` through the smart constructor for it (the generic entry point used by the
+    /// parser's lowering and by [`TermStore::simplify`]).
+    pub fn app(&self, op: Op, args: Vec<TermId>) -> TermId {
+        match op {
+            Op::Not => self.not(args[0]),
+            Op::And => self.and(args),
+            Op::Or => self.or(args),
+            Op::Implies => {
+                // right-associative chain: a => b => c  ==  a => (b => c)
+                let mut it = args.into_iter().rev();
+                let last = it.next().expect("implies needs arguments");
+                it.fold(last, |acc, a| self.implies(a, acc))
+            }
+            Op::Ite => self.ite(args[0], args[1], args[2]),
+            Op::Eq if args.len() == 2 => self.eq(args[0], args[1]),
+            Op::Eq => {
+                let eqs: Vec<_> = args.windows(2).map(|w| self.eq(w[0], w[1])).collect();
+                self.and(eqs)
+            }
+            Op::Distinct if args.len() == 2 => {
+                let e = self.eq(args[0], args[1]);
+                self.not(e)
+            }
+            Op::Add => self.add(args),
+            Op::Mul => self.mul(args),
+            Op::Sub if args.len() == 1 => self.neg(args[0]),
+            Op::Sub if args.len() == 2 => self.sub(args[0], args[1]),
+            Op::Sub => {
+                let mut it = args.into_iter();
+                let first = it.next().expect("sub needs arguments");
+                it.fold(first, |acc, a| self.sub(acc, a))
+            }
+            Op::Neg => self.neg(args[0]),
+            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
+                self.cmp(op, args[0], args[1])
+            }
+            Op::Le | Op::Lt | Op::Ge | Op::Gt => {
+                let cs: Vec<_> = args
+                    .windows(2)
+                    .map(|w| self.cmp(op.clone(), w[0], w[1]))
+                    .collect();
+                self.and(cs)
+            }
+            Op::IntDiv | Op::Mod | Op::RealDiv => self.division(op, args),
+            Op::Abs => match self.as_number(args[0]) {
+                Some(x) => self.number(x.abs(), &self.sort(args[0])),
+                None => self.intern(Term::App(op, args.into_boxed_slice())),
+            },
+            Op::ToReal => match self.as_number(args[0]) {
+                Some(x) => self.real(x),
+                None => self.intern(Term::App(op, args.into_boxed_slice())),
+            },
+            _ => self.intern(Term::App(op, args.into_boxed_slice())),
+        }
+    }
+
+    fn division(&self, op: Op, args: Vec<TermId>) -> TermId {
+        if args.len() == 2 {
+            if let (Some(x), Some(y)) = (self.as_number(args[0]), self.as_number(args[1])) {
+                if !y.is_zero() {
+                    return match op {
+                        Op::RealDiv => self.real(x / y),
+                        Op::IntDiv => self.int(super::eval::euclid_div(&x.to_integer(), &y.to_integer())),
+                        _ => self.int(super::eval::euclid_mod(&x.to_integer(), &y.to_integer())),
+                    };
+                }
+            }
+            if op == Op::RealDiv {
+                if let Some(y) = self.as_number(args[1]) {
+                    if y.is_one() {
+                        return args[0];
+                    }
+                }
+            }
+            return self.intern(Term::App(op, args.into_boxed_slice()));
+        }
+        // left-associative chain
+        let mut it = args.into_iter();
+        let first = it.next().expect("division needs arguments");
+        it.fold(first, |acc, a| self.division(op.clone(), vec![acc, a]))
+    }
+
+    /// A quantified formula over fresh bound variables.
+    pub fn quant(&self, q: Quantifier, vars: Vec<VarId>, body: TermId) -> TermId {
+        if vars.is_empty() {
+            return body;
+        }
+        self.intern(Term::Quant(q, vars.into_boxed_slice(), body))
+    }
+
+    /// The conjuncts of a term (the term itself unless it is an `and`).
+    pub fn conjuncts(&self, t: TermId) -> Vec<TermId> {
+        match &self.get(t).term {
+            Term::App(Op::And, args) => args.to_vec(),
+            Term::Bool(true) => Vec::new(),
+            _ => vec![t],
+        }
+    }
+}

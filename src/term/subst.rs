@@ -1,0 +1,96 @@
+//! Structural traversals: substitution, free variables, size and bottom-up simplification.
+//!
+//! All traversals memoise on term ids, so shared subterms are visited once: a term that is a DAG
+//! of n nodes costs O(n) however large its tree unfolding is.
+
+use super::{Term, TermId, TermStore, VarId};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+impl TermStore {
+    /// Replaces free variables by terms (simultaneously), rebuilding through the smart
+    /// constructors. Bound variables are fresh by construction, so no capture can occur.
+    pub fn substitute(&self, t: TermId, map: &HashMap<VarId, TermId>) -> TermId {
+        if map.is_empty() {
+            return t;
+        }
+        let mut memo = HashMap::new();
+        self.rebuild(t, &mut memo, &|v| map.get(&v).copied())
+    }
+
+    /// Rebuilds `t` bottom-up through the smart constructors, which folds constants and
+    /// flattens connectives.
+    pub fn simplify(&self, t: TermId) -> TermId {
+        let mut memo = HashMap::new();
+        self.rebuild(t, &mut memo, &|_| None)
+    }
+
+    fn rebuild(
+        &self,
+        t: TermId,
+        memo: &mut HashMap<TermId, TermId>,
+        leaf: &dyn Fn(VarId) -> Option<TermId>,
+    ) -> TermId {
+        if let Some(&r) = memo.get(&t) {
+            return r;
+        }
+        let node = self.get(t);
+        let r = match &node.term {
+            Term::Var(v) => leaf(*v).unwrap_or(t),
+            Term::Bool(_) | Term::Int(_) | Term::Real(_) => t,
+            Term::App(op, args) => {
+                let new: Vec<TermId> = args.iter().map(|&a| self.rebuild(a, memo, leaf)).collect();
+                self.app(op.clone(), new)
+            }
+            Term::Quant(q, vars, body) => {
+                let b = self.rebuild(*body, memo, leaf);
+                self.quant(*q, vars.to_vec(), b)
+            }
+        };
+        memo.insert(t, r);
+        r
+    }
+
+    /// The free variables of a term, in id order.
+    pub fn free_vars(&self, t: TermId) -> BTreeSet<VarId> {
+        let mut out = BTreeSet::new();
+        let mut bound = BTreeSet::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            match &self.get(t).term {
+                Term::Var(v) => {
+                    out.insert(*v);
+                }
+                Term::App(_, args) => stack.extend(args.iter()),
+                Term::Quant(_, vars, body) => {
+                    bound.extend(vars.iter().copied());
+                    stack.push(*body);
+                }
+                _ => {}
+            }
+        }
+        // Bound variables are fresh and never occur free anywhere.
+        out.retain(|v| !bound.contains(v));
+        out
+    }
+
+    /// The number of distinct subterms (DAG size) of a term.
+    pub fn dag_size(&self, t: TermId) -> usize {
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            match &self.get(t).term {
+                Term::App(_, args) => stack.extend(args.iter()),
+                Term::Quant(_, _, body) => stack.push(*body),
+                _ => {}
+            }
+        }
+        seen.len()
+    }
+}

@@ -1,0 +1,137 @@
+//! Models: one interpretation (a formula over parameters) per predicate, their printing, and
+//! their validation against a system.
+
+use crate::chc::{Atom, ClauseId, Head, PredId, System};
+use crate::smt::{Deadline, SatResult, Smt};
+use crate::term::{print::symbol, TermId, TermPrinter, TermStore, VarId};
+use std::collections::{BTreeMap, HashMap};
+
+/// The interpretation of one predicate: `λ params. body`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interp {
+    /// One variable per argument, in order.
+    pub params: Vec<VarId>,
+    /// A Boolean term over `params`.
+    pub body: TermId,
+}
+
+/// A candidate solution of a system. Predicates without an interpretation are `false`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Model {
+    interps: BTreeMap<PredId, Interp>,
+}
+
+impl Model {
+    /// The empty model (every predicate `false`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the interpretation of `p`.
+    pub fn set(&mut self, p: PredId, interp: Interp) {
+        self.interps.insert(p, interp);
+    }
+
+    /// The interpretation of `p`, if set.
+    pub fn get(&self, p: PredId) -> Option<&Interp> {
+        self.interps.get(&p)
+    }
+
+    /// The interpretation of an atom: the body with parameters renamed to the atom's arguments.
+    pub fn apply(&self, store: &TermStore, atom: &Atom) -> TermId {
+        match self.interps.get(&atom.pred) {
+            None => store.ff(),
+            Some(i) => {
+                let map: HashMap<VarId, TermId> = i
+                    .params
+                    .iter()
+                    .zip(&atom.args)
+                    .map(|(p, a)| (*p, store.var(*a)))
+                    .collect();
+                store.substitute(i.body, &map)
+            }
+        }
+    }
+
+    /// SMT-LIB text: one `(define-fun P ((x S) ...) Bool body)` line per predicate of the
+    /// system, in declaration order.
+    pub fn to_smtlib(&self, store: &TermStore, system: &System) -> String {
+        let p = TermPrinter::new(store);
+        let mut out = String::new();
+        for id in system.pred_ids() {
+            let name = symbol(&system.pred(id).name);
+            let (params, body) = match self.interps.get(&id) {
+                Some(i) => {
+                    let ps: Vec<String> = i
+                        .params
+                        .iter()
+                        .map(|v| format!("({} {})", p.var(*v), store.var_sort(*v)))
+                        .collect();
+                    (ps.join(" "), p.term(i.body))
+                }
+                None => {
+                    let ps: Vec<String> = system
+                        .pred(id)
+                        .sorts
+                        .iter()
+                        .enumerate()
+                        .map(|(k, s)| format!("(x!{k} {s})"))
+                        .collect();
+                    (ps.join(" "), "false".to_string())
+                }
+            };
+            out.push_str(&format!("(define-fun {name} ({params}) Bool {body})\n"));
+        }
+        out
+    }
+}
+
+/// The outcome of validating a model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelCheck {
+    /// Every clause holds.
+    Valid,
+    /// A clause is violated (or could not be checked for a definite reason).
+    Invalid {
+        /// The first violated clause.
+        clause: ClauseId,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The solver could not decide a clause.
+    Unknown(String),
+}
+
+/// Checks `model` against every clause of `system`, each with a fresh solver: a clause
+/// `body ∧ φ → head` holds when `φ ∧ M(body) ∧ ¬M(head)` is unsatisfiable.
+pub fn validate_model(
+    store: &TermStore,
+    system: &System,
+    model: &Model,
+    deadline: Deadline,
+) -> ModelCheck {
+    for (cid, clause) in system.clauses() {
+        let mut parts = vec![clause.constraint];
+        parts.extend(clause.body.iter().map(|a| model.apply(store, a)));
+        if let Head::Atom(h) = &clause.head {
+            let head = model.apply(store, h);
+            parts.push(store.not(head));
+        }
+        let query = store.and(parts);
+        let mut smt = Smt::new(store, deadline);
+        smt.assert(query);
+        match smt.check() {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                return ModelCheck::Invalid {
+                    clause: cid,
+                    reason: "the clause has a counterexample under the model".into(),
+                }
+            }
+            SatResult::Unknown(r) => {
+                return ModelCheck::Unknown(format!("clause {}: {r}", cid.0));
+            }
+        }
+    }
+    ModelCheck::Valid
+}
