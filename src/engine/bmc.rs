@@ -14,6 +14,12 @@ use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, VarId};
 use crate::witness::{Answer, DerivNode, Derivation};
 use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+/// A check taking this many milliseconds makes the next one wait one more level.
+const CHECK_MS_PER_LEVEL: usize = 100;
+/// At most this many levels between checks.
+const MAX_STRIDE: usize = 16;
 
 /// BMC with a depth bound and, for non-linear systems, a node budget.
 #[derive(Clone, Debug)]
@@ -28,7 +34,7 @@ impl Default for Bmc {
     fn default() -> Self {
         Bmc {
             max_depth: 100_000,
-            max_nodes: 200_000,
+            max_nodes: 20_000,
         }
     }
 }
@@ -203,41 +209,61 @@ impl Engine for Bmc {
         let root = u.new_node(None, 0);
         u.smt.assert(cx.store.var(u.nodes[root].active));
         let mut depth = 0;
+        // Levels to unroll before the next check: a check at depth d covers every derivation of
+        // depth <= d, so when checks get slow we check less often rather than at every level.
+        let mut stride = 1;
+        let mut since_check = 0;
         let answer = loop {
             let frontier = std::mem::take(&mut u.frontier);
+            let mut out_of_budget = None;
             for &n in &frontier {
+                if cx.deadline.expired() {
+                    out_of_budget = Some("timeout".to_string());
+                    break;
+                }
+                if u.nodes.len() > self.max_nodes {
+                    out_of_budget = Some(format!("bmc: node budget {} reached", self.max_nodes));
+                    break;
+                }
                 u.expand(n);
             }
-            let assumptions: Vec<TermId> = u
-                .frontier
-                .iter()
-                .map(|&n| cx.store.not(cx.store.var(u.nodes[n].active)))
-                .collect();
-            stats.set("depth", depth as u64);
-            match u.smt.check_assuming(&assumptions) {
-                SatResult::Sat => {
-                    let mut d = Derivation::default();
-                    break match u.extract(root, &mut d, &mut HashMap::new()) {
-                        // The root is the virtual node above the queries: its derivation node
-                        // is the query instance itself.
-                        Some(_) => Answer::Unsat(d),
-                        None => Answer::Unknown("bmc: could not read the counterexample".into()),
-                    };
-                }
-                SatResult::Unknown(r) => break Answer::Unknown(format!("bmc: {r}")),
-                SatResult::Unsat => {}
+            if let Some(reason) = out_of_budget {
+                break Answer::Unknown(reason);
             }
-            if u.frontier.is_empty() {
-                // Nothing left to unroll: every derivation has been explored. BMC does not
-                // build models, so this is still `unknown`.
-                break Answer::Unknown("bmc: all derivations explored, none reaches false".into());
+            since_check += 1;
+            if since_check >= stride || u.frontier.is_empty() {
+                since_check = 0;
+                let assumptions: Vec<TermId> = u
+                    .frontier
+                    .iter()
+                    .map(|&n| cx.store.not(cx.store.var(u.nodes[n].active)))
+                    .collect();
+                stats.set("depth", depth as u64);
+                let started = Instant::now();
+                match u.smt.check_assuming(&assumptions) {
+                    SatResult::Sat => {
+                        let mut d = Derivation::default();
+                        break match u.extract(root, &mut d, &mut HashMap::new()) {
+                            // The root is the virtual node above the queries: its derivation
+                            // node is the query instance itself.
+                            Some(_) => Answer::Unsat(d),
+                            None => Answer::Unknown("bmc: could not read the counterexample".into()),
+                        };
+                    }
+                    SatResult::Unknown(r) => break Answer::Unknown(format!("bmc: {r}")),
+                    SatResult::Unsat => {}
+                }
+                let took = started.elapsed().as_millis() as usize;
+                stride = (took / CHECK_MS_PER_LEVEL).clamp(1, MAX_STRIDE);
+                if u.frontier.is_empty() {
+                    // Nothing left to unroll: every derivation has been explored. BMC does not
+                    // build models, so this is still `unknown`.
+                    break Answer::Unknown("bmc: all derivations explored, none reaches false".into());
+                }
             }
             depth += 1;
             if depth > self.max_depth {
                 break Answer::Unknown(format!("bmc: depth bound {} reached", self.max_depth));
-            }
-            if u.nodes.len() > self.max_nodes {
-                break Answer::Unknown(format!("bmc: node budget {} reached", self.max_nodes));
             }
             if cx.deadline.expired() {
                 break Answer::Unknown("timeout".into());

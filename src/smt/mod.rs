@@ -140,6 +140,7 @@ impl<'s> Smt<'s> {
         match r {
             z3::SatResult::Sat => SatResult::Sat,
             z3::SatResult::Unsat => SatResult::Unsat,
+            z3::SatResult::Unknown if self.deadline.expired() => SatResult::Unknown("timeout".into()),
             z3::SatResult::Unknown => SatResult::Unknown(
                 self.solver
                     .get_reason_unknown()
