@@ -1,17 +1,20 @@
-//! Bounded model checking: unrolls derivations backwards from the queries, one level at a
-//! time, and answers `unsat` with the derivation it finds, or `unknown` at the bound.
+//! Bounded model checking: builds derivations bottom-up, one level at a time, and answers
+//! `unsat` with the derivation it finds, or `unknown` at the bound.
 //!
-//! Each unrolled node stands for one instance of a predicate and has an "active" literal; a
-//! node's clause choices are guarded by selector literals. Unexpanded nodes (the frontier) are
-//! assumed inactive in each check, so one incremental solver serves all depths. For linear
-//! systems nodes are shared per (predicate, depth), which keeps each level linear in the system
-//! size; for non-linear systems nodes form a tree (each body atom its own subtree), bounded by a
-//! node budget. This engine never answers `sat`.
+//! Level `ℓ` holds one instance ("node") of every predicate: its arguments, an "active" literal
+//! (the instance is derived) and, per defining clause, a selector literal guarding the clause's
+//! constraint over fresh copies of its variables. A body atom of a node at level `ℓ` is matched
+//! to an active node of its predicate at level `ℓ-1` (linear systems: a derivation is a chain)
+//! or, through pick literals, at any lower level (non-linear systems: a derivation is a DAG of
+//! facts, and giving each distinct fact its own level makes one instance per level enough).
+//! The goal (a query clause whose body atoms match nodes up to the current level) is asserted
+//! under an assumption literal, so one incremental solver serves all depths. Every model is a
+//! well-founded derivation, which the caller replays. This engine never answers `sat`.
 
 use super::{Context, Engine, Stats};
 use crate::chc::{ClauseId, PredId, System};
 use crate::smt::{SatResult, Smt};
-use crate::term::{Sort, TermId, VarId};
+use crate::term::{Sort, TermId, Value, VarId};
 use crate::witness::{Answer, DerivNode, Derivation};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
@@ -21,39 +24,44 @@ const CHECK_MS_PER_LEVEL: usize = 100;
 /// At most this many levels between checks.
 const MAX_STRIDE: usize = 16;
 
-/// BMC with a depth bound and, for non-linear systems, a node budget.
+/// BMC with a depth bound and a budget on unrolled clause instances.
 #[derive(Clone, Debug)]
 pub struct Bmc {
     /// Deepest unrolling tried before answering `unknown`.
     pub max_depth: usize,
-    /// Most unrolled nodes before answering `unknown`.
-    pub max_nodes: usize,
+    /// Most unrolled clause instances before answering `unknown`.
+    pub max_instances: usize,
 }
 
 impl Default for Bmc {
     fn default() -> Self {
         Bmc {
             max_depth: 100_000,
-            max_nodes: 20_000,
+            max_instances: 200_000,
         }
     }
 }
 
+/// One way a body atom can be matched: a node, chosen when `pick` holds (or always).
+struct Option_ {
+    node: usize,
+    pick: Option<VarId>,
+}
+
+/// A clause instance that can derive a node.
 struct Choice {
     clause: ClauseId,
     selector: VarId,
-    /// Clause variable → its copy in this node.
+    /// Clause variable → its copy in this instance.
     rename: HashMap<VarId, VarId>,
-    /// The node of each body atom.
-    children: Vec<usize>,
+    /// Per body atom, the nodes it may be matched to.
+    premises: Vec<Vec<Option_>>,
 }
 
+/// One predicate instance at one level (or a goal, which has no predicate).
 struct Node {
-    /// `None` for the root, whose choices are the queries.
-    pred: Option<PredId>,
     args: Vec<VarId>,
     active: VarId,
-    depth: usize,
     choices: Vec<Choice>,
 }
 
@@ -62,137 +70,169 @@ struct Unroller<'a, 's> {
     system: &'a System,
     smt: Smt<'s>,
     nodes: Vec<Node>,
-    frontier: Vec<usize>,
-    /// Linear systems share nodes per (predicate, depth).
-    shared: Option<HashMap<(PredId, usize), usize>>,
+    /// `levels[ℓ][p]`: the node of predicate `p` at level `ℓ`.
+    levels: Vec<HashMap<PredId, usize>>,
+    /// Body atoms may match any lower level (non-linear systems), not just the one below.
+    any_lower: bool,
+    instances: usize,
 }
 
 impl<'a, 's> Unroller<'a, 's> {
-    fn new_node(&mut self, pred: Option<PredId>, depth: usize) -> usize {
-        let store = self.cx.store;
-        let args = match pred {
-            Some(p) => {
-                let d = self.system.pred(p);
-                d.sorts
-                    .iter()
-                    .enumerate()
-                    .map(|(k, s)| store.new_var(&format!("{}#{k}@{depth}", d.name), s.clone()))
-                    .collect()
-            }
-            None => Vec::new(),
+    /// Nodes a body atom of `pred` may match from a node at level `level`.
+    fn candidates(&self, pred: PredId, level: usize) -> Vec<usize> {
+        let range = if self.any_lower {
+            0..level
+        } else {
+            level.saturating_sub(1)..level
         };
-        let active = store.new_var(&format!("active@{depth}"), Sort::Bool);
-        self.nodes.push(Node {
-            pred,
-            args,
-            active,
-            depth,
-            choices: Vec::new(),
-        });
-        let id = self.nodes.len() - 1;
-        self.frontier.push(id);
-        id
+        range.filter_map(|l| self.levels[l].get(&pred).copied()).collect()
     }
 
-    fn child(&mut self, pred: PredId, depth: usize) -> usize {
-        if let Some(shared) = &self.shared {
-            if let Some(&n) = shared.get(&(pred, depth)) {
-                return n;
-            }
-        }
-        let n = self.new_node(Some(pred), depth);
-        if let Some(shared) = &mut self.shared {
-            shared.insert((pred, depth), n);
-        }
-        n
-    }
-
-    /// Asserts the clause choices of node `n`, creating its children.
-    fn expand(&mut self, n: usize) {
+    /// Asserts the clause instances deriving a node with arguments `args` from nodes below
+    /// `level`; returns the choices (selectors to disjoin under the node's active literal).
+    fn instances_of(&mut self, clauses: &[ClauseId], args: &[VarId], level: usize, tag: &str) -> Vec<Choice> {
         let store = self.cx.store;
-        let (pred, depth, args, active) = {
-            let node = &self.nodes[n];
-            (node.pred, node.depth, node.args.clone(), node.active)
-        };
-        let clauses: Vec<ClauseId> = match pred {
-            None => self.system.queries().map(|(id, _)| id).collect(),
-            Some(p) => self.system.clauses_defining(p).map(|(id, _)| id).collect(),
-        };
-        let mut selectors = Vec::new();
         let mut choices = Vec::new();
-        for cid in clauses {
+        'clauses: for &cid in clauses {
             let clause = self.system.clause(cid).clone();
-            let selector = store.new_var(&format!("sel{}@{depth}", cid.0), Sort::Bool);
-            let mut rename = HashMap::new();
+            let mut premises = Vec::new();
+            for atom in &clause.body {
+                let cands = self.candidates(atom.pred, level);
+                if cands.is_empty() {
+                    continue 'clauses; // no instance of this premise exists yet
+                }
+                premises.push(cands);
+            }
+            self.instances += 1;
+            let selector = store.new_var(&format!("sel{}{tag}", cid.0), Sort::Bool);
+            let mut rename: HashMap<VarId, VarId> = HashMap::new();
             if let Some(h) = clause.head_atom() {
                 rename.extend(h.args.iter().copied().zip(args.iter().copied()));
             }
-            let mut children = Vec::new();
-            let mut guards = Vec::new();
-            for atom in &clause.body {
-                let c = self.child(atom.pred, depth + 1);
-                rename.extend(atom.args.iter().copied().zip(self.nodes[c].args.iter().copied()));
-                guards.push(store.var(self.nodes[c].active));
-                children.push(c);
-            }
             for v in clause.vars(store) {
                 rename.entry(v).or_insert_with(|| {
-                    store.new_var(&format!("{}@{depth}", store.var_name(v)), store.var_sort(v))
+                    store.new_var(&format!("{}{tag}", store.var_name(v)), store.var_sort(v))
                 });
             }
-            let map: HashMap<VarId, TermId> =
-                rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
-            guards.push(store.substitute(clause.constraint, &map));
-            let body = store.and(guards);
-            let sel = store.var(selector);
-            self.smt.assert(store.implies(sel, body));
-            selectors.push(sel);
+            let map: HashMap<VarId, TermId> = rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
+            let mut parts = vec![store.substitute(clause.constraint, &map)];
+            let mut options = Vec::new();
+            for (atom, cands) in clause.body.iter().zip(premises) {
+                let mut opts = Vec::new();
+                let mut picks = Vec::new();
+                for n in cands {
+                    let node = &self.nodes[n];
+                    let mut eqs = vec![store.var(node.active)];
+                    for (a, x) in atom.args.iter().zip(&node.args) {
+                        eqs.push(store.eq(store.var(rename[a]), store.var(*x)));
+                    }
+                    let matched = store.and(eqs);
+                    if self.any_lower {
+                        let pick = store.new_var(&format!("pick{tag}"), Sort::Bool);
+                        self.smt.assert(store.implies(store.var(pick), matched));
+                        picks.push(store.var(pick));
+                        opts.push(Option_ { node: n, pick: Some(pick) });
+                    } else {
+                        parts.push(matched);
+                        opts.push(Option_ { node: n, pick: None });
+                    }
+                }
+                if !picks.is_empty() {
+                    parts.push(store.or(picks));
+                }
+                options.push(opts);
+            }
+            let body = store.and(parts);
+            self.smt.assert(store.implies(store.var(selector), body));
             choices.push(Choice {
                 clause: cid,
                 selector,
                 rename,
-                children,
+                premises: options,
             });
         }
-        let act = store.var(active);
-        self.smt.assert(store.implies(act, store.or(selectors)));
-        self.nodes[n].choices = choices;
+        choices
     }
 
-    /// Reads the derivation rooted at node `n` from the current model; returns its index.
+    fn add_node(&mut self, args: Vec<VarId>, choices: Vec<Choice>, tag: &str) -> usize {
+        let store = self.cx.store;
+        let active = store.new_var(&format!("active{tag}"), Sort::Bool);
+        let sels: Vec<TermId> = choices.iter().map(|c| store.var(c.selector)).collect();
+        self.smt.assert(store.implies(store.var(active), store.or(sels)));
+        self.nodes.push(Node { args, active, choices });
+        self.nodes.len() - 1
+    }
+
+    /// Adds level `ℓ = levels.len()`: one node per predicate that has an instance.
+    fn add_level(&mut self) {
+        let store = self.cx.store;
+        let level = self.levels.len();
+        let mut here = HashMap::new();
+        for p in self.system.pred_ids() {
+            let clauses: Vec<ClauseId> = self.system.clauses_defining(p).map(|(c, _)| c).collect();
+            let d = self.system.pred(p);
+            let tag = format!("@{level}");
+            let args: Vec<VarId> = d
+                .sorts
+                .iter()
+                .enumerate()
+                .map(|(k, s)| store.new_var(&format!("{}#{k}{tag}", d.name), s.clone()))
+                .collect();
+            let choices = self.instances_of(&clauses, &args, level, &tag);
+            if choices.is_empty() {
+                continue;
+            }
+            let n = self.add_node(args, choices, &tag);
+            here.insert(p, n);
+        }
+        self.levels.push(here);
+    }
+
+    /// A goal node over the queries, matching premises up to the top level.
+    fn add_goal(&mut self) -> usize {
+        let top = self.levels.len();
+        let queries: Vec<ClauseId> = self.system.queries().map(|(c, _)| c).collect();
+        let tag = format!("@goal{top}");
+        let choices = self.instances_of(&queries, &[], top, &tag);
+        self.add_node(Vec::new(), choices, &tag)
+    }
+
+    fn is_true(&mut self, v: VarId) -> bool {
+        self.smt.value(v) == Some(Value::Bool(true))
+    }
+
+    /// Reads the derivation of node `n` from the current model; returns its step index.
     fn extract(&mut self, n: usize, out: &mut Derivation, memo: &mut HashMap<usize, usize>) -> Option<usize> {
         if let Some(&i) = memo.get(&n) {
             return Some(i);
         }
-        let mut chosen = None;
-        for (k, ch) in self.nodes[n].choices.iter().enumerate() {
-            if self.smt.value(ch.selector) == Some(crate::term::Value::Bool(true)) {
-                chosen = Some(k);
-                break;
-            }
-        }
-        let k = chosen?;
-        let children = self.nodes[n].choices[k].children.clone();
-        let mut child_ids = Vec::new();
-        for c in children {
-            child_ids.push(self.extract(c, out, memo)?);
+        let k = (0..self.nodes[n].choices.len()).find(|&k| {
+            let s = self.nodes[n].choices[k].selector;
+            self.is_true(s)
+        })?;
+        let mut children = Vec::new();
+        for j in 0..self.nodes[n].choices[k].premises.len() {
+            let picked = (0..self.nodes[n].choices[k].premises[j].len()).find(|&o| {
+                match self.nodes[n].choices[k].premises[j][o].pick {
+                    None => true,
+                    Some(p) => self.is_true(p),
+                }
+            })?;
+            let child = self.nodes[n].choices[k].premises[j][picked].node;
+            children.push(self.extract(child, out, memo)?);
         }
         let ch = &self.nodes[n].choices[k];
         let clause = ch.clause;
         let pairs: Vec<(VarId, VarId)> = ch.rename.iter().map(|(a, b)| (*a, *b)).collect();
         let values = self.smt.values(pairs.iter().map(|p| p.1))?;
-        let assignment: BTreeMap<_, _> = pairs
-            .iter()
-            .map(|(orig, copy)| (*orig, values[copy].clone()))
-            .collect();
+        let assignment: BTreeMap<_, _> = pairs.iter().map(|(o, c)| (*o, values[c].clone())).collect();
         out.nodes.push(DerivNode {
             clause,
             assignment,
-            children: child_ids,
+            children,
         });
-        let i = out.nodes.len() - 1;
-        memo.insert(n, i);
-        Some(i)
+        memo.insert(n, out.nodes.len() - 1);
+        Some(out.nodes.len() - 1)
     }
 }
 
@@ -203,73 +243,49 @@ impl Engine for Bmc {
             system,
             smt: Smt::new(cx.store, cx.deadline),
             nodes: Vec::new(),
-            frontier: Vec::new(),
-            shared: system.is_linear().then(HashMap::new),
+            levels: Vec::new(),
+            any_lower: !system.is_linear(),
+            instances: 0,
         };
-        let root = u.new_node(None, 0);
-        u.smt.assert(cx.store.var(u.nodes[root].active));
-        let mut depth = 0;
-        // Levels to unroll before the next check: a check at depth d covers every derivation of
+        // Levels to add before the next check: a check at depth d covers every derivation of
         // depth <= d, so when checks get slow we check less often rather than at every level.
         let mut stride = 1;
         let mut since_check = 0;
         let answer = loop {
-            let frontier = std::mem::take(&mut u.frontier);
-            let mut out_of_budget = None;
-            for &n in &frontier {
-                if cx.deadline.expired() {
-                    out_of_budget = Some("timeout".to_string());
-                    break;
-                }
-                if u.nodes.len() > self.max_nodes {
-                    out_of_budget = Some(format!("bmc: node budget {} reached", self.max_nodes));
-                    break;
-                }
-                u.expand(n);
-            }
-            if let Some(reason) = out_of_budget {
-                break Answer::Unknown(reason);
-            }
-            since_check += 1;
-            if since_check >= stride || u.frontier.is_empty() {
-                since_check = 0;
-                let assumptions: Vec<TermId> = u
-                    .frontier
-                    .iter()
-                    .map(|&n| cx.store.not(cx.store.var(u.nodes[n].active)))
-                    .collect();
-                stats.set("depth", depth as u64);
-                let started = Instant::now();
-                match u.smt.check_assuming(&assumptions) {
-                    SatResult::Sat => {
-                        let mut d = Derivation::default();
-                        break match u.extract(root, &mut d, &mut HashMap::new()) {
-                            // The root is the virtual node above the queries: its derivation
-                            // node is the query instance itself.
-                            Some(_) => Answer::Unsat(d),
-                            None => Answer::Unknown("bmc: could not read the counterexample".into()),
-                        };
-                    }
-                    SatResult::Unknown(r) => break Answer::Unknown(format!("bmc: {r}")),
-                    SatResult::Unsat => {}
-                }
-                let took = started.elapsed().as_millis() as usize;
-                stride = (took / CHECK_MS_PER_LEVEL).clamp(1, MAX_STRIDE);
-                if u.frontier.is_empty() {
-                    // Nothing left to unroll: every derivation has been explored. BMC does not
-                    // build models, so this is still `unknown`.
-                    break Answer::Unknown("bmc: all derivations explored, none reaches false".into());
-                }
-            }
-            depth += 1;
-            if depth > self.max_depth {
-                break Answer::Unknown(format!("bmc: depth bound {} reached", self.max_depth));
-            }
             if cx.deadline.expired() {
                 break Answer::Unknown("timeout".into());
             }
+            if u.instances > self.max_instances {
+                break Answer::Unknown(format!("bmc: budget of {} clause instances reached", self.max_instances));
+            }
+            if u.levels.len() > self.max_depth {
+                break Answer::Unknown(format!("bmc: depth bound {} reached", self.max_depth));
+            }
+            u.add_level();
+            since_check += 1;
+            if since_check < stride {
+                continue;
+            }
+            since_check = 0;
+            let goal = u.add_goal();
+            stats.set("depth", u.levels.len() as u64);
+            let started = Instant::now();
+            let active = cx.store.var(u.nodes[goal].active);
+            match u.smt.check_assuming(&[active]) {
+                SatResult::Sat => {
+                    let mut d = Derivation::default();
+                    break match u.extract(goal, &mut d, &mut HashMap::new()) {
+                        Some(_) => Answer::Unsat(d),
+                        None => Answer::Unknown("bmc: could not read the counterexample".into()),
+                    };
+                }
+                SatResult::Unknown(r) => break Answer::Unknown(format!("bmc: {r}")),
+                SatResult::Unsat => {}
+            }
+            let took = started.elapsed().as_millis() as usize;
+            stride = (took / CHECK_MS_PER_LEVEL).clamp(1, MAX_STRIDE);
         };
-        stats.set("nodes", u.nodes.len() as u64);
+        stats.set("instances", u.instances as u64);
         stats.add("smt_checks", u.smt.stats().checks);
         answer
     }
