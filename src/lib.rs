@@ -3,6 +3,7 @@
 //! Layers, each using only those listed before it: [`term`] → [`chc`] → [`smt`] → ...
 //! See the README's code map.
 
+pub mod analysis;
 pub mod chc;
 pub mod engine;
 pub mod smt;

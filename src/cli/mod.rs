@@ -4,6 +4,7 @@
 //! `unknown`; ill-formed input prints `FILE:LINE:COL: what` on stderr, `(error "...")` on stdout
 //! and exits with status 2. Nothing here may panic on any input.
 
+mod analyze;
 mod check;
 mod solve;
 
@@ -46,6 +47,25 @@ enum Command {
         /// The CHC-COMP file.
         file: PathBuf,
     },
+    /// Prints the structure of a file's clause system: reachability, loops, live arguments.
+    Analyze {
+        /// The CHC-COMP file.
+        file: PathBuf,
+        /// Print one JSON object.
+        #[arg(long, conflicts_with = "dot")]
+        json: bool,
+        /// Print a Graphviz digraph (loops as clusters, heads as double circles).
+        #[arg(long)]
+        dot: bool,
+    },
+    /// Writes the input relations of the analyses as Soufflé `.facts` files and `schema.dl`.
+    Facts {
+        /// The CHC-COMP file.
+        file: PathBuf,
+        /// The output directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Runs the command line; returns the exit status.
@@ -55,6 +75,8 @@ pub fn run() -> i32 {
         Command::Solve(args) => solve::run(&args),
         Command::Check { file, model, timeout } => check::run(&file, &model, timeout),
         Command::Print { file } => check::print(&file),
+        Command::Analyze { file, json, dot } => analyze::run(&file, json, dot),
+        Command::Facts { file, out } => analyze::facts(&file, &out),
     }
 }
 

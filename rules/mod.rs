@@ -1,0 +1,38 @@
+//! Ascent rule sets over the facts of a clause system: one concern per file.
+//!
+//! Each file keeps its rules in an [`ascent::ascent_source!`] block, so that a program (ours in
+//! `src/analysis`, or a user's) assembles what it needs with `include_source!`:
+//!
+//! ```ignore
+//! ascent::ascent! {
+//!     struct MyAnalysis;
+//!     include_source!(hornbeam::analysis::rules::chc_input);
+//!     include_source!(hornbeam::analysis::rules::chc_graph);
+//!     relation self_loop(u32);
+//!     self_loop(p) <-- edge(p, p);
+//! }
+//! ```
+//!
+//! - [`chc_input`] (`input.rs`): declarations of the input relations, filled by
+//!   `hornbeam::analysis::Facts`. Every other rule set except [`chc_loops`] needs it.
+//! - [`chc_graph`] (`graph.rs`): the predicate graph, reachability from facts, predicates that can
+//!   reach a query, clauses that can take part in a derivation of `false`.
+//! - [`chc_loops`] (`loops.rs`): one step of loop decomposition (Terauchi, Appendix A.4) over an
+//!   active subgraph; self-contained (its own input relations), driven by `src/analysis`.
+//! - [`chc_liveness`] (`liveness.rs`): arguments whose values can influence a query.
+//!
+//! All columns are `u32` ids (predicates, clauses, variables, positions), so the rule sets also
+//! work in `ascent_par!` programs. The sources may not contain `include_source!` themselves (an
+//! ascent restriction), so dependencies are listed in each file's documentation.
+//! Items are resolved where a rule set is included, so the rules use only primitive types and
+//! fully qualified paths.
+
+mod graph;
+mod input;
+mod liveness;
+mod loops;
+
+pub use graph::chc_graph;
+pub use input::chc_input;
+pub use liveness::chc_liveness;
+pub use loops::chc_loops;

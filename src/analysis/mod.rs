@@ -1,0 +1,255 @@
+//! Structure analyses of a clause system: predicate graph and reachability, loop decomposition,
+//! iteration order, live arguments.
+//!
+//! Duty: extract the input relations ([`Facts`]) from a [`System`], run the Datalog rule sets of
+//! the top-level `rules/` folder (re-exported as [`rules`]) and return plain structs
+//! ([`Analysis`]). Nothing outside this module depends on how the rules are evaluated; the
+//! rule sources and [`Facts`] are public so that users can write their own ascent rule sets
+//! over the same relations (see `examples/custom_analysis.rs` and [`load_facts!`](crate::load_facts)).
+//!
+//! Must not: change the system, touch the SMT layer, print, or fail (every system, well-formed
+//! per `chc`, has an analysis). Uses only `term` and `chc`.
+
+mod facts;
+mod programs;
+mod report;
+
+/// The ascent rule sets (the top-level `rules/` folder of the repository).
+#[path = "../../rules/mod.rs"]
+pub mod rules;
+
+pub use facts::{ColumnType, Facts, Table};
+
+use crate::chc::{ClauseId, PredId, System};
+use crate::term::TermStore;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A loop of the decomposition: a strongly connected set of predicates (cyclic), entered
+/// through its heads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    /// The members with an edge from outside the loop, or defined by a fact clause (several
+    /// for an irreducible loop). When a cycle has no entry at all (it is unreachable), its
+    /// smallest member is taken as head so that the decomposition goes on.
+    pub heads: Vec<PredId>,
+    /// All members, heads and nested loops included, sorted.
+    pub members: Vec<PredId>,
+    /// The index of the enclosing loop, if any.
+    pub parent: Option<usize>,
+    /// Nesting depth: 0 for an outermost loop.
+    pub depth: usize,
+}
+
+/// The results of the structure analyses. Vectors indexed by predicate are indexed by
+/// `PredId.0`, those indexed by clause by `ClauseId.0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Per predicate: derivable from facts, ignoring constraints (a clause with several body
+    /// atoms needs all of them).
+    pub reachable: Vec<bool>,
+    /// Per predicate: some path of the predicate graph leads from it to a query's body.
+    pub co_reachable: Vec<bool>,
+    /// Per predicate: it may occur in a derivation of `false` (it is in the body of a useful
+    /// clause).
+    pub useful: Vec<bool>,
+    /// Per clause: all its body predicates are reachable and its head is `false` or useful.
+    /// Dropping the other clauses does not change the answer.
+    pub useful_clauses: Vec<bool>,
+    /// The loops, outer loops before the loops they contain (`parent < index`).
+    pub loops: Vec<Loop>,
+    /// Loop indices, inner loops before the loops that contain them (post-order of the
+    /// nesting tree, siblings in topological order).
+    pub loop_order: Vec<usize>,
+    /// Per predicate: the innermost loop containing it.
+    pub innermost_loop: Vec<Option<usize>>,
+    /// Every predicate once, in a weak topological order: components of the predicate graph in
+    /// topological order; inside a loop, its heads first, then the order of the remaining
+    /// members (recursively). An engine stabilises a loop by iterating over its span, inner
+    /// loops first.
+    pub order: Vec<PredId>,
+    /// Per predicate and argument: its value can influence whether a query fires.
+    pub live: Vec<Vec<bool>>,
+}
+
+/// Runs every analysis on `system`, whose terms live in `store`.
+pub fn analyze(system: &System, store: &TermStore) -> Analysis {
+    Analysis::from_facts(&Facts::extract(system, store))
+}
+
+impl Analysis {
+    /// Runs every analysis on extracted facts.
+    pub fn from_facts(facts: &Facts) -> Analysis {
+        let n = facts.pred.len();
+        let m = facts.clause.len();
+        let mut prog = programs::Structure::default();
+        crate::load_facts!(prog, facts);
+        prog.run();
+
+        let per_pred = |rel: &[(u32,)]| {
+            let mut v = vec![false; n];
+            for &(p,) in rel {
+                v[p as usize] = true;
+            }
+            v
+        };
+        let reachable = per_pred(&prog.reachable);
+        let co_reachable = per_pred(&prog.co_reachable);
+        let useful = per_pred(&prog.useful);
+        let mut useful_clauses = vec![false; m];
+        for &(c,) in &prog.useful_clause {
+            useful_clauses[c as usize] = true;
+        }
+        let mut live: Vec<Vec<bool>> = facts
+            .pred
+            .iter()
+            .map(|&(_, arity)| vec![false; arity as usize])
+            .collect();
+        for &(p, i) in &prog.live {
+            live[p as usize][i as usize] = true;
+        }
+
+        // Loop decomposition: Algorithm 1 of Terauchi's Appendix A.4, one rule run per level.
+        let arcs: Vec<(u32, u32)> = prog.edge.clone();
+        let entries: BTreeSet<(u32,)> = facts
+            .fact_clause
+            .iter()
+            .flat_map(|&(c,)| facts.head_atom.iter().filter(move |h| h.0 == c))
+            .map(|&(_, p)| (p,))
+            .collect();
+        let mut dec = Decomposer {
+            arcs,
+            entries: entries.into_iter().collect(),
+            loops: Vec::new(),
+            order: Vec::new(),
+        };
+        dec.process((0..n as u32).collect(), None, 0);
+        let Decomposer { loops, order, .. } = dec;
+
+        let mut innermost_loop = vec![None; n];
+        for (i, l) in loops.iter().enumerate() {
+            for p in &l.members {
+                innermost_loop[p.0 as usize] = Some(i);
+            }
+        }
+        let mut loop_order = Vec::with_capacity(loops.len());
+        fn post(i: usize, loops: &[Loop], out: &mut Vec<usize>) {
+            for (j, l) in loops.iter().enumerate() {
+                if l.parent == Some(i) {
+                    post(j, loops, out);
+                }
+            }
+            out.push(i);
+        }
+        for (i, l) in loops.iter().enumerate() {
+            if l.parent.is_none() {
+                post(i, &loops, &mut loop_order);
+            }
+        }
+
+        Analysis {
+            reachable,
+            co_reachable,
+            useful,
+            useful_clauses,
+            loops,
+            loop_order,
+            innermost_loop,
+            order,
+            live,
+        }
+    }
+
+    /// Whether `p` is a head of some loop.
+    pub fn is_loop_head(&self, p: PredId) -> bool {
+        self.loops.iter().any(|l| l.heads.contains(&p))
+    }
+
+    /// Whether clause `c` may take part in a derivation of `false`.
+    pub fn is_useful_clause(&self, c: ClauseId) -> bool {
+        self.useful_clauses[c.0 as usize]
+    }
+}
+
+/// The state of the recursive loop decomposition.
+struct Decomposer {
+    arcs: Vec<(u32, u32)>,
+    entries: Vec<(u32,)>,
+    loops: Vec<Loop>,
+    order: Vec<PredId>,
+}
+
+impl Decomposer {
+    /// `PROCESS(G')` for the subgraph induced by `active`.
+    fn process(&mut self, active: Vec<u32>, parent: Option<usize>, depth: usize) {
+        let mut prog = programs::LoopStep::default();
+        prog.active = active.iter().map(|&p| (p,)).collect();
+        prog.arc = self.arcs.clone();
+        prog.entry = self.entries.clone();
+        prog.run();
+        let mut components: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+        for &(p, r) in &prog.scc_rep {
+            components.entry(r).or_default().push(p);
+        }
+        let cyclic: BTreeSet<u32> = prog.cyclic.iter().map(|&(p,)| p).collect();
+        let heads: BTreeSet<u32> = prog.loop_head.iter().map(|&(p,)| p).collect();
+        let mut rank: BTreeMap<u32, u32> = BTreeMap::new();
+        for &(r, k) in &prog.rank {
+            let e = rank.entry(r).or_default();
+            *e = (*e).max(k);
+        }
+        let mut reps: Vec<u32> = components.keys().copied().collect();
+        reps.sort_by_key(|r| (rank.get(r).copied().unwrap_or(0), *r));
+        for r in reps {
+            let mut members = components.remove(&r).unwrap_or_default();
+            members.sort_unstable();
+            if !cyclic.contains(&r) {
+                self.order.extend(members.iter().map(|&p| PredId(p)));
+                continue;
+            }
+            let mut hds: Vec<u32> = members
+                .iter()
+                .copied()
+                .filter(|p| heads.contains(p))
+                .collect();
+            if hds.is_empty() {
+                hds.push(members[0]);
+            }
+            let index = self.loops.len();
+            self.loops.push(Loop {
+                heads: hds.iter().map(|&p| PredId(p)).collect(),
+                members: members.iter().map(|&p| PredId(p)).collect(),
+                parent,
+                depth,
+            });
+            self.order.extend(hds.iter().map(|&p| PredId(p)));
+            let rest: Vec<u32> = members.into_iter().filter(|p| !hds.contains(p)).collect();
+            if !rest.is_empty() {
+                self.process(rest, Some(index), depth + 1);
+            }
+        }
+    }
+}
+
+/// Loads every relation of [`chc_input`](crate::analysis::rules::chc_input) from a
+/// [`Facts`] value into an ascent program that includes that rule set:
+/// `hornbeam::load_facts!(prog, facts)` (clones the vectors).
+#[macro_export]
+macro_rules! load_facts {
+    ($prog:expr, $facts:expr) => {{
+        let prog = &mut $prog;
+        let facts: &$crate::analysis::Facts = &$facts;
+        prog.pred = facts.pred.clone();
+        prog.clause = facts.clause.clone();
+        prog.body_atom = facts.body_atom.clone();
+        prog.head_atom = facts.head_atom.clone();
+        prog.query = facts.query.clone();
+        prog.fact_clause = facts.fact_clause.clone();
+        prog.body_arg = facts.body_arg.clone();
+        prog.head_arg = facts.head_arg.clone();
+        prog.constraint_var = facts.constraint_var.clone();
+        prog.conjunct = facts.conjunct.clone();
+        prog.conjunct_var = facts.conjunct_var.clone();
+        prog.definition = facts.definition.clone();
+        prog.arg_flow = facts.arg_flow.clone();
+    }};
+}

@@ -1,0 +1,16 @@
+//! The ascent programs assembled from the rule sets in `rules/`.
+#![allow(missing_docs)]
+
+ascent::ascent! {
+    /// Graph, reachability and liveness over the input relations.
+    pub(super) struct Structure;
+    include_source!(crate::analysis::rules::chc_input);
+    include_source!(crate::analysis::rules::chc_graph);
+    include_source!(crate::analysis::rules::chc_liveness);
+}
+
+ascent::ascent! {
+    /// One step of loop decomposition.
+    pub(super) struct LoopStep;
+    include_source!(crate::analysis::rules::chc_loops);
+}

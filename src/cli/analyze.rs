@@ -1,0 +1,208 @@
+//! `hornbeam analyze` (structure of a clause system as text, JSON or Graphviz) and
+//! `hornbeam facts` (the input relations as Soufflé `.facts` files).
+
+use super::{input_error, load};
+use hornbeam::analysis::{self, Analysis, Facts};
+use hornbeam::chc::{PredId, System};
+use hornbeam::term::TermStore;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Runs `analyze`; returns the exit status.
+pub fn run(file: &Path, json: bool, dot: bool) -> i32 {
+    let store = TermStore::new();
+    let (system, _) = match load(&store, file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let a = analysis::analyze(&system, &store);
+    if json {
+        println!("{}", a.to_json(&system));
+    } else if dot {
+        print!("{}", to_dot(&system, &a));
+    } else {
+        print!("{}", to_text(&system, &a));
+    }
+    0
+}
+
+/// Runs `facts`; returns the exit status.
+pub fn facts(file: &Path, out: &Path) -> i32 {
+    let store = TermStore::new();
+    let (system, _) = match load(&store, file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let facts = Facts::extract(&system, &store);
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(out)?;
+        for t in facts.tables() {
+            let mut text = String::new();
+            for row in &t.rows {
+                text.push_str(&row.join("\t"));
+                text.push('\n');
+            }
+            std::fs::write(out.join(format!("{}.facts", t.name)), text)?;
+        }
+        std::fs::write(out.join("schema.dl"), facts.souffle_schema())
+    };
+    match write() {
+        Ok(()) => 0,
+        Err(e) => input_error(&format!("{}: {e}", out.display())),
+    }
+}
+
+fn pred_label(system: &System, p: PredId) -> String {
+    format!("{}/{}", system.pred(p).name, system.pred(p).sorts.len())
+}
+
+/// Human-readable summary.
+fn to_text(system: &System, a: &Analysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "predicates: {}, clauses: {}",
+        system.num_preds(),
+        system.num_clauses()
+    );
+    for p in system.pred_ids() {
+        let i = p.0 as usize;
+        let live: String = a.live[i]
+            .iter()
+            .map(|&b| if b { '1' } else { '0' })
+            .collect();
+        let mut flags = Vec::new();
+        if !a.reachable[i] {
+            flags.push("unreachable");
+        }
+        if !a.co_reachable[i] {
+            flags.push("cannot-reach-query");
+        }
+        if a.is_loop_head(p) {
+            flags.push("loop-head");
+        }
+        let _ = writeln!(
+            s,
+            "  {}  live [{live}]  {}",
+            pred_label(system, p),
+            flags.join(" ")
+        );
+    }
+    let _ = writeln!(s, "loops: {}", a.loops.len());
+    for (k, l) in a.loops.iter().enumerate() {
+        let names = |ps: &[PredId]| {
+            ps.iter()
+                .map(|&p| system.pred(p).name.clone())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let parent = l.parent.map_or("-".to_string(), |p| format!("#{p}"));
+        let _ = writeln!(
+            s,
+            "  #{k} parent {parent} heads [{}] members [{}]",
+            names(&l.heads),
+            names(&l.members)
+        );
+    }
+    let order: Vec<String> = a
+        .order
+        .iter()
+        .map(|&p| system.pred(p).name.clone())
+        .collect();
+    let _ = writeln!(s, "order: {}", order.join(" "));
+    let lo: Vec<String> = a.loop_order.iter().map(|i| format!("#{i}")).collect();
+    let _ = writeln!(s, "loop order (inner first): {}", lo.join(" "));
+    let useless: Vec<String> = (0..system.num_clauses())
+        .filter(|&c| !a.useful_clauses[c])
+        .map(|c| c.to_string())
+        .collect();
+    let _ = writeln!(
+        s,
+        "useless clauses: {}",
+        if useless.is_empty() {
+            "none".into()
+        } else {
+            useless.join(" ")
+        }
+    );
+    s
+}
+
+/// A DOT string literal.
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Graphviz: predicates as nodes (loop heads double circles, unreachable ones dashed), loops as
+/// nested clusters, `init` and `false` nodes for fact and query clauses.
+fn to_dot(system: &System, a: &Analysis) -> String {
+    let mut s = String::from("digraph chc {\n  rankdir=TB;\n  node [shape=ellipse];\n");
+    s.push_str(
+        "  \"__init\" [shape=point, label=\"\"];\n  \"__false\" [shape=box, label=\"false\"];\n",
+    );
+    let node = |p: PredId| format!("p{}", p.0);
+    let decl = |p: PredId| {
+        let i = p.0 as usize;
+        let mut attrs = vec![format!("label={}", quote(&pred_label(system, p)))];
+        if a.is_loop_head(p) {
+            attrs.push("shape=doublecircle".into());
+        }
+        if !a.reachable[i] {
+            attrs.push("style=dashed".into());
+        }
+        format!("{} [{}];\n", node(p), attrs.join(", "))
+    };
+    fn cluster(
+        k: usize,
+        indent: usize,
+        a: &Analysis,
+        decl: &dyn Fn(PredId) -> String,
+        s: &mut String,
+    ) {
+        let pad = "  ".repeat(indent);
+        let _ = writeln!(s, "{pad}subgraph cluster_loop{k} {{");
+        let _ = writeln!(s, "{pad}  label=\"loop #{k}\"; style=rounded;");
+        for (j, l) in a.loops.iter().enumerate() {
+            if l.parent == Some(k) {
+                cluster(j, indent + 1, a, decl, s);
+            }
+        }
+        for &p in &a.loops[k].members {
+            if a.innermost_loop[p.0 as usize] == Some(k) {
+                let _ = write!(s, "{pad}  {}", decl(p));
+            }
+        }
+        let _ = writeln!(s, "{pad}}}");
+    }
+    for (k, l) in a.loops.iter().enumerate() {
+        if l.parent.is_none() {
+            cluster(k, 1, a, &decl, &mut s);
+        }
+    }
+    for p in system.pred_ids() {
+        if a.innermost_loop[p.0 as usize].is_none() {
+            let _ = write!(s, "  {}", decl(p));
+        }
+    }
+    for (c, cl) in system.clauses() {
+        let to = cl.head_pred().map_or("\"__false\"".to_string(), node);
+        let style = if a.is_useful_clause(c) {
+            ""
+        } else {
+            ", style=dashed"
+        };
+        if cl.body.is_empty() {
+            let _ = writeln!(s, "  \"__init\" -> {to} [label=\"{}\"{style}];", c.0);
+        }
+        for atom in &cl.body {
+            let _ = writeln!(
+                s,
+                "  {} -> {to} [label=\"{}\"{style}];",
+                node(atom.pred),
+                c.0
+            );
+        }
+    }
+    s.push_str("}\n");
+    s
+}
