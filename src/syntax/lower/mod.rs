@@ -14,7 +14,7 @@ use super::error::{Error, ErrorKind};
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Quantifier, Sort, TermId, TermStore, VarId};
 use crate::witness::{Interp, Model};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use terms::{lower_sort, Env, Formula, Macro};
 
@@ -212,11 +212,14 @@ pub fn lower_script(store: &TermStore, commands: &[ast::Command], src_len: usize
             }
             CommandKind::Assert(t) => {
                 let f = env.formula(t)?;
+                let mut used: HashSet<VarId> = HashSet::new();
                 for proto in clausify(store, &f, true, t.span)? {
                     let clause = finish(store, proto)?;
                     if store.as_bool(clause.constraint) == Some(false) {
                         continue; // trivially true clause
                     }
+                    // Clauses of one assertion share its quantified variables: rename apart.
+                    let clause = rename_apart(store, clause, &mut used);
                     system.add_clause(clause);
                 }
             }
@@ -237,6 +240,36 @@ pub fn lower_script(store: &TermStore, commands: &[ast::Command], src_len: usize
         ));
     }
     Ok(system)
+}
+
+/// Renames the variables of `clause` that are in `used` to fresh ones; adds all its variables
+/// to `used`. Keeps the clauses of one assertion variable-disjoint, so that each clause's
+/// variable names are its own when the system is printed.
+fn rename_apart(store: &TermStore, clause: Clause, used: &mut HashSet<VarId>) -> Clause {
+    let vars = clause.vars(store);
+    let map: HashMap<VarId, VarId> = vars
+        .iter()
+        .filter(|v| used.contains(v))
+        .map(|&v| (v, store.new_var(&store.var_name(v), store.var_sort(v))))
+        .collect();
+    used.extend(vars);
+    if map.is_empty() {
+        return clause;
+    }
+    let terms: HashMap<VarId, TermId> = map.iter().map(|(&v, &w)| (v, store.var(w))).collect();
+    let rename = |a: Atom| Atom {
+        pred: a.pred,
+        args: a.args.iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect(),
+    };
+    used.extend(map.values().copied());
+    Clause {
+        body: clause.body.into_iter().map(rename).collect(),
+        constraint: store.substitute(clause.constraint, &terms),
+        head: match clause.head {
+            Head::Atom(a) => Head::Atom(rename(a)),
+            Head::False => Head::False,
+        },
+    }
 }
 
 fn check_fresh(env: &Env<'_>, name: &ast::Symbol) -> Result<(), Error> {

@@ -191,6 +191,9 @@ impl<'a> Env<'a> {
     }
 
     fn to_real(&self, x: TermId) -> TermId {
+        if self.store.sort(x) == Sort::Real {
+            return x; // already Real: `to_real` of a Real term is ill-sorted
+        }
         match &self.store.get(x).term {
             Term::Int(i) => self.store.real(BigRational::from_integer(i.clone())),
             _ => self.store.app(Op::ToReal, vec![x]),

@@ -1,0 +1,5 @@
+(set-logic HORN)
+(declare-fun p (Int) Bool)
+(declare-fun q (Int) Bool)
+(assert (forall ((x Int)) (=> (p x) (exists ((y Int)) (q y)))))
+(check-sat)

@@ -1,0 +1,5 @@
+(set-logic HORN)
+(declare-fun p (Int) Bool)
+(declare-fun q (Int) Bool)
+(assert (forall ((x Int)) (=> (> x 0) (or (p x) (q x)))))
+(check-sat)

@@ -1,0 +1,5 @@
+(set-logic HORN)
+(declare-fun inv (Int) Bool)
+(declare-fun f (Int) Int)
+(assert (forall ((x Int)) (=> (= x (f 0)) (inv x))))
+(check-sat)

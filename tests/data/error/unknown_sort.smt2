@@ -1,0 +1,3 @@
+(set-logic HORN)
+(declare-fun inv (Int Nat) Bool)
+(check-sat)

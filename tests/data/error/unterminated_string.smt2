@@ -1,0 +1,3 @@
+(set-logic HORN)
+(set-info :source "never closed)
+(check-sat)

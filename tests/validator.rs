@@ -1,0 +1,371 @@
+//! The independent witness checkers on the corpus in `tests/data/`: hand-written models of some
+//! `sat/` files pass `validate_model`, while the same models with one predicate replaced by
+//! `false`, or with a wrong (non-inductive or unsafe) invariant, fail it; BMC derivations of every
+//! `unsat/` file replay, and forged variants (a changed value, a dropped premise, a root that is
+//! not a query, ...) do not.
+
+use hornbeam::chc::System;
+use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
+use hornbeam::smt::Deadline;
+use hornbeam::syntax::{read_model, read_system};
+use hornbeam::term::{TermStore, Value};
+use hornbeam::witness::{
+    replay_derivation, validate_model, Answer, Derivation, ModelCheck, ReplayError,
+};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+fn load(store: &TermStore, path: &Path) -> System {
+    let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    read_system(store, &src)
+        .unwrap_or_else(|e| panic!("{}", e.render(&path.display().to_string(), &src)))
+}
+
+/// Validates `model` (define-fun text) against `sat/NAME.smt2`.
+fn check_model(file: &str, model: &str) -> ModelCheck {
+    let store = TermStore::new();
+    let system = load(&store, &data(&format!("sat/{file}.smt2")));
+    let m = read_model(&store, &system, model)
+        .unwrap_or_else(|e| panic!("{file}: bad model: {}\n{model}", e.render("model", model)));
+    validate_model(
+        &store,
+        &system,
+        &m,
+        Deadline::after(Duration::from_secs(30)),
+    )
+}
+
+/// A correct model, and wrong variants of it.
+struct Case {
+    file: &'static str,
+    /// One define-fun per predicate.
+    good: &'static [(&'static str, &'static str)],
+    /// (predicate, wrong definition): each replaces that predicate's good definition.
+    wrong: &'static [(&'static str, &'static str)],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        file: "counter",
+        good: &[("inv", "(define-fun inv ((x Int)) Bool (<= x 10))")],
+        wrong: &[
+            // not inductive: 9 steps to 10
+            ("inv", "(define-fun inv ((x Int)) Bool (<= x 9))"),
+            // inductive but not safe
+            ("inv", "(define-fun inv ((x Int)) Bool (>= x 0))"),
+        ],
+    },
+    Case {
+        file: "two_preds",
+        good: &[
+            ("p", "(define-fun p ((x Int)) Bool (and (>= x 0) (<= x 5)))"),
+            (
+                "q",
+                "(define-fun q ((x Int) (y Int)) Bool (and (>= y 0) (<= y x)))",
+            ),
+        ],
+        wrong: &[("q", "(define-fun q ((x Int) (y Int)) Bool (> y 0))")],
+    },
+    Case {
+        file: "nonlinear",
+        good: &[
+            ("nat", "(define-fun nat ((x Int)) Bool (>= x 0))"),
+            ("sum", "(define-fun sum ((z Int)) Bool (>= z 0))"),
+        ],
+        // 0 + 0 = 0 is a sum
+        wrong: &[("sum", "(define-fun sum ((z Int)) Bool (> z 0))")],
+    },
+    Case {
+        file: "head_conjunction",
+        good: &[
+            ("p", "(define-fun p ((x Int)) Bool (and (>= x 0) (<= x 5)))"),
+            ("q", "(define-fun q ((x Int)) Bool (and (>= x 0) (<= x 4)))"),
+        ],
+        wrong: &[("q", "(define-fun q ((x Int)) Bool (and (>= x 0) (<= x 3)))")],
+    },
+    Case {
+        file: "real_step",
+        good: &[(
+            "inv",
+            "(define-fun inv ((x Real)) Bool (and (>= x 0.0) (<= x 1.5)))",
+        )],
+        // 0.5 < 1 steps to 1.0
+        wrong: &[(
+            "inv",
+            "(define-fun inv ((x Real)) Bool (and (>= x 0.0) (<= x 0.5)))",
+        )],
+    },
+    Case {
+        file: "array_fill",
+        good: &[(
+            "inv",
+            "(define-fun inv ((a (Array Int Int)) (i Int) (n Int)) Bool \
+             (and (>= i 0) (=> (>= i 1) (= (select a 0) 0))))",
+        )],
+        // the initial array is arbitrary
+        wrong: &[(
+            "inv",
+            "(define-fun inv ((a (Array Int Int)) (i Int) (n Int)) Bool (= (select a 0) 0))",
+        )],
+    },
+    Case {
+        file: "term_head_args",
+        good: &[("p", "(define-fun p ((x Int) (y Int)) Bool (= y (* 2 x)))")],
+        wrong: &[("p", "(define-fun p ((x Int) (y Int)) Bool (= y (+ x x 1)))")],
+    },
+    Case {
+        file: "bool_ite",
+        good: &[("inv", "(define-fun inv ((b Bool) (x Int)) Bool (>= x 0))")],
+        // x stays 0 for the first step, with b true
+        wrong: &[(
+            "inv",
+            "(define-fun inv ((b Bool) (x Int)) Bool (and (>= x 0) (not b)))",
+        )],
+    },
+];
+
+fn model_text(case: &Case, replace: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    for (pred, def) in case.good {
+        let def = match replace {
+            Some((p, d)) if p == *pred => d,
+            _ => def,
+        };
+        out.push_str(def);
+        out.push('\n');
+    }
+    out
+}
+
+/// `(define-fun P ((x S) ...) Bool false)` for the predicate defined by `def`.
+fn falsified(def: &str) -> String {
+    let end = def.rfind(" Bool ").expect("a define-fun with range Bool");
+    format!("{} Bool false)", &def[..end])
+}
+
+#[test]
+fn correct_models_are_valid() {
+    for case in CASES {
+        let text = model_text(case, None);
+        assert_eq!(
+            check_model(case.file, &text),
+            ModelCheck::Valid,
+            "{}:\n{text}",
+            case.file
+        );
+    }
+}
+
+#[test]
+fn a_predicate_replaced_by_false_is_invalid() {
+    for case in CASES {
+        for (pred, def) in case.good {
+            let text = model_text(case, Some((pred, &falsified(def))));
+            assert!(
+                matches!(check_model(case.file, &text), ModelCheck::Invalid { .. }),
+                "{}: `{pred}` := false should be invalid:\n{text}",
+                case.file
+            );
+        }
+    }
+}
+
+#[test]
+fn wrong_invariants_are_invalid() {
+    for case in CASES {
+        assert!(!case.wrong.is_empty());
+        for &(pred, def) in case.wrong {
+            let text = model_text(case, Some((pred, def)));
+            assert!(
+                matches!(check_model(case.file, &text), ModelCheck::Invalid { .. }),
+                "{}: should be invalid:\n{text}",
+                case.file
+            );
+        }
+    }
+}
+
+#[test]
+fn the_empty_model_is_invalid() {
+    // Every predicate `false`: the facts fail.
+    for case in CASES {
+        assert!(
+            matches!(check_model(case.file, ""), ModelCheck::Invalid { .. }),
+            "{}",
+            case.file
+        );
+    }
+}
+
+fn unsat_files() -> Vec<PathBuf> {
+    let dir = data("unsat");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    files
+}
+
+/// Runs BMC on a file through the `Engine` trait; the derivation it finds.
+fn bmc_derivation(store: &TermStore, system: &System, path: &Path) -> Derivation {
+    let cx = Context {
+        store,
+        deadline: Deadline::after(Duration::from_secs(20)),
+    };
+    let mut stats = Stats::default();
+    match Bmc::default().solve(&cx, system, &mut stats) {
+        Answer::Unsat(d) => d,
+        other => panic!(
+            "{}: BMC answered {} instead of unsat",
+            path.display(),
+            other.keyword()
+        ),
+    }
+}
+
+/// A different value of the same sort.
+fn bump(v: &Value) -> Value {
+    match v {
+        Value::Bool(b) => Value::Bool(!b),
+        Value::Int(i) => Value::Int(i + BigInt::from(1)),
+        Value::Real(r) => Value::Real(r + BigRational::from_integer(BigInt::from(1))),
+        Value::Array(d, entries) => Value::Array(Box::new(bump(d)), entries.clone()),
+    }
+}
+
+/// The derivation with one premise value changed: the value of the first argument of a body
+/// atom, in the first step that has one (it no longer matches the fact its child derived).
+fn with_changed_value(system: &System, d: &Derivation) -> Option<Derivation> {
+    let mut forged = d.clone();
+    for node in &mut forged.nodes {
+        let clause = system.clause(node.clause);
+        if let Some(&v) = clause.body.iter().find_map(|a| a.args.first()) {
+            let old = node.assignment.get(&v)?;
+            let new = bump(old);
+            node.assignment.insert(v, new);
+            return Some(forged);
+        }
+    }
+    None
+}
+
+#[test]
+fn bmc_derivations_replay_and_forgeries_do_not() {
+    let mut failures = Vec::new();
+    for path in unsat_files() {
+        let name = path.display().to_string();
+        let store = TermStore::new();
+        let system = load(&store, &path);
+        let d = bmc_derivation(&store, &system, &path);
+        let text = d.to_text(&system);
+        if let Err(e) = replay_derivation(&store, &system, &d) {
+            failures.push(format!(
+                "{name}: the BMC derivation does not replay: {e}\n{text}"
+            ));
+            continue;
+        }
+        let root = d.nodes.len() - 1;
+        assert!(
+            system.clause(d.nodes[root].clause).is_query(),
+            "{name}: root is not a query"
+        );
+
+        let mut forged = Vec::new();
+        match with_changed_value(&system, &d) {
+            Some(f) => forged.push(("a changed premise value", f)),
+            None => failures.push(format!("{name}: no step has a body atom with arguments")),
+        }
+        if d.nodes[root].children.is_empty() {
+            failures.push(format!("{name}: the query step has no premise"));
+        } else {
+            let mut f = d.clone();
+            f.nodes[root].children.pop();
+            forged.push(("a dropped premise", f));
+        }
+        match system.clauses().find(|(_, c)| !c.is_query()) {
+            Some((cid, _)) => {
+                let mut f = d.clone();
+                f.nodes[root].clause = cid;
+                forged.push(("a root that is not a query", f));
+            }
+            None => failures.push(format!("{name}: no non-query clause")),
+        }
+        let mut f = d.clone();
+        f.nodes.truncate(root); // the last remaining step derives a fact, not false
+        forged.push(("the query step removed", f));
+        if let Some(i) = d.nodes.iter().position(|n| !n.children.is_empty()) {
+            let mut f = d.clone();
+            f.nodes[i].children[0] = i; // a step cannot be its own premise
+            forged.push(("a self-dependent step", f));
+        }
+
+        for (what, f) in forged {
+            if let Ok(()) = replay_derivation(&store, &system, &f) {
+                failures.push(format!(
+                    "{name}: a derivation with {what} replays\n{}",
+                    f.to_text(&system)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn specific_replay_errors() {
+    let path = data("unsat/counter_off_by_one.smt2");
+    let store = TermStore::new();
+    let system = load(&store, &path);
+    let d = bmc_derivation(&store, &system, &path);
+    let root = d.nodes.len() - 1;
+
+    assert_eq!(
+        replay_derivation(&store, &system, &Derivation::default()),
+        Err(ReplayError::Empty)
+    );
+
+    let mut f = d.clone();
+    f.nodes[root].children.clear();
+    assert_eq!(
+        replay_derivation(&store, &system, &f),
+        Err(ReplayError::Arity(root, 0, 1))
+    );
+
+    let mut f = d.clone();
+    f.nodes[root].children[0] = root;
+    assert_eq!(
+        replay_derivation(&store, &system, &f),
+        Err(ReplayError::BadChild(root))
+    );
+
+    // counter_off_by_one: the fact `x = 0` with x := 1 has a false constraint.
+    let mut f = d.clone();
+    let first = &mut f.nodes[0];
+    assert!(system.clause(first.clause).is_fact());
+    for v in first.assignment.values_mut() {
+        *v = bump(v);
+    }
+    assert_eq!(
+        replay_derivation(&store, &system, &f),
+        Err(ReplayError::ConstraintFalse(0))
+    );
+
+    // The root replaced by the fact instance at the end: not a query.
+    let mut f = d.clone();
+    f.nodes.truncate(1);
+    assert_eq!(
+        replay_derivation(&store, &system, &f),
+        Err(ReplayError::RootNotQuery)
+    );
+}
