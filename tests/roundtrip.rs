@@ -186,13 +186,11 @@ fn unsat_files_round_trip() {
 }
 
 #[test]
-#[ignore = "print is not byte-stable on the first round trip: `=` operands are ordered by term id"]
 fn sat_files_round_trip_byte_for_byte() {
     check_folder_strict("sat");
 }
 
 #[test]
-#[ignore = "print is not byte-stable on the first round trip: `=` operands are ordered by term id"]
 fn unsat_files_round_trip_byte_for_byte() {
     check_folder_strict("unsat");
 }

@@ -268,7 +268,7 @@ fn bmc_derivations_replay_and_forgeries_do_not() {
         let store = TermStore::new();
         let system = load(&store, &path);
         let d = bmc_derivation(&store, &system, &path);
-        let text = d.to_text(&system);
+        let text = d.to_text(&store, &system);
         if let Err(e) = replay_derivation(&store, &system, &d) {
             failures.push(format!(
                 "{name}: the BMC derivation does not replay: {e}\n{text}"
@@ -314,7 +314,7 @@ fn bmc_derivations_replay_and_forgeries_do_not() {
             if let Ok(()) = replay_derivation(&store, &system, &f) {
                 failures.push(format!(
                     "{name}: a derivation with {what} replays\n{}",
-                    f.to_text(&system)
+                    f.to_text(&store, &system)
                 ));
             }
         }

@@ -68,7 +68,24 @@ impl Value {
     }
 }
 
+impl Value {
+    /// SMT-LIB text of the value, which has sort `sort` (needed to name constant arrays).
+    pub fn to_smtlib(&self, sort: &Sort) -> String {
+        match (self, sort) {
+            (Value::Array(d, entries), Sort::Array(i, e)) => {
+                let mut s = format!("((as const {sort}) {})", d.to_smtlib(e));
+                for (k, v) in entries {
+                    s = format!("(store {s} {} {})", k.to_smtlib(i), v.to_smtlib(e));
+                }
+                s
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Value {
+    /// Scalars print as SMT-LIB literals; arrays need their sort: see [`Value::to_smtlib`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Bool(b) => write!(f, "{b}"),
@@ -76,11 +93,11 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Real(r) => f.write_str(&super::print::real_literal(r)),
             Value::Array(d, entries) => {
-                let mut s = format!("((as const ARRAY) {d})");
+                write!(f, "(array default {d}")?;
                 for (k, v) in entries {
-                    s = format!("(store {s} {k} {v})");
+                    write!(f, " ({k} {v})")?;
                 }
-                f.write_str(&s)
+                f.write_str(")")
             }
         }
     }
@@ -269,7 +286,13 @@ mod tests {
 
     #[test]
     fn euclidean_division_matches_smtlib() {
-        let cases = [(7, 2, 3, 1), (-7, 2, -4, 1), (7, -2, -3, 1), (-7, -2, 4, 1), (6, 3, 2, 0)];
+        let cases = [
+            (7, 2, 3, 1),
+            (-7, 2, -4, 1),
+            (7, -2, -3, 1),
+            (-7, -2, 4, 1),
+            (6, 3, 2, 0),
+        ];
         for (a, b, q, r) in cases {
             let (a, b) = (BigInt::from(a), BigInt::from(b));
             assert_eq!(euclid_div(&a, &b), BigInt::from(q), "{a} div {b}");

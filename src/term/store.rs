@@ -62,7 +62,10 @@ impl TermStore {
         }
         inner.names.insert(candidate.clone());
         let id = VarId(inner.vars.len() as u32);
-        inner.vars.push(VarInfo { name: candidate, sort });
+        inner.vars.push(VarInfo {
+            name: candidate,
+            sort,
+        });
         id
     }
 
@@ -340,7 +343,8 @@ impl TermStore {
         if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
             return self.bool(x == y);
         }
-        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        // Operands keep their written order: ordering them by id would make printing depend on
+        // the order in which terms were created (and so change across a print/parse round trip).
         self.intern(Term::App(Op::Eq, Box::new([a, b])))
     }
 
@@ -501,9 +505,7 @@ impl TermStore {
                 it.fold(first, |acc, a| self.sub(acc, a))
             }
             Op::Neg => self.neg(args[0]),
-            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
-                self.cmp(op, args[0], args[1])
-            }
+            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => self.cmp(op, args[0], args[1]),
             Op::Le | Op::Lt | Op::Ge | Op::Gt => {
                 let cs: Vec<_> = args
                     .windows(2)
@@ -530,7 +532,9 @@ impl TermStore {
                 if !y.is_zero() {
                     return match op {
                         Op::RealDiv => self.real(x / y),
-                        Op::IntDiv => self.int(super::eval::euclid_div(&x.to_integer(), &y.to_integer())),
+                        Op::IntDiv => {
+                            self.int(super::eval::euclid_div(&x.to_integer(), &y.to_integer()))
+                        }
                         _ => self.int(super::eval::euclid_mod(&x.to_integer(), &y.to_integer())),
                     };
                 }
