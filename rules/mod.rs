@@ -3,13 +3,13 @@
 //! Each file keeps its rules in an [`ascent::ascent_source!`] block, so that a program (ours in
 //! `src/analysis`, or a user's) assembles what it needs with `include_source!`:
 //!
-//! ```ignore
+//! ```
 //! ascent::ascent! {
 //!     struct MyAnalysis;
 //!     include_source!(hornbeam::analysis::rules::chc_input);
 //!     include_source!(hornbeam::analysis::rules::chc_graph);
 //!     relation self_loop(u32);
-//!     self_loop(p) <-- edge(p, p);
+//!     self_loop(p) <-- edge(p, q), if p == q;
 //! }
 //! ```
 //!
