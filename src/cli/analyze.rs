@@ -9,13 +9,22 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Runs `analyze`; returns the exit status.
-pub fn run(file: &Path, json: bool, dot: bool) -> i32 {
+pub fn run(file: &Path, json: bool, dot: bool, stats: bool) -> i32 {
     let store = TermStore::new();
     let (system, _) = match load(&store, file) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let started = std::time::Instant::now();
     let a = analysis::analyze(&system, &store);
+    if stats {
+        let json = serde_json::json!({
+            "predicates": system.num_preds(),
+            "clauses": system.num_clauses(),
+            "analysis_us": started.elapsed().as_micros() as u64,
+        });
+        eprintln!("{json}");
+    }
     if json {
         println!("{}", a.to_json(&system));
     } else if dot {

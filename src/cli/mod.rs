@@ -57,6 +57,9 @@ enum Command {
         /// Print a Graphviz digraph (loops as clusters, heads as double circles).
         #[arg(long)]
         dot: bool,
+        /// Print one JSON object with the analysis time on stderr.
+        #[arg(long)]
+        stats: bool,
     },
     /// Writes the input relations of the analyses as Soufflé `.facts` files and `schema.dl`.
     Facts {
@@ -79,7 +82,12 @@ pub fn run() -> i32 {
             timeout,
         } => check::run(&file, &model, timeout),
         Command::Print { file } => check::print(&file),
-        Command::Analyze { file, json, dot } => analyze::run(&file, json, dot),
+        Command::Analyze {
+            file,
+            json,
+            dot,
+            stats,
+        } => analyze::run(&file, json, dot, stats),
         Command::Facts { file, out } => analyze::facts(&file, &out),
     }
 }
