@@ -7,6 +7,7 @@ use super::{load, EngineChoice};
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
+use hornbeam::transform::{Pipeline, Preprocess};
 use hornbeam::witness::Answer;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -32,6 +33,10 @@ pub struct SolveArgs {
     /// Print one JSON object of statistics on stderr.
     #[arg(long)]
     stats: bool,
+    /// Solve the clauses as given, without the answer-preserving simplifications (useless
+    /// clauses, inlining, dead arguments) that run by default.
+    #[arg(long)]
+    no_preprocess: bool,
 }
 
 /// What the worker produced.
@@ -64,7 +69,9 @@ pub fn run(args: &SolveArgs) -> i32 {
     }
     // Grace period past the limit for validation and printing.
     let received = match limit {
-        Some(l) => rx.recv_timeout(l + Duration::from_secs(2)).map_err(|e| e.to_string()),
+        Some(l) => rx
+            .recv_timeout(l + Duration::from_secs(2))
+            .map_err(|e| e.to_string()),
         None => rx.recv().map_err(|e| e.to_string()),
     };
     match received {
@@ -95,19 +102,37 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let (system, _) = match load(&store, &args.file) {
         Ok(x) => x,
         Err(code) => {
-            return Outcome { stdout: String::new(), stderr: String::new(), code };
+            return Outcome {
+                stdout: String::new(),
+                stderr: String::new(),
+                code,
+            };
         }
     };
     let parsed = start.elapsed();
-    let cx = Context { store: &store, deadline };
+    // The engine solves the simplified system; its answer is translated back and validated
+    // against the original one.
+    let (solved_system, pipeline) = if args.no_preprocess {
+        (system.clone(), Pipeline::new())
+    } else {
+        Preprocess::default().run(&store, &system)
+    };
+    let preprocessed = start.elapsed();
+    let cx = Context {
+        store: &store,
+        deadline,
+    };
     let mut stats = Stats::default();
     let (engine_name, answer) = match args.engine {
-        EngineChoice::Auto | EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &system, &mut stats)),
+        EngineChoice::Auto | EngineChoice::Bmc => {
+            ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
+        }
     };
     let solved = start.elapsed();
     // Validation gets its own budget: a correct answer found just before the deadline must not
     // be lost to it.
     let vdeadline = Deadline::after(Duration::from_secs(30));
+    let answer = pipeline.answer(&store, answer, vdeadline);
     let answer = answer.validated(&store, &system, vdeadline);
     let validated = start.elapsed();
 
@@ -130,9 +155,11 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             "answer": answer.keyword(),
             "predicates": system.num_preds(),
             "clauses": system.num_clauses(),
+            "preprocess": if args.no_preprocess { serde_json::Value::Null } else { pipeline.to_json() },
             "time_ms": {
                 "parse": parsed.as_millis() as u64,
-                "solve": (solved - parsed).as_millis() as u64,
+                "preprocess": (preprocessed - parsed).as_millis() as u64,
+                "solve": (solved - preprocessed).as_millis() as u64,
                 "validate": (validated - solved).as_millis() as u64,
                 "total": validated.as_millis() as u64,
             },
@@ -141,5 +168,9 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         stderr.push_str(&json.to_string());
         stderr.push('\n');
     }
-    Outcome { stdout, stderr, code: 0 }
+    Outcome {
+        stdout,
+        stderr,
+        code: 0,
+    }
 }
