@@ -5,8 +5,8 @@
 //! `unsat` stays `unsat`) and returns a [`BackTranslator`] that maps a model or a derivation of
 //! the new system to a model or derivation of the old one. A [`Pipeline`] chains transforms and
 //! their back-translators; [`Preprocess`] is the default chain: remove useless clauses
-//! ([`RemoveUseless`]), inline predicates that are not loop heads ([`Inline`]), remove dead
-//! arguments ([`RemoveDeadArgs`]).
+//! ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
+//! not loop heads ([`Inline`]), and remove dead arguments again.
 //!
 //! Must not: solve (transforms themselves call no solver; only back-translation may, to
 //! reconstruct values or eliminate quantifiers), print, or trust itself: back-translated
@@ -180,7 +180,8 @@ impl Pipeline {
     }
 }
 
-/// The default preprocessing: [`RemoveUseless`], then [`Inline`], then [`RemoveDeadArgs`].
+/// The default preprocessing: [`RemoveUseless`], [`RemoveDeadArgs`], [`Inline`], and
+/// [`RemoveDeadArgs`] again.
 #[derive(Clone, Debug)]
 pub struct Preprocess {
     /// Settings of the inlining step.
@@ -201,6 +202,9 @@ impl Preprocess {
     pub fn run(&self, store: &TermStore, system: &System) -> (System, Pipeline) {
         let mut p = Pipeline::new();
         let s = p.push(store, &RemoveUseless, system);
+        // Liveness is syntactic: chains of equalities that inlining creates hide dead
+        // arguments, so dead arguments go before inlining (and once more after it).
+        let s = p.push(store, &RemoveDeadArgs, &s);
         let s = p.push(store, &self.inline, &s);
         let s = p.push(store, &RemoveDeadArgs, &s);
         (s, p)
