@@ -182,18 +182,10 @@ impl Pipeline {
 
 /// The default preprocessing: [`RemoveUseless`], [`RemoveDeadArgs`], [`Inline`], and
 /// [`RemoveDeadArgs`] again.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Preprocess {
     /// Settings of the inlining step.
     pub inline: Inline,
-}
-
-impl Default for Preprocess {
-    fn default() -> Self {
-        Preprocess {
-            inline: Inline::default(),
-        }
-    }
 }
 
 impl Preprocess {
