@@ -108,10 +108,7 @@ impl System {
 
     /// Declares a predicate.
     pub fn add_pred(&mut self, name: impl Into<String>, sorts: Vec<Sort>) -> PredId {
-        self.preds.push(PredDecl {
-            name: name.into(),
-            sorts,
-        });
+        self.preds.push(PredDecl { name: name.into(), sorts });
         PredId(self.preds.len() as u32 - 1)
     }
 
@@ -179,8 +176,7 @@ impl System {
 
     /// Clauses whose head is `p`.
     pub fn clauses_defining(&self, p: PredId) -> impl Iterator<Item = (ClauseId, &Clause)> + '_ {
-        self.clauses()
-            .filter(move |(_, c)| c.head_pred() == Some(p))
+        self.clauses().filter(move |(_, c)| c.head_pred() == Some(p))
     }
 
     /// Query clauses (head `false`).
