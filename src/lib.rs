@@ -9,4 +9,5 @@ pub mod engine;
 pub mod smt;
 pub mod syntax;
 pub mod term;
+pub mod transform;
 pub mod witness;

@@ -1,10 +1,12 @@
-//! `hornbeam analyze` (structure of a clause system as text, JSON or Graphviz) and
+//! `hornbeam analyze` (structure of a clause system as text, JSON or Graphviz, and what
+//! preprocessing removes) and
 //! `hornbeam facts` (the input relations as Soufflé `.facts` files).
 
 use super::{input_error, load};
 use hornbeam::analysis::{self, Analysis, Facts};
 use hornbeam::chc::{PredId, System};
 use hornbeam::term::TermStore;
+use hornbeam::transform::Preprocess;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -25,12 +27,21 @@ pub fn run(file: &Path, json: bool, dot: bool, stats: bool) -> i32 {
         });
         eprintln!("{json}");
     }
+    let (_, pipeline) = Preprocess::default().run(&store, &system);
+    let pre = pipeline.to_json();
     if json {
-        println!("{}", a.to_json(&system));
+        let mut j = a.to_json(&system);
+        j["preprocess"] = pre;
+        println!("{j}");
     } else if dot {
         print!("{}", to_dot(&system, &a));
     } else {
         print!("{}", to_text(&system, &a));
+        println!(
+            "preprocessing removes: {} useless predicates, {} inlined predicates, {} dead arguments; clauses {} -> {}",
+            pre["predicates_removed"], pre["predicates_inlined"], pre["arguments_removed"],
+            pre["clauses"][0], pre["clauses"][1]
+        );
     }
     0
 }

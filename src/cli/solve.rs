@@ -7,6 +7,7 @@ use super::{load, EngineChoice};
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
+use hornbeam::transform::{Pipeline, Preprocess};
 use hornbeam::witness::Answer;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -32,6 +33,10 @@ pub struct SolveArgs {
     /// Print one JSON object of statistics on stderr.
     #[arg(long)]
     stats: bool,
+    /// Solve the clauses as given, without the answer-preserving simplifications (useless
+    /// clauses, inlining, dead arguments) that run by default.
+    #[arg(long)]
+    no_preprocess: bool,
 }
 
 /// What the worker produced.
@@ -105,6 +110,14 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
     };
     let parsed = start.elapsed();
+    // The engine solves the simplified system; its answer is translated back and validated
+    // against the original one.
+    let (solved_system, pipeline) = if args.no_preprocess {
+        (system.clone(), Pipeline::new())
+    } else {
+        Preprocess::default().run(&store, &system)
+    };
+    let preprocessed = start.elapsed();
     let cx = Context {
         store: &store,
         deadline,
@@ -112,13 +125,14 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let mut stats = Stats::default();
     let (engine_name, answer) = match args.engine {
         EngineChoice::Auto | EngineChoice::Bmc => {
-            ("bmc", Bmc::default().solve(&cx, &system, &mut stats))
+            ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
         }
     };
     let solved = start.elapsed();
     // Validation gets its own budget: a correct answer found just before the deadline must not
     // be lost to it.
     let vdeadline = Deadline::after(Duration::from_secs(30));
+    let answer = pipeline.answer(&store, answer, vdeadline);
     let answer = answer.validated(&store, &system, vdeadline);
     let validated = start.elapsed();
 
@@ -141,9 +155,11 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             "answer": answer.keyword(),
             "predicates": system.num_preds(),
             "clauses": system.num_clauses(),
+            "preprocess": if args.no_preprocess { serde_json::Value::Null } else { pipeline.to_json() },
             "time_ms": {
                 "parse": parsed.as_millis() as u64,
-                "solve": (solved - parsed).as_millis() as u64,
+                "preprocess": (preprocessed - parsed).as_millis() as u64,
+                "solve": (solved - preprocessed).as_millis() as u64,
                 "validate": (validated - solved).as_millis() as u64,
                 "total": validated.as_millis() as u64,
             },

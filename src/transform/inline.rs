@@ -1,0 +1,414 @@
+//! Inlining predicates that are not loop heads (large-block encoding, formula slicing paper
+//! Sec. 2.5): every body occurrence of such a predicate `P` is resolved with each clause
+//! defining `P` (over fresh copies of its variables), after which `P` is gone.
+//!
+//! Must not: inline a loop head or a predicate whose definitions use it (that would not
+//! terminate), or multiply clauses beyond [`Inline::max_product`]. The variables that filled
+//! `P`'s arguments stay as variables of the resolved clause, so a derivation of the new system
+//! already holds every intermediate value: splitting a step back into the original clause
+//! instances is bookkeeping, no solver. Models of inlined predicates are rebuilt from their
+//! definitions, with the intermediate variables eliminated by quantifier elimination when it
+//! succeeds (an existential quantifier is kept otherwise).
+
+use super::{compact, fresh_params, BackError, BackTranslator, Transform};
+use crate::analysis::analyze;
+use crate::chc::{Atom, Clause, ClauseId, PredId, System};
+use crate::smt::{eliminate, Deadline, QeMode};
+use crate::term::{Quantifier, TermStore, Value, VarId};
+use crate::witness::{DerivNode, Derivation, Interp, Model};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Inlines predicates that are not loop heads, within a bound on clause growth.
+#[derive(Clone, Debug)]
+pub struct Inline {
+    /// A predicate with several definitions and several uses is inlined only if the clauses
+    /// replacing its definitions and uses are at most this many (or no more than those).
+    pub max_product: usize,
+}
+
+impl Default for Inline {
+    fn default() -> Self {
+        Inline { max_product: 16 }
+    }
+}
+
+/// Where a clause of the transformed system comes from: a tree of input clause instances.
+#[derive(Clone, Debug)]
+struct Origin {
+    /// The input clause.
+    clause: ClauseId,
+    /// Each variable of the input clause and the variable standing for it in the new clause.
+    rename: Vec<(VarId, VarId)>,
+    /// Per body atom of the input clause: where its premise comes from.
+    premises: Vec<Premise>,
+}
+
+#[derive(Clone, Debug)]
+enum Premise {
+    /// The body atom at this position of the new clause.
+    Body(usize),
+    /// An inlined clause instance.
+    Inlined(Box<Origin>),
+}
+
+impl Origin {
+    fn map_vars(&mut self, f: &dyn Fn(VarId) -> VarId) {
+        for (_, w) in &mut self.rename {
+            *w = f(*w);
+        }
+        for p in &mut self.premises {
+            if let Premise::Inlined(o) = p {
+                o.map_vars(f);
+            }
+        }
+    }
+
+    fn vars(&self, out: &mut BTreeSet<VarId>) {
+        out.extend(self.rename.iter().map(|(_, w)| *w));
+        for p in &self.premises {
+            if let Premise::Inlined(o) = p {
+                o.vars(out);
+            }
+        }
+    }
+
+    /// Replaces the premise `Body(j)` by `inner` and shifts the positions after `j` by
+    /// `extra` (the number of body atoms `inner` brings minus one). `inner`'s own `Body(m)` are
+    /// already shifted to `j + m`.
+    fn splice(&mut self, j: usize, inner: &mut Option<Origin>, extra: isize) {
+        for p in &mut self.premises {
+            match p {
+                Premise::Body(k) if *k == j => {
+                    let o = inner.take().expect("the position is spliced once");
+                    *p = Premise::Inlined(Box::new(o));
+                }
+                Premise::Body(k) if *k > j => *k = (*k as isize + extra) as usize,
+                Premise::Body(_) => {}
+                Premise::Inlined(o) => o.splice(j, inner, extra),
+            }
+        }
+    }
+
+    fn shift(&mut self, by: usize) {
+        for p in &mut self.premises {
+            match p {
+                Premise::Body(k) => *k += by,
+                Premise::Inlined(o) => o.shift(by),
+            }
+        }
+    }
+}
+
+/// A clause being transformed and its origin.
+#[derive(Clone, Debug)]
+struct Work {
+    clause: Clause,
+    origin: Origin,
+}
+
+/// Back-translation of [`Inline`].
+struct Back {
+    /// Per new predicate, its id in the input system.
+    old_pred: Vec<PredId>,
+    /// Per new clause, its origin.
+    origins: Vec<Origin>,
+    /// The input system.
+    orig: System,
+    /// Inlined predicates in inlining order, with their definitions at that moment (over
+    /// input predicate ids).
+    inlined: Vec<(PredId, Vec<Clause>)>,
+}
+
+impl Transform for Inline {
+    fn name(&self) -> &'static str {
+        "inline"
+    }
+
+    fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>) {
+        let a = analyze(system, store);
+        let mut work: Vec<Option<Work>> = system
+            .clauses()
+            .map(|(id, c)| {
+                let rename = c.vars(store).into_iter().map(|v| (v, v)).collect();
+                let premises = (0..c.body.len()).map(Premise::Body).collect();
+                Some(Work {
+                    clause: c.clone(),
+                    origin: Origin {
+                        clause: id,
+                        rename,
+                        premises,
+                    },
+                })
+            })
+            .collect();
+        let mut inlined = Vec::new();
+        for p in a.order.iter().copied().filter(|&p| !a.is_loop_head(p)) {
+            if let Some(defs) = self.inline_one(store, &mut work, p) {
+                inlined.push((p, defs));
+            }
+        }
+        let (clauses, origins): (Vec<Clause>, Vec<Origin>) = work
+            .into_iter()
+            .flatten()
+            .map(|w| (w.clause, w.origin))
+            .unzip();
+        let (new, old_pred) = compact(system, clauses);
+        let back = Back {
+            old_pred,
+            origins,
+            orig: system.clone(),
+            inlined,
+        };
+        (new, Box::new(back))
+    }
+}
+
+impl Inline {
+    /// Inlines `p` if it is not recursive and within bounds; returns its definitions.
+    fn inline_one(
+        &self,
+        store: &TermStore,
+        work: &mut Vec<Option<Work>>,
+        p: PredId,
+    ) -> Option<Vec<Clause>> {
+        let uses = |w: &Work| w.clause.body.iter().filter(|a| a.pred == p).count();
+        let def_ids: Vec<usize> = (0..work.len())
+            .filter(|&i| matches!(&work[i], Some(w) if w.clause.head_pred() == Some(p)))
+            .collect();
+        let user_ids: Vec<usize> = (0..work.len())
+            .filter(|&i| matches!(&work[i], Some(w) if uses(w) > 0))
+            .collect();
+        if def_ids.iter().any(|i| user_ids.contains(i)) {
+            return None;
+        }
+        let n_defs = def_ids.len();
+        let mut produced = 0usize;
+        for &i in &user_ids {
+            let k = uses(work[i].as_ref().expect("listed")) as u32;
+            produced = produced.saturating_add(n_defs.saturating_pow(k));
+        }
+        if produced > self.max_product.max(n_defs + user_ids.len()) {
+            return None;
+        }
+        let defs: Vec<Work> = def_ids
+            .iter()
+            .map(|&i| work[i].take().expect("listed"))
+            .collect();
+        for &i in &user_ids {
+            let mut pending = vec![work[i].take().expect("listed")];
+            let mut done = Vec::new();
+            while let Some(w) = pending.pop() {
+                match w.clause.body.iter().position(|a| a.pred == p) {
+                    None => done.push(w),
+                    Some(j) => pending.extend(defs.iter().map(|d| resolve(store, &w, j, d))),
+                }
+            }
+            // Keep the resolvents next to the clause they replace (the first in its slot).
+            let mut it = done.into_iter().rev();
+            work[i] = it.next();
+            work.extend(it.map(Some));
+        }
+        Some(defs.into_iter().map(|d| d.clause).collect())
+    }
+}
+
+/// Resolves body atom `j` of `w` (an atom of `d`'s head predicate) with definition `d`.
+fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work) -> Work {
+    let atom = &w.clause.body[j];
+    let head = d.clause.head_atom().expect("a definition has a head atom");
+    let mut rho: HashMap<VarId, VarId> = head
+        .args
+        .iter()
+        .copied()
+        .zip(atom.args.iter().copied())
+        .collect();
+    let mut vars = d.clause.vars(store);
+    d.origin.vars(&mut vars);
+    for v in vars {
+        rho.entry(v)
+            .or_insert_with(|| store.new_var(&store.var_name(v), store.var_sort(v)));
+    }
+    let sub: HashMap<VarId, crate::term::TermId> =
+        rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
+    let rename_atom = |a: &Atom| Atom {
+        pred: a.pred,
+        args: a.args.iter().map(|v| rho[v]).collect(),
+    };
+    let mut body: Vec<Atom> = w.clause.body[..j].to_vec();
+    body.extend(d.clause.body.iter().map(rename_atom));
+    body.extend(w.clause.body[j + 1..].iter().cloned());
+    let constraint = store.and([
+        w.clause.constraint,
+        store.substitute(d.clause.constraint, &sub),
+    ]);
+    let mut inner = d.origin.clone();
+    inner.map_vars(&|v| rho[&v]);
+    inner.shift(j);
+    let mut origin = w.origin.clone();
+    origin.splice(j, &mut Some(inner), d.clause.body.len() as isize - 1);
+    Work {
+        clause: Clause {
+            body,
+            constraint,
+            head: w.clause.head.clone(),
+        },
+        origin,
+    }
+}
+
+impl BackTranslator for Back {
+    fn model(&self, store: &TermStore, model: Model, deadline: Deadline) -> Model {
+        let mut out = Model::new();
+        for (new, &old) in self.old_pred.iter().enumerate() {
+            if let Some(i) = model.get(PredId(new as u32)) {
+                out.set(old, i.clone());
+            }
+        }
+        for (p, defs) in self.inlined.iter().rev() {
+            let params = fresh_params(store, &self.orig, *p);
+            let disjuncts: Vec<_> = defs
+                .iter()
+                .map(|d| definition_body(store, &out, d, &params, deadline))
+                .collect();
+            out.set(
+                *p,
+                Interp {
+                    params,
+                    body: store.or(disjuncts),
+                },
+            );
+        }
+        out
+    }
+
+    fn derivation(
+        &self,
+        store: &TermStore,
+        d: Derivation,
+        _deadline: Deadline,
+    ) -> Result<Derivation, BackError> {
+        let mut nodes = Vec::new();
+        let mut index = Vec::with_capacity(d.nodes.len());
+        for (i, n) in d.nodes.iter().enumerate() {
+            let origin = self
+                .origins
+                .get(n.clause.0 as usize)
+                .ok_or(BackError::NoSuchClause(i))?;
+            if n.children.iter().any(|&c| c >= i) {
+                return Err(BackError::Malformed(i, "a premise comes later".into()));
+            }
+            let root = self.emit(store, origin, n, &index, &mut nodes, i)?;
+            index.push(root);
+        }
+        Ok(Derivation { nodes })
+    }
+}
+
+impl Back {
+    /// Appends the input clause instances of `o` for step `n` (premises first); returns the
+    /// index of `o`'s instance.
+    fn emit(
+        &self,
+        store: &TermStore,
+        o: &Origin,
+        n: &DerivNode,
+        index: &[usize],
+        nodes: &mut Vec<DerivNode>,
+        step: usize,
+    ) -> Result<usize, BackError> {
+        let mut children = Vec::with_capacity(o.premises.len());
+        for p in &o.premises {
+            children.push(match p {
+                Premise::Body(k) => {
+                    let c = n.children.get(*k).ok_or_else(|| {
+                        BackError::Malformed(step, "wrong number of premises".into())
+                    })?;
+                    index[*c]
+                }
+                Premise::Inlined(inner) => self.emit(store, inner, n, index, nodes, step)?,
+            });
+        }
+        let assignment: BTreeMap<VarId, Value> = o
+            .rename
+            .iter()
+            .map(|(v, w)| {
+                let x = n.assignment.get(w).cloned();
+                (
+                    *v,
+                    x.unwrap_or_else(|| Value::default_of(&store.var_sort(*v))),
+                )
+            })
+            .collect();
+        nodes.push(DerivNode {
+            clause: o.clause,
+            assignment,
+            children,
+        });
+        Ok(nodes.len() - 1)
+    }
+}
+
+/// `∃ locals. constraint ∧ M(body)` of definition `d` with its head arguments renamed to
+/// `params`, the locals eliminated where quantifier elimination manages.
+fn definition_body(
+    store: &TermStore,
+    model: &Model,
+    d: &Clause,
+    params: &[VarId],
+    deadline: Deadline,
+) -> crate::term::TermId {
+    let head = d.head_atom().expect("a definition has a head atom");
+    let mut rho: HashMap<VarId, VarId> = head
+        .args
+        .iter()
+        .copied()
+        .zip(params.iter().copied())
+        .collect();
+    for v in d.vars(store) {
+        rho.entry(v)
+            .or_insert_with(|| store.new_var(&store.var_name(v), store.var_sort(v)));
+    }
+    let sub = rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
+    let mut parts = vec![store.substitute(d.constraint, &sub)];
+    for a in &d.body {
+        let renamed = Atom {
+            pred: a.pred,
+            args: a.args.iter().map(|v| rho[v]).collect(),
+        };
+        parts.push(model.apply(store, &renamed));
+    }
+    let body = store.and(parts);
+    let keep: BTreeSet<VarId> = params.iter().copied().collect();
+    let locals = |t| -> Vec<VarId> {
+        store
+            .free_vars(t)
+            .into_iter()
+            .filter(|v| !keep.contains(v))
+            .collect()
+    };
+    let mut t = body;
+    for mode in [QeMode::Light, QeMode::Full] {
+        let ls = locals(t);
+        if ls.is_empty() {
+            return t;
+        }
+        if let Some(r) = eliminate(store, &ls, t, mode, deadline) {
+            t = r;
+        }
+    }
+    let ls = locals(t);
+    if ls.is_empty() {
+        return t;
+    }
+    // Bound variables must be fresh: rename the remaining locals once more.
+    let fresh: Vec<VarId> = ls
+        .iter()
+        .map(|&v| store.new_var(&store.var_name(v), store.var_sort(v)))
+        .collect();
+    let sub = ls
+        .iter()
+        .zip(&fresh)
+        .map(|(v, w)| (*v, store.var(*w)))
+        .collect();
+    store.quant(Quantifier::Exists, fresh, store.substitute(t, &sub))
+}

@@ -1,0 +1,271 @@
+//! Answer-preserving simplifications of clause systems ("preprocessing"), each with a
+//! back-translator that turns a witness of the simplified system into one of its input.
+//!
+//! Duty: a [`Transform`] maps a system to a smaller one with the same answer (`sat` stays `sat`,
+//! `unsat` stays `unsat`) and returns a [`BackTranslator`] that maps a model or a derivation of
+//! the new system to a model or derivation of the old one. A [`Pipeline`] chains transforms and
+//! their back-translators; [`Preprocess`] is the default chain: remove useless clauses
+//! ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
+//! not loop heads ([`Inline`]), and remove dead arguments again.
+//!
+//! Must not: solve (transforms themselves call no solver; only back-translation may, to
+//! reconstruct values or eliminate quantifiers), print, or trust itself: back-translated
+//! witnesses are validated against the original system by the caller. Uses `term`, `chc`,
+//! `analysis`, `smt` and `witness`.
+
+mod dead_args;
+mod inline;
+mod useless;
+
+pub use dead_args::RemoveDeadArgs;
+pub use inline::Inline;
+pub use useless::RemoveUseless;
+
+use crate::chc::{PredId, System};
+use crate::smt::Deadline;
+use crate::term::{Op, Sort, TermId, TermStore, Value};
+use crate::witness::{Answer, Derivation, Model};
+use std::time::Instant;
+
+/// Why a derivation of a transformed system could not be turned into one of the original.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BackError {
+    /// A step names a clause the transformed system does not have.
+    #[error("step {0} names a clause that does not exist")]
+    NoSuchClause(usize),
+    /// A value of an argument removed by preprocessing could not be reconstructed.
+    #[error("step {0}: cannot reconstruct the values of removed arguments ({1})")]
+    Reconstruct(usize, String),
+    /// The derivation does not have the shape its clauses require.
+    #[error("step {0}: malformed derivation ({1})")]
+    Malformed(usize, String),
+}
+
+/// Maps witnesses of a transformed system back to the system the transform started from.
+pub trait BackTranslator {
+    /// A model of the original system from a model of the transformed one (never fails; the
+    /// result may contain quantifiers when elimination was too hard, which the validator
+    /// accepts). `deadline` bounds any quantifier elimination.
+    fn model(&self, store: &TermStore, model: Model, deadline: Deadline) -> Model;
+
+    /// A derivation of `false` in the original system from one of the transformed system.
+    fn derivation(
+        &self,
+        store: &TermStore,
+        derivation: Derivation,
+        deadline: Deadline,
+    ) -> Result<Derivation, BackError>;
+}
+
+/// An answer-preserving simplification.
+pub trait Transform {
+    /// A short name for statistics (`"useless"`, `"inline"`, `"dead_args"`).
+    fn name(&self) -> &'static str;
+
+    /// The simplified system and the back-translator of its witnesses. New terms and
+    /// variables are added to `store`.
+    fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>);
+}
+
+/// What one step of a pipeline did: sizes before and after.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StepStats {
+    /// The transform's name.
+    pub transform: &'static str,
+    /// Predicates before and after.
+    pub predicates: (usize, usize),
+    /// Clauses before and after.
+    pub clauses: (usize, usize),
+    /// Predicate arguments (sum of arities) before and after.
+    pub arguments: (usize, usize),
+    /// Time taken, in milliseconds.
+    pub ms: u64,
+}
+
+/// Sum of the arities of a system's predicates.
+pub fn num_arguments(system: &System) -> usize {
+    system.pred_ids().map(|p| system.pred(p).sorts.len()).sum()
+}
+
+/// A chain of applied transforms: back-translates witnesses through every step, last first.
+#[derive(Default)]
+pub struct Pipeline {
+    steps: Vec<(StepStats, Box<dyn BackTranslator>)>,
+}
+
+impl Pipeline {
+    /// The identity pipeline (no step).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Applies `t` to `system`, records the step, and returns the new system.
+    pub fn push(&mut self, store: &TermStore, t: &dyn Transform, system: &System) -> System {
+        let start = Instant::now();
+        let (next, back) = t.apply(store, system);
+        let stats = StepStats {
+            transform: t.name(),
+            predicates: (system.num_preds(), next.num_preds()),
+            clauses: (system.num_clauses(), next.num_clauses()),
+            arguments: (num_arguments(system), num_arguments(&next)),
+            ms: start.elapsed().as_millis() as u64,
+        };
+        self.steps.push((stats, back));
+        next
+    }
+
+    /// What each step did, in order.
+    pub fn stats(&self) -> Vec<StepStats> {
+        self.steps.iter().map(|(s, _)| s.clone()).collect()
+    }
+
+    /// A model of the pipeline's input from a model of its output.
+    pub fn model(&self, store: &TermStore, mut model: Model, deadline: Deadline) -> Model {
+        for (_, back) in self.steps.iter().rev() {
+            model = back.model(store, model, deadline);
+        }
+        model
+    }
+
+    /// A derivation of the pipeline's input from a derivation of its output.
+    pub fn derivation(
+        &self,
+        store: &TermStore,
+        mut d: Derivation,
+        deadline: Deadline,
+    ) -> Result<Derivation, BackError> {
+        for (_, back) in self.steps.iter().rev() {
+            d = back.derivation(store, d, deadline)?;
+        }
+        Ok(d)
+    }
+
+    /// Back-translates an answer; a derivation that cannot be translated becomes `Unknown`
+    /// with an "internal error" reason (it is a bug of a transform).
+    pub fn answer(&self, store: &TermStore, answer: Answer, deadline: Deadline) -> Answer {
+        match answer {
+            Answer::Sat(m) => Answer::Sat(self.model(store, m, deadline)),
+            Answer::Unsat(d) => match self.derivation(store, d, deadline) {
+                Ok(d) => Answer::Unsat(d),
+                Err(e) => Answer::Unknown(format!(
+                    "internal error: preprocessing could not translate the derivation back: {e}"
+                )),
+            },
+            u => u,
+        }
+    }
+
+    /// The statistics as one JSON object: predicates removed as useless, predicates inlined,
+    /// arguments removed as dead, clauses before and after, and the steps.
+    pub fn to_json(&self) -> serde_json::Value {
+        let sum = |name: &str, f: &dyn Fn(&StepStats) -> usize| -> usize {
+            self.steps
+                .iter()
+                .filter(|(s, _)| s.transform == name)
+                .map(|(s, _)| f(s))
+                .sum()
+        };
+        let preds = |s: &StepStats| s.predicates.0.saturating_sub(s.predicates.1);
+        let clauses = match (self.steps.first(), self.steps.last()) {
+            (Some((f, _)), Some((l, _))) => serde_json::json!([f.clauses.0, l.clauses.1]),
+            _ => serde_json::Value::Null,
+        };
+        serde_json::json!({
+            "predicates_removed": sum("useless", &preds),
+            "predicates_inlined": sum("inline", &preds),
+            "arguments_removed": sum("dead_args", &|s| s.arguments.0.saturating_sub(s.arguments.1)),
+            "clauses": clauses,
+            "steps": self.stats(),
+        })
+    }
+}
+
+/// The default preprocessing: [`RemoveUseless`], [`RemoveDeadArgs`], [`Inline`], and
+/// [`RemoveDeadArgs`] again.
+#[derive(Clone, Debug, Default)]
+pub struct Preprocess {
+    /// Settings of the inlining step.
+    pub inline: Inline,
+}
+
+impl Preprocess {
+    /// Runs every step on `system`: the simplified system and the pipeline that translates its
+    /// witnesses back.
+    pub fn run(&self, store: &TermStore, system: &System) -> (System, Pipeline) {
+        let mut p = Pipeline::new();
+        let s = p.push(store, &RemoveUseless, system);
+        // Liveness is syntactic: chains of equalities that inlining creates hide dead
+        // arguments, so dead arguments go before inlining (and once more after it).
+        let s = p.push(store, &RemoveDeadArgs, &s);
+        let s = p.push(store, &self.inline, &s);
+        let s = p.push(store, &RemoveDeadArgs, &s);
+        (s, p)
+    }
+}
+
+/// A ground term equal to `v`, of sort `sort`.
+pub(crate) fn value_term(store: &TermStore, v: &Value, sort: &Sort) -> TermId {
+    match (v, sort) {
+        (Value::Bool(b), _) => store.bool(*b),
+        (Value::Int(i), _) => store.int(i.clone()),
+        (Value::Real(r), _) => store.real(r.clone()),
+        (Value::Array(d, entries), Sort::Array(i, e)) => {
+            let mut t = store.app(Op::ConstArray(sort.clone()), vec![value_term(store, d, e)]);
+            for (k, x) in entries {
+                let kt = value_term(store, k, i);
+                let xt = value_term(store, x, e);
+                t = store.app(Op::Store, vec![t, kt, xt]);
+            }
+            t
+        }
+        // An array value for a non-array sort cannot come from a well-sorted derivation.
+        (Value::Array(..), _) => store.ff(),
+    }
+}
+
+/// Fresh variables for the parameters of predicate `p` of `system` (named `x!k`... made
+/// unique by the store).
+pub(crate) fn fresh_params(
+    store: &TermStore,
+    system: &System,
+    p: PredId,
+) -> Vec<crate::term::VarId> {
+    system
+        .pred(p)
+        .sorts
+        .iter()
+        .enumerate()
+        .map(|(k, s)| store.new_var(&format!("x{k}"), s.clone()))
+        .collect()
+}
+
+/// A system over the predicates of `old` that occur in `clauses` (renumbered in their old
+/// order), with `clauses` rewritten to the new numbering; and, per new predicate, its old id.
+pub(crate) fn compact(old: &System, clauses: Vec<crate::chc::Clause>) -> (System, Vec<PredId>) {
+    use crate::chc::Head;
+    let mut used = vec![false; old.num_preds()];
+    for c in &clauses {
+        for a in c.body.iter().chain(c.head_atom()) {
+            used[a.pred.0 as usize] = true;
+        }
+    }
+    let mut new_of_old = vec![None; old.num_preds()];
+    let mut old_of_new = Vec::new();
+    let mut system = System::new();
+    for p in old.pred_ids().filter(|p| used[p.0 as usize]) {
+        let d = old.pred(p);
+        new_of_old[p.0 as usize] = Some(system.add_pred(d.name.clone(), d.sorts.clone()));
+        old_of_new.push(p);
+    }
+    let map = |a: &mut crate::chc::Atom| {
+        a.pred = new_of_old[a.pred.0 as usize].expect("a predicate of a kept clause is kept");
+    };
+    for mut c in clauses {
+        c.body.iter_mut().for_each(map);
+        if let Head::Atom(h) = &mut c.head {
+            map(h);
+        }
+        system.add_clause(c);
+    }
+    (system, old_of_new)
+}

@@ -1,0 +1,101 @@
+//! Removing useless clauses and predicates: those that cannot take part in a derivation of
+//! `false` because a body predicate is not derivable from facts, or the head cannot lead to a
+//! query (the `useful_clauses` of the analysis).
+//!
+//! Must not: remove a clause the analysis calls useful, or look at constraints (it is purely
+//! structural). Back-translation: models interpret removed predicates by `true` when they are
+//! derivable from facts and by `false` otherwise; derivations only have clause ids renamed.
+
+use super::{compact, fresh_params, BackError, BackTranslator, Transform};
+use crate::analysis::analyze;
+use crate::chc::{ClauseId, PredId, System};
+use crate::smt::Deadline;
+use crate::term::TermStore;
+use crate::witness::{Derivation, Interp, Model};
+
+/// Keeps only the clauses that may occur in a derivation of `false`, and the predicates they
+/// mention (renumbered).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RemoveUseless;
+
+/// Back-translation of [`RemoveUseless`].
+struct Back {
+    /// Per new predicate, its old id.
+    old_pred: Vec<PredId>,
+    /// Per new clause, its old id.
+    old_clause: Vec<ClauseId>,
+    /// Removed predicates with their interpretation (`true` if derivable from facts), and
+    /// fresh parameters.
+    removed: Vec<(PredId, Interp)>,
+}
+
+impl Transform for RemoveUseless {
+    fn name(&self) -> &'static str {
+        "useless"
+    }
+
+    fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>) {
+        let a = analyze(system, store);
+        let kept: Vec<ClauseId> = system
+            .clauses()
+            .map(|(c, _)| c)
+            .filter(|&c| a.is_useful_clause(c))
+            .collect();
+        let clauses = kept.iter().map(|&c| system.clause(c).clone()).collect();
+        let (new, old_pred) = compact(system, clauses);
+        let mut is_kept = vec![false; system.num_preds()];
+        for p in &old_pred {
+            is_kept[p.0 as usize] = true;
+        }
+        let removed = system
+            .pred_ids()
+            .filter(|p| !is_kept[p.0 as usize])
+            .map(|p| {
+                let body = store.bool(a.reachable[p.0 as usize]);
+                (
+                    p,
+                    Interp {
+                        params: fresh_params(store, system, p),
+                        body,
+                    },
+                )
+            })
+            .collect();
+        let back = Back {
+            old_pred,
+            old_clause: kept,
+            removed,
+        };
+        (new, Box::new(back))
+    }
+}
+
+impl BackTranslator for Back {
+    fn model(&self, _store: &TermStore, model: Model, _deadline: Deadline) -> Model {
+        let mut out = Model::new();
+        for (new, &old) in self.old_pred.iter().enumerate() {
+            if let Some(i) = model.get(PredId(new as u32)) {
+                out.set(old, i.clone());
+            }
+        }
+        for (p, i) in &self.removed {
+            out.set(*p, i.clone());
+        }
+        out
+    }
+
+    fn derivation(
+        &self,
+        _store: &TermStore,
+        mut d: Derivation,
+        _deadline: Deadline,
+    ) -> Result<Derivation, BackError> {
+        for (i, n) in d.nodes.iter_mut().enumerate() {
+            n.clause = *self
+                .old_clause
+                .get(n.clause.0 as usize)
+                .ok_or(BackError::NoSuchClause(i))?;
+        }
+        Ok(d)
+    }
+}
