@@ -70,7 +70,12 @@ pub struct Fixpoint<'a, 's> {
 
 impl<'a, 's> Fixpoint<'a, 's> {
     /// A fresh state: every predicate at ⊥.
-    pub fn new(cx: &'a Context<'s>, system: &'a System, analysis: &'a Analysis, options: &'a Slicing) -> Self {
+    pub fn new(
+        cx: &'a Context<'s>,
+        system: &'a System,
+        analysis: &'a Analysis,
+        options: &'a Slicing,
+    ) -> Self {
         let store = cx.store;
         let params = system
             .pred_ids()
@@ -91,7 +96,14 @@ impl<'a, 's> Fixpoint<'a, 's> {
                     .map(|(k, s)| {
                         let base = occurrences
                             .iter()
-                            .map(|args| store.var_name(args[k]).split('!').next().unwrap_or("").to_string())
+                            .map(|args| {
+                                store
+                                    .var_name(args[k])
+                                    .split('!')
+                                    .next()
+                                    .unwrap_or("")
+                                    .to_string()
+                            })
                             .find(|n| !n.is_empty() && !n.starts_with("arg"))
                             .unwrap_or_else(|| format!("x{k}"));
                         store.new_var(&base, s.clone())
@@ -143,7 +155,8 @@ impl<'a, 's> Fixpoint<'a, 's> {
                 if chain.len() > depth {
                     let l = chain[depth];
                     let mut j = i;
-                    while j < preds.len() && self.chains[preds[j].0 as usize].get(depth) == Some(&l) {
+                    while j < preds.len() && self.chains[preds[j].0 as usize].get(depth) == Some(&l)
+                    {
                         j += 1;
                     }
                     changed |= self.span(&preds[i..j], depth + 1, true)?;
@@ -165,7 +178,11 @@ impl<'a, 's> Fixpoint<'a, 's> {
     }
 
     fn enabled(&self, c: ClauseId) -> bool {
-        self.system.clause(c).body.iter().all(|a| self.cand[a.pred.0 as usize].is_some())
+        self.system
+            .clause(c)
+            .body
+            .iter()
+            .all(|a| self.cand[a.pred.0 as usize].is_some())
     }
 
     fn versions(&self, c: ClauseId) -> Vec<u64> {
@@ -205,7 +222,11 @@ impl<'a, 's> Fixpoint<'a, 's> {
         let incoming: Vec<ClauseId> = self.system.clauses_defining(p).map(|(c, _)| c).collect();
         let mut changed = false;
         if self.cand[p.0 as usize].is_none() {
-            let enabled: Vec<ClauseId> = incoming.iter().copied().filter(|&c| self.enabled(c)).collect();
+            let enabled: Vec<ClauseId> = incoming
+                .iter()
+                .copied()
+                .filter(|&c| self.enabled(c))
+                .collect();
             if enabled.is_empty() {
                 return Ok(false);
             }
@@ -220,7 +241,12 @@ impl<'a, 's> Fixpoint<'a, 's> {
                 }
                 let keep = self.weaken(p, c)?;
                 let lemmas = self.cand[p.0 as usize].clone().unwrap_or_default();
-                let kept: Vec<TermId> = lemmas.iter().zip(&keep).filter(|(_, k)| **k).map(|(l, _)| *l).collect();
+                let kept: Vec<TermId> = lemmas
+                    .iter()
+                    .zip(&keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(l, _)| *l)
+                    .collect();
                 if kept.len() < lemmas.len() {
                     self.counters.lemmas_dropped += (lemmas.len() - kept.len()) as u64;
                     self.cand[p.0 as usize] = Some(kept);
@@ -251,9 +277,18 @@ impl<'a, 's> Fixpoint<'a, 's> {
             let pre = store.and(parts);
             let keep: BTreeSet<VarId> = head.args.iter().copied().collect();
             let lemmas = project(store, pre, &keep, self.cx.deadline);
-            let back: HashMap<VarId, TermId> =
-                head.args.iter().zip(&params).map(|(a, q)| (*a, store.var(*q))).collect();
-            sets.push(lemmas.into_iter().map(|l| store.substitute(l, &back)).collect::<Vec<_>>());
+            let back: HashMap<VarId, TermId> = head
+                .args
+                .iter()
+                .zip(&params)
+                .map(|(a, q)| (*a, store.var(*q)))
+                .collect();
+            sets.push(
+                lemmas
+                    .into_iter()
+                    .map(|l| store.substitute(l, &back))
+                    .collect::<Vec<_>>(),
+            );
         }
         let lemmas = if sets.len() == 1 {
             sets.pop().unwrap_or_default()
@@ -265,7 +300,9 @@ impl<'a, 's> Fixpoint<'a, 's> {
             let vars = store.free_vars(*l);
             !self.options.prune_dead
                 || vars.is_empty()
-                || vars.iter().any(|v| params.iter().position(|q| q == v).is_some_and(|k| live[k]))
+                || vars
+                    .iter()
+                    .any(|v| params.iter().position(|q| q == v).is_some_and(|k| live[k]))
         });
         self.counters.lemmas_seeded += alive.len() as u64;
         self.counters.lemmas_dead += dead.len() as u64;
@@ -308,7 +345,11 @@ impl<'a, 's> Fixpoint<'a, 's> {
                     .iter()
                     .map(|a| {
                         let cand = self.cand[a.pred.0 as usize].as_deref().unwrap_or(&[]);
-                        (a.args.as_slice(), self.params[a.pred.0 as usize].as_slice(), cand)
+                        (
+                            a.args.as_slice(),
+                            self.params[a.pred.0 as usize].as_slice(),
+                            cand,
+                        )
                     })
                     .collect();
                 weaken::syntactic(store, clause.constraint, &pb, &bodies)

@@ -75,14 +75,22 @@ impl Engine for Slicing {
                     Some(lemmas) => store.and(lemmas.iter().map(|l| rcnf::pretty(store, *l))),
                 }
             };
-            model.set(p, Interp { params: fp.params[i].clone(), body });
+            model.set(
+                p,
+                Interp {
+                    params: fp.params[i].clone(),
+                    body,
+                },
+            );
         }
         match validate_model(store, system, &model, cx.deadline) {
             ModelCheck::Valid => Answer::Sat(model),
-            ModelCheck::Invalid { clause, .. } if system.clause(clause).is_query() => Answer::Unknown(format!(
-                "slicing: the invariants do not exclude query clause {}",
-                clause.0
-            )),
+            ModelCheck::Invalid { clause, .. } if system.clause(clause).is_query() => {
+                Answer::Unknown(format!(
+                    "slicing: the invariants do not exclude query clause {}",
+                    clause.0
+                ))
+            }
             ModelCheck::Invalid { clause, reason } => Answer::Unknown(format!(
                 "slicing: internal error: clause {} fails under the invariants: {reason}",
                 clause.0
@@ -99,9 +107,18 @@ fn record(stats: &mut Stats, c: &fixpoint::Counters, w: Weakening) {
     for &n in &c.calls_per_weakening {
         *hist.entry(n).or_default() += 1;
     }
-    let hist: serde_json::Map<String, serde_json::Value> =
-        hist.into_iter().map(|(k, v)| (k.to_string(), v.into())).collect();
-    stats.set("weakening", if w == Weakening::Cex { "cex" } else { "syntactic" });
+    let hist: serde_json::Map<String, serde_json::Value> = hist
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.into()))
+        .collect();
+    stats.set(
+        "weakening",
+        if w == Weakening::Cex {
+            "cex"
+        } else {
+            "syntactic"
+        },
+    );
     stats.set("smt_calls_per_weakening", serde_json::Value::Object(hist));
     if let Some(m) = median(&c.calls_per_weakening) {
         stats.set("median_smt_calls_per_weakening", m);

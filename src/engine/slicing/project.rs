@@ -18,14 +18,27 @@ use std::collections::{BTreeSet, HashMap};
 const MAX_SUBSTITUTIONS: usize = 256;
 
 /// Lemmas over `keep` whose conjunction is implied by `∃ (vars(φ) \ keep). φ`.
-pub fn project(store: &TermStore, phi: TermId, keep: &BTreeSet<VarId>, deadline: Deadline) -> Vec<TermId> {
+pub fn project(
+    store: &TermStore,
+    phi: TermId,
+    keep: &BTreeSet<VarId>,
+    deadline: Deadline,
+) -> Vec<TermId> {
     let mut phi = substitute_definitions(store, phi, keep);
-    let others: Vec<VarId> = store.free_vars(phi).into_iter().filter(|v| !keep.contains(v)).collect();
+    let others: Vec<VarId> = store
+        .free_vars(phi)
+        .into_iter()
+        .filter(|v| !keep.contains(v))
+        .collect();
     if !others.is_empty() {
         if let Some(t) = eliminate(store, &others, phi, QeMode::Light, deadline) {
             // qe-light may return a term whose only quantifier-free form is a big formula;
             // it is still equivalent to ∃ others. φ, which is all we need.
-            if store.free_vars(t).iter().all(|v| keep.contains(v) || others.contains(v)) {
+            if store
+                .free_vars(t)
+                .iter()
+                .all(|v| keep.contains(v) || others.contains(v))
+            {
                 phi = t;
             }
         }
@@ -49,7 +62,11 @@ fn substitute_definitions(store: &TermStore, mut phi: TermId, keep: &BTreeSet<Va
     phi
 }
 
-fn find_definition(store: &TermStore, phi: TermId, keep: &BTreeSet<VarId>) -> Option<(VarId, TermId)> {
+fn find_definition(
+    store: &TermStore,
+    phi: TermId,
+    keep: &BTreeSet<VarId>,
+) -> Option<(VarId, TermId)> {
     let mut fallback = None;
     for c in store.conjuncts(phi) {
         let Term::App(Op::Eq, args) = &store.get(c).term else {

@@ -141,8 +141,7 @@ impl Rcnf<'_> {
                 dedup(out)
             }
             Term::App(Op::Or, args) => {
-                let parts: Vec<Vec<TermId>> =
-                    args.iter().map(|&a| self.lemmas(a, false)).collect();
+                let parts: Vec<Vec<TermId>> = args.iter().map(|&a| self.lemmas(a, false)).collect();
                 self.disjunction(parts, expand)
             }
             _ => vec![t],
@@ -157,7 +156,8 @@ impl Rcnf<'_> {
         if parts.iter().any(|p| p.is_empty()) {
             return Vec::new(); // one disjunct is `true`
         }
-        let sets: Vec<HashSet<TermId>> = parts.iter().map(|p| p.iter().copied().collect()).collect();
+        let sets: Vec<HashSet<TermId>> =
+            parts.iter().map(|p| p.iter().copied().collect()).collect();
         let common: Vec<TermId> = parts[0]
             .iter()
             .copied()
@@ -229,7 +229,9 @@ fn pretty_rec(store: &TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) 
         },
         Term::App(Op::Le, args) if store.as_number(args[0]).is_some() => store.ge(args[1], args[0]),
         // numerals to the right of equalities (bypassing the store's canonical argument order)
-        Term::App(Op::Eq, args) if store.as_number(args[0]).is_some() && store.as_number(args[1]).is_none() => {
+        Term::App(Op::Eq, args)
+            if store.as_number(args[0]).is_some() && store.as_number(args[1]).is_none() =>
+        {
             store.intern(Term::App(Op::Eq, Box::new([args[1], args[0]])))
         }
         Term::App(op, args) if matches!(op, Op::And | Op::Or) => {
@@ -257,7 +259,10 @@ mod tests {
         let g = s.or([s.and([a, b]), s.and([c, d])]);
         assert_eq!(rcnf(&s, g).len(), 4);
         // nested disjunctions are not expanded (depth one): e ∨ ((a ∧ b) ∨ ...) inside a clause
-        let h = s.and([a, s.or([b, s.and([c, s.or([s.and([a, d]), s.and([b, d])])])])]);
+        let h = s.and([
+            a,
+            s.or([b, s.and([c, s.or([s.and([a, d]), s.and([b, d])])])]),
+        ]);
         let l = rcnf(&s, h);
         assert_eq!(l[0], a);
         assert_eq!(l.len(), 3, "{l:?}");
@@ -270,8 +275,15 @@ mod tests {
         let p = s.var(s.new_var("p", Sort::Int));
         let zero = s.int(0);
         let pnz = s.not(s.eq(p, zero));
-        let f = s.or([s.and([pnz, s.ge(x, zero)]), s.and([s.eq(p, zero), s.lt(x, zero)])]);
+        let f = s.or([
+            s.and([pnz, s.ge(x, zero)]),
+            s.and([s.eq(p, zero), s.lt(x, zero)]),
+        ]);
         let l = rcnf(&s, f);
-        assert_eq!(l.len(), 2, "tautologies p=0 ∨ p≠0 and x>=0 ∨ x<0 are dropped: {l:?}");
+        assert_eq!(
+            l.len(),
+            2,
+            "tautologies p=0 ∨ p≠0 and x>=0 ∨ x<0 are dropped: {l:?}"
+        );
     }
 }

@@ -39,11 +39,19 @@ pub struct Outcome {
 }
 
 fn renaming(store: &TermStore, params: &[VarId], args: &[VarId]) -> HashMap<VarId, TermId> {
-    params.iter().zip(args).map(|(p, a)| (*p, store.var(*a))).collect()
+    params
+        .iter()
+        .zip(args)
+        .map(|(p, a)| (*p, store.var(*a)))
+        .collect()
 }
 
 /// Alg. 1 (counterexample-driven weakening); `Err` when the solver gives up.
-pub fn by_counterexamples(store: &TermStore, deadline: Deadline, pb: &Problem<'_>) -> Result<Outcome, String> {
+pub fn by_counterexamples(
+    store: &TermStore,
+    deadline: Deadline,
+    pb: &Problem<'_>,
+) -> Result<Outcome, String> {
     let n = pb.lemmas.len();
     let mut keep = vec![true; n];
     if n == 0 {
@@ -61,14 +69,16 @@ pub fn by_counterexamples(store: &TermStore, deadline: Deadline, pb: &Problem<'_
         }
     }
     let map = renaming(store, pb.params, pb.head_args);
-    let heads: Vec<TermId> = pb.lemmas.iter().map(|l| store.substitute(*l, &map)).collect();
+    let heads: Vec<TermId> = pb
+        .lemmas
+        .iter()
+        .map(|l| store.substitute(*l, &map))
+        .collect();
     // ¬ ⋀ (s_i ∨ l_i')  ==  ⋁ (¬s_i ∧ ¬l_i')
-    let violated = store.or(
-        heads
-            .iter()
-            .zip(&selectors)
-            .map(|(h, s)| store.and([store.not(*s), store.not(*h)])),
-    );
+    let violated = store.or(heads
+        .iter()
+        .zip(&selectors)
+        .map(|(h, s)| store.and([store.not(*s), store.not(*h)])));
     smt.assert(violated);
     let head_vars: BTreeSet<VarId> = heads.iter().flat_map(|h| store.free_vars(*h)).collect();
     let mut calls = 0;
@@ -121,7 +131,12 @@ pub fn by_counterexamples(store: &TermStore, deadline: Deadline, pb: &Problem<'_
 /// it, renamed through arguments the clause passes unchanged (a top-level conjunct
 /// `head_arg = body_arg`). No SMT call. `bodies` pairs each body atom's arguments with its
 /// predicate's parameters and candidate lemmas.
-pub fn syntactic(store: &TermStore, constraint: TermId, pb: &Problem<'_>, bodies: &[(&[VarId], &[VarId], &[TermId])]) -> Outcome {
+pub fn syntactic(
+    store: &TermStore,
+    constraint: TermId,
+    pb: &Problem<'_>,
+    bodies: &[(&[VarId], &[VarId], &[TermId])],
+) -> Outcome {
     // Pairs of variables equated by the constraint.
     let mut equal: HashSet<(VarId, VarId)> = HashSet::new();
     for c in store.conjuncts(constraint) {
