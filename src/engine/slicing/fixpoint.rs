@@ -31,6 +31,7 @@ use crate::chc::{ClauseId, PredId, System};
 use crate::engine::Context;
 use crate::term::{TermId, VarId};
 use std::collections::{BTreeSet, HashMap};
+use std::time::Instant;
 
 /// Counters of one run, reported by `--stats`.
 #[derive(Clone, Debug, Default)]
@@ -47,6 +48,10 @@ pub struct Counters {
     pub iterations: u64,
     /// Weakenings run (SMT-based or syntactic).
     pub weakenings: u64,
+    /// Milliseconds spent seeding (projection and relaxed CNF).
+    pub seed_ms: u64,
+    /// Milliseconds spent weakening.
+    pub weaken_ms: u64,
 }
 
 /// The state of the fixpoint computation.
@@ -230,7 +235,9 @@ impl<'a, 's> Fixpoint<'a, 's> {
             if enabled.is_empty() {
                 return Ok(false);
             }
+            let started = Instant::now();
             self.seed(p, &enabled);
+            self.counters.seed_ms += started.elapsed().as_millis() as u64;
             changed = true;
         }
         loop {
@@ -239,7 +246,10 @@ impl<'a, 's> Fixpoint<'a, 's> {
                 if !self.enabled(c) || self.verified.get(&c) == Some(&self.versions(c)) {
                     continue;
                 }
-                let keep = self.weaken(p, c)?;
+                let started = Instant::now();
+                let keep = self.weaken(p, c);
+                self.counters.weaken_ms += started.elapsed().as_millis() as u64;
+                let keep = keep?;
                 let lemmas = self.cand[p.0 as usize].clone().unwrap_or_default();
                 let kept: Vec<TermId> = lemmas
                     .iter()

@@ -24,6 +24,7 @@ use crate::analysis::analyze;
 use crate::chc::System;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck};
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// How candidates are weakened along a clause.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -83,7 +84,10 @@ impl Engine for Slicing {
                 },
             );
         }
-        match validate_model(store, system, &model, cx.deadline) {
+        let started = Instant::now();
+        let check = validate_model(store, system, &model, cx.deadline);
+        stats.set("validate_ms", started.elapsed().as_millis() as u64);
+        match check {
             ModelCheck::Valid => Answer::Sat(model),
             ModelCheck::Invalid { clause, .. } if system.clause(clause).is_query() => {
                 Answer::Unknown(format!(
@@ -128,6 +132,8 @@ fn record(stats: &mut Stats, c: &fixpoint::Counters, w: Weakening) {
     stats.set("lemmas_dead", c.lemmas_dead);
     stats.set("lemmas_dropped", c.lemmas_dropped);
     stats.set("iterations", c.iterations);
+    stats.set("seed_ms", c.seed_ms);
+    stats.set("weaken_ms", c.weaken_ms);
 }
 
 /// The median (lower middle for even lengths) of a list.

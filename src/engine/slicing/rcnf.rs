@@ -258,14 +258,12 @@ mod tests {
         // (a ∧ b) ∨ (c ∧ d)  ->  four clauses
         let g = s.or([s.and([a, b]), s.and([c, d])]);
         assert_eq!(rcnf(&s, g).len(), 4);
-        // nested disjunctions are not expanded (depth one): e ∨ ((a ∧ b) ∨ ...) inside a clause
-        let h = s.and([
-            a,
-            s.or([b, s.and([c, s.or([s.and([a, d]), s.and([b, d])])])]),
-        ]);
-        let l = rcnf(&s, h);
-        assert_eq!(l[0], a);
-        assert_eq!(l.len(), 3, "{l:?}");
+        // e ∨ (f ∧ ((a ∧ b) ∨ (c ∧ d))): the outer disjunction is expanded, the nested one
+        // is not (depth one): e ∨ f, e ∨ ((a ∧ b) ∨ (c ∧ d))
+        let [e, f] = ["e", "f"].map(|n| s.var(s.new_var(n, Sort::Bool)));
+        let inner = s.or([s.and([a, b]), s.and([c, d])]);
+        let h = s.or([e, s.and([f, inner])]);
+        assert_eq!(rcnf(&s, h), vec![s.or([e, f]), s.or([e, inner])]);
     }
 
     #[test]
