@@ -26,6 +26,17 @@ pub enum EngineChoice {
     Auto,
     /// Bounded model checking (finds counterexamples only).
     Bmc,
+    /// Formula slicing (proves safety only).
+    Slicing,
+}
+
+/// How the slicing engine weakens candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WeakeningChoice {
+    /// Counterexamples to induction from the SMT solver.
+    Cex,
+    /// Drop lemmas over modified arguments (no SMT call).
+    Syntactic,
 }
 
 #[derive(Subcommand, Debug)]

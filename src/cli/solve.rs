@@ -3,7 +3,8 @@
 //! Solving runs on a worker thread with a large stack; the main thread enforces the time limit
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
-use super::{load, EngineChoice};
+use super::{load, EngineChoice, WeakeningChoice};
+use hornbeam::engine::slicing::{Slicing, Weakening};
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
@@ -21,6 +22,9 @@ pub struct SolveArgs {
     /// Which engine to run.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// How the slicing engine weakens candidates.
+    #[arg(long, value_enum, default_value_t = WeakeningChoice::Cex)]
+    weakening: WeakeningChoice,
     /// Time limit in seconds (default: none).
     #[arg(long)]
     timeout: Option<f64>,
@@ -126,6 +130,17 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let (engine_name, answer) = match args.engine {
         EngineChoice::Auto | EngineChoice::Bmc => {
             ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
+        }
+        EngineChoice::Slicing => {
+            let weakening = match args.weakening {
+                WeakeningChoice::Cex => Weakening::Cex,
+                WeakeningChoice::Syntactic => Weakening::Syntactic,
+            };
+            let engine = Slicing {
+                weakening,
+                ..Slicing::default()
+            };
+            ("slicing", engine.solve(&cx, &solved_system, &mut stats))
         }
     };
     let solved = start.elapsed();

@@ -1,10 +1,11 @@
-//! Engines: one module per engine, each behind the one-method [`Engine`] trait.
+//! Engines (bmc, slicing): one module per engine, each behind the one-method [`Engine`] trait.
 //!
 //! An engine reads a system and returns an [`Answer`]; it never calls another engine (the
 //! portfolio composes them) and never prints. Answers are validated by the caller
 //! ([`Answer::validated`]) before anyone sees them.
 
 pub mod bmc;
+pub mod slicing;
 
 use crate::chc::System;
 use crate::smt::Deadline;

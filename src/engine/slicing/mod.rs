@@ -1,0 +1,144 @@
+//! Formula slicing (Karpenkov and Monniaux, HVC 2016): inductive invariants obtained by
+//! weakening the precondition that reaches each predicate until every clause holds.
+//!
+//! Duty: run the structure analyses, compute the fixpoint of candidate lemma sets
+//! ([`fixpoint`]), turn the candidates into a model and validate it; answer `sat` with the model
+//! only when the validator says it is valid, `unknown` otherwise. The invariants do not depend
+//! on the queries (the paper's analysis is property-independent): when they are too weak to
+//! exclude a query, the answer is `unknown`.
+//!
+//! Must not: answer `unsat` (the abstraction over-approximates, so it finds no counterexamples),
+//! print, or call other engines.
+//!
+//! Modules: [`rcnf`] (relaxed CNF), [`project`] (elimination of intermediate variables),
+//! [`weaken`] (Alg. 1, abstract postcondition, syntactic weakening), [`fixpoint`] (Alg. 2-3 over
+//! clauses).
+
+pub mod fixpoint;
+pub mod project;
+pub mod rcnf;
+pub mod weaken;
+
+use super::{Context, Engine, Stats};
+use crate::analysis::analyze;
+use crate::chc::System;
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// How candidates are weakened along a clause.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Weakening {
+    /// Counterexamples to induction from the SMT solver (Alg. 1): the strongest weakening.
+    #[default]
+    Cex,
+    /// Drop lemmas over arguments the clause changes (Sec. 6.1): no SMT call, less precise.
+    Syntactic,
+}
+
+/// The formula slicing engine.
+#[derive(Clone, Debug)]
+pub struct Slicing {
+    /// How to weaken.
+    pub weakening: Weakening,
+    /// Drop seeded lemmas whose variables are all dead arguments (the paper's live-variable
+    /// optimisation). Off only to show the paper's run of Fig. 3 lemma by lemma.
+    pub prune_dead: bool,
+}
+
+impl Default for Slicing {
+    fn default() -> Self {
+        Slicing {
+            weakening: Weakening::Cex,
+            prune_dead: true,
+        }
+    }
+}
+
+impl Engine for Slicing {
+    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let store = cx.store;
+        let analysis = analyze(system, store);
+        let mut fp = fixpoint::Fixpoint::new(cx, system, &analysis, self);
+        let result = fp.run();
+        record(stats, &fp.counters, self.weakening);
+        if let Err(reason) = result {
+            return Answer::Unknown(format!("slicing: {reason}"));
+        }
+        let mut model = Model::new();
+        for p in system.pred_ids() {
+            let i = p.0 as usize;
+            let body = if !analysis.co_reachable[i] {
+                store.tt()
+            } else {
+                match &fp.cand[i] {
+                    None => store.ff(),
+                    Some(lemmas) => store.and(lemmas.iter().map(|l| rcnf::pretty(store, *l))),
+                }
+            };
+            model.set(
+                p,
+                Interp {
+                    params: fp.params[i].clone(),
+                    body,
+                },
+            );
+        }
+        let started = Instant::now();
+        let check = validate_model(store, system, &model, cx.deadline);
+        stats.set("validate_ms", started.elapsed().as_millis() as u64);
+        match check {
+            ModelCheck::Valid => Answer::Sat(model),
+            ModelCheck::Invalid { clause, .. } if system.clause(clause).is_query() => {
+                Answer::Unknown(format!(
+                    "slicing: the invariants do not exclude query clause {}",
+                    clause.0
+                ))
+            }
+            ModelCheck::Invalid { clause, reason } => Answer::Unknown(format!(
+                "slicing: internal error: clause {} fails under the invariants: {reason}",
+                clause.0
+            )),
+            ModelCheck::Unknown(r) => Answer::Unknown(format!("slicing: validation: {r}")),
+        }
+    }
+}
+
+/// Writes the counters into `stats`: the distribution of SMT calls per weakening (the paper's
+/// Fig. 4b) as a histogram and its median, lemma counts, iterations.
+fn record(stats: &mut Stats, c: &fixpoint::Counters, w: Weakening) {
+    let mut hist: BTreeMap<u64, u64> = BTreeMap::new();
+    for &n in &c.calls_per_weakening {
+        *hist.entry(n).or_default() += 1;
+    }
+    let hist: serde_json::Map<String, serde_json::Value> = hist
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.into()))
+        .collect();
+    stats.set(
+        "weakening",
+        if w == Weakening::Cex {
+            "cex"
+        } else {
+            "syntactic"
+        },
+    );
+    stats.set("smt_calls_per_weakening", serde_json::Value::Object(hist));
+    if let Some(m) = median(&c.calls_per_weakening) {
+        stats.set("median_smt_calls_per_weakening", m);
+    }
+    stats.set("weakenings", c.weakenings);
+    stats.set("lemmas_seeded", c.lemmas_seeded);
+    stats.set("lemmas_dead", c.lemmas_dead);
+    stats.set("lemmas_dropped", c.lemmas_dropped);
+    stats.set("iterations", c.iterations);
+    stats.set("seed_ms", c.seed_ms);
+    stats.set("weaken_ms", c.weaken_ms);
+}
+
+/// The median (lower middle for even lengths) of a list.
+fn median(xs: &[u64]) -> Option<u64> {
+    let mut v = xs.to_vec();
+    v.sort_unstable();
+    v.get(v.len().saturating_sub(1) / 2).copied()
+}

@@ -1,0 +1,12 @@
+; Fig. 1 with the wrong property: p = 0 does not imply x >= 0. Unsafe: slicing must not say sat.
+(set-logic HORN)
+(declare-fun loop (Int Int Int) Bool)
+(assert (forall ((x Int) (p Int) (i Int))
+  (=> (and (= i 0) (or (and (not (= p 0)) (>= x 0)) (and (= p 0) (< x 0))))
+      (loop x p i))))
+(assert (forall ((x Int) (p Int) (i Int) (n Int))
+  (=> (and (loop x p i) (< i n))
+      (loop (* 2 x) p (+ i 1)))))
+(assert (forall ((x Int) (p Int) (i Int))
+  (=> (and (loop x p i) (= p 0) (< x 0)) false)))
+(check-sat)
