@@ -31,14 +31,24 @@ fn main() {
     let lib_dir = lib_dir.canonicalize().unwrap_or(lib_dir);
     println!("cargo:rustc-link-search=native={}", lib_dir.display());
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
-    println!("cargo:rerun-if-changed={}", lib_dir.join("libz3.so").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        lib_dir.join("libz3.so").display()
+    );
 }
 
 /// Installs the z3-solver wheel (library and `z3` binary, no Python dependencies) into `dir`.
 fn fetch_z3(dir: &Path) {
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string());
     let status = Command::new(&python)
-        .args(["-m", "pip", "install", "--quiet", "--no-deps", "--disable-pip-version-check"])
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--disable-pip-version-check",
+        ])
         .arg("--target")
         .arg(dir)
         .arg(Z3_WHEEL)

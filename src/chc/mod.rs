@@ -108,7 +108,10 @@ impl System {
 
     /// Declares a predicate.
     pub fn add_pred(&mut self, name: impl Into<String>, sorts: Vec<Sort>) -> PredId {
-        self.preds.push(PredDecl { name: name.into(), sorts });
+        self.preds.push(PredDecl {
+            name: name.into(),
+            sorts,
+        });
         PredId(self.preds.len() as u32 - 1)
     }
 
@@ -176,7 +179,8 @@ impl System {
 
     /// Clauses whose head is `p`.
     pub fn clauses_defining(&self, p: PredId) -> impl Iterator<Item = (ClauseId, &Clause)> + '_ {
-        self.clauses().filter(move |(_, c)| c.head_pred() == Some(p))
+        self.clauses()
+            .filter(move |(_, c)| c.head_pred() == Some(p))
     }
 
     /// Query clauses (head `false`).

@@ -65,7 +65,12 @@ impl<'a> SystemPrinter<'a> {
         for id in self.system.pred_ids() {
             let d = self.system.pred(id);
             let sorts: Vec<String> = d.sorts.iter().map(|s| s.to_string()).collect();
-            let _ = writeln!(out, "(declare-fun {} ({}) Bool)", symbol(&d.name), sorts.join(" "));
+            let _ = writeln!(
+                out,
+                "(declare-fun {} ({}) Bool)",
+                symbol(&d.name),
+                sorts.join(" ")
+            );
         }
         for (_, c) in self.system.clauses() {
             out.push_str(&self.clause(c));

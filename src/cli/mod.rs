@@ -73,7 +73,11 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(&args),
-        Command::Check { file, model, timeout } => check::run(&file, &model, timeout),
+        Command::Check {
+            file,
+            model,
+            timeout,
+        } => check::run(&file, &model, timeout),
         Command::Print { file } => check::print(&file),
         Command::Analyze { file, json, dot } => analyze::run(&file, json, dot),
         Command::Facts { file, out } => analyze::facts(&file, &out),

@@ -64,7 +64,9 @@ pub fn run(args: &SolveArgs) -> i32 {
     }
     // Grace period past the limit for validation and printing.
     let received = match limit {
-        Some(l) => rx.recv_timeout(l + Duration::from_secs(2)).map_err(|e| e.to_string()),
+        Some(l) => rx
+            .recv_timeout(l + Duration::from_secs(2))
+            .map_err(|e| e.to_string()),
         None => rx.recv().map_err(|e| e.to_string()),
     };
     match received {
@@ -95,14 +97,23 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let (system, _) = match load(&store, &args.file) {
         Ok(x) => x,
         Err(code) => {
-            return Outcome { stdout: String::new(), stderr: String::new(), code };
+            return Outcome {
+                stdout: String::new(),
+                stderr: String::new(),
+                code,
+            };
         }
     };
     let parsed = start.elapsed();
-    let cx = Context { store: &store, deadline };
+    let cx = Context {
+        store: &store,
+        deadline,
+    };
     let mut stats = Stats::default();
     let (engine_name, answer) = match args.engine {
-        EngineChoice::Auto | EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &system, &mut stats)),
+        EngineChoice::Auto | EngineChoice::Bmc => {
+            ("bmc", Bmc::default().solve(&cx, &system, &mut stats))
+        }
     };
     let solved = start.elapsed();
     // Validation gets its own budget: a correct answer found just before the deadline must not
@@ -141,5 +152,9 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         stderr.push_str(&json.to_string());
         stderr.push('\n');
     }
-    Outcome { stdout, stderr, code: 0 }
+    Outcome {
+        stdout,
+        stderr,
+        code: 0,
+    }
 }

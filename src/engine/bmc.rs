@@ -85,12 +85,20 @@ impl<'a, 's> Unroller<'a, 's> {
         } else {
             level.saturating_sub(1)..level
         };
-        range.filter_map(|l| self.levels[l].get(&pred).copied()).collect()
+        range
+            .filter_map(|l| self.levels[l].get(&pred).copied())
+            .collect()
     }
 
     /// Asserts the clause instances deriving a node with arguments `args` from nodes below
     /// `level`; returns the choices (selectors to disjoin under the node's active literal).
-    fn instances_of(&mut self, clauses: &[ClauseId], args: &[VarId], level: usize, tag: &str) -> Vec<Choice> {
+    fn instances_of(
+        &mut self,
+        clauses: &[ClauseId],
+        args: &[VarId],
+        level: usize,
+        tag: &str,
+    ) -> Vec<Choice> {
         let store = self.cx.store;
         let mut choices = Vec::new();
         'clauses: for &cid in clauses {
@@ -114,7 +122,8 @@ impl<'a, 's> Unroller<'a, 's> {
                     store.new_var(&format!("{}{tag}", store.var_name(v)), store.var_sort(v))
                 });
             }
-            let map: HashMap<VarId, TermId> = rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
+            let map: HashMap<VarId, TermId> =
+                rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
             let mut parts = vec![store.substitute(clause.constraint, &map)];
             let mut options = Vec::new();
             for (atom, cands) in clause.body.iter().zip(premises) {
@@ -131,10 +140,16 @@ impl<'a, 's> Unroller<'a, 's> {
                         let pick = store.new_var(&format!("pick{tag}"), Sort::Bool);
                         self.smt.assert(store.implies(store.var(pick), matched));
                         picks.push(store.var(pick));
-                        opts.push(Option_ { node: n, pick: Some(pick) });
+                        opts.push(Option_ {
+                            node: n,
+                            pick: Some(pick),
+                        });
                     } else {
                         parts.push(matched);
-                        opts.push(Option_ { node: n, pick: None });
+                        opts.push(Option_ {
+                            node: n,
+                            pick: None,
+                        });
                     }
                 }
                 if !picks.is_empty() {
@@ -158,8 +173,13 @@ impl<'a, 's> Unroller<'a, 's> {
         let store = self.cx.store;
         let active = store.new_var(&format!("active{tag}"), Sort::Bool);
         let sels: Vec<TermId> = choices.iter().map(|c| store.var(c.selector)).collect();
-        self.smt.assert(store.implies(store.var(active), store.or(sels)));
-        self.nodes.push(Node { args, active, choices });
+        self.smt
+            .assert(store.implies(store.var(active), store.or(sels)));
+        self.nodes.push(Node {
+            args,
+            active,
+            choices,
+        });
         self.nodes.len() - 1
     }
 
@@ -202,7 +222,12 @@ impl<'a, 's> Unroller<'a, 's> {
     }
 
     /// Reads the derivation of node `n` from the current model; returns its step index.
-    fn extract(&mut self, n: usize, out: &mut Derivation, memo: &mut HashMap<usize, usize>) -> Option<usize> {
+    fn extract(
+        &mut self,
+        n: usize,
+        out: &mut Derivation,
+        memo: &mut HashMap<usize, usize>,
+    ) -> Option<usize> {
         if let Some(&i) = memo.get(&n) {
             return Some(i);
         }
@@ -225,7 +250,8 @@ impl<'a, 's> Unroller<'a, 's> {
         let clause = ch.clause;
         let pairs: Vec<(VarId, VarId)> = ch.rename.iter().map(|(a, b)| (*a, *b)).collect();
         let values = self.smt.values(pairs.iter().map(|p| p.1))?;
-        let assignment: BTreeMap<_, _> = pairs.iter().map(|(o, c)| (*o, values[c].clone())).collect();
+        let assignment: BTreeMap<_, _> =
+            pairs.iter().map(|(o, c)| (*o, values[c].clone())).collect();
         out.nodes.push(DerivNode {
             clause,
             assignment,
@@ -256,7 +282,10 @@ impl Engine for Bmc {
                 break Answer::Unknown("timeout".into());
             }
             if u.instances > self.max_instances {
-                break Answer::Unknown(format!("bmc: budget of {} clause instances reached", self.max_instances));
+                break Answer::Unknown(format!(
+                    "bmc: budget of {} clause instances reached",
+                    self.max_instances
+                ));
             }
             if u.levels.len() > self.max_depth {
                 break Answer::Unknown(format!("bmc: depth bound {} reached", self.max_depth));

@@ -140,7 +140,9 @@ impl<'s> Smt<'s> {
         match r {
             z3::SatResult::Sat => SatResult::Sat,
             z3::SatResult::Unsat => SatResult::Unsat,
-            z3::SatResult::Unknown if self.deadline.expired() => SatResult::Unknown("timeout".into()),
+            z3::SatResult::Unknown if self.deadline.expired() => {
+                SatResult::Unknown("timeout".into())
+            }
             z3::SatResult::Unknown => SatResult::Unknown(
                 self.solver
                     .get_reason_unknown()
@@ -175,13 +177,19 @@ impl<'s> Smt<'s> {
     }
 
     /// After `Sat`: the values of several variables.
-    pub fn values(&mut self, vars: impl IntoIterator<Item = VarId>) -> Option<BTreeMap<VarId, Value>> {
+    pub fn values(
+        &mut self,
+        vars: impl IntoIterator<Item = VarId>,
+    ) -> Option<BTreeMap<VarId, Value>> {
         let model = self.solver.get_model()?;
         let mut out = BTreeMap::new();
         for v in vars {
             let d = self.tr.var(v);
             let val = model.eval(&d, true)?;
-            out.insert(v, dynamic_value(self.tr.store, &val, &self.store().var_sort(v))?);
+            out.insert(
+                v,
+                dynamic_value(self.tr.store, &val, &self.store().var_sort(v))?,
+            );
         }
         Some(out)
     }

@@ -98,9 +98,17 @@ impl<'s> ToZ3<'s> {
     }
 
     fn app(&mut self, op: &Op, a: &[Dynamic], sort: &Sort) -> Dynamic {
-        let bools = || a.iter().map(|x| x.as_bool().expect("Bool")).collect::<Vec<_>>();
+        let bools = || {
+            a.iter()
+                .map(|x| x.as_bool().expect("Bool"))
+                .collect::<Vec<_>>()
+        };
         let reals = || a.iter().map(as_real).collect::<Vec<_>>();
-        let ints = || a.iter().map(|x| x.as_int().expect("Int")).collect::<Vec<_>>();
+        let ints = || {
+            a.iter()
+                .map(|x| x.as_int().expect("Int"))
+                .collect::<Vec<_>>()
+        };
         let arith = |f: &dyn Fn(&[Dynamic]) -> Dynamic| -> Dynamic {
             if *sort == Sort::Real {
                 let r: Vec<Dynamic> = reals().iter().map(|x| Dynamic::from_ast(x)).collect();
@@ -138,21 +146,27 @@ impl<'s> ToZ3<'s> {
             }
             Op::Add => arith(&|xs| {
                 if xs[0].as_int().is_some() {
-                    Dynamic::from_ast(&Int::add(&xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>()))
+                    Dynamic::from_ast(&Int::add(
+                        &xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>(),
+                    ))
                 } else {
                     Dynamic::from_ast(&Real::add(&xs.iter().map(as_real).collect::<Vec<_>>()))
                 }
             }),
             Op::Mul => arith(&|xs| {
                 if xs[0].as_int().is_some() {
-                    Dynamic::from_ast(&Int::mul(&xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>()))
+                    Dynamic::from_ast(&Int::mul(
+                        &xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>(),
+                    ))
                 } else {
                     Dynamic::from_ast(&Real::mul(&xs.iter().map(as_real).collect::<Vec<_>>()))
                 }
             }),
             Op::Sub => arith(&|xs| {
                 if xs[0].as_int().is_some() {
-                    Dynamic::from_ast(&Int::sub(&xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>()))
+                    Dynamic::from_ast(&Int::sub(
+                        &xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>(),
+                    ))
                 } else {
                     Dynamic::from_ast(&Real::sub(&xs.iter().map(as_real).collect::<Vec<_>>()))
                 }
@@ -164,12 +178,14 @@ impl<'s> ToZ3<'s> {
             Op::Abs => match a[0].as_int() {
                 Some(i) => {
                     let zero = Int::from_i64(0);
-                    i.ge(&zero).ite(&Dynamic::from_ast(&i), &Dynamic::from_ast(&i.unary_minus()))
+                    i.ge(&zero)
+                        .ite(&Dynamic::from_ast(&i), &Dynamic::from_ast(&i.unary_minus()))
                 }
                 None => {
                     let r = as_real(&a[0]);
                     let zero = Real::from_rational(0, 1);
-                    r.ge(&zero).ite(&Dynamic::from_ast(&r), &Dynamic::from_ast(&r.unary_minus()))
+                    r.ge(&zero)
+                        .ite(&Dynamic::from_ast(&r), &Dynamic::from_ast(&r.unary_minus()))
                 }
             },
             Op::RealDiv => {
@@ -235,7 +251,10 @@ fn coerce_pair(x: &Dynamic, y: &Dynamic) -> (Dynamic, Dynamic) {
     let xr = x.as_real().is_some();
     let yr = y.as_real().is_some();
     if xr != yr && (x.as_int().is_some() || y.as_int().is_some()) {
-        (Dynamic::from_ast(&as_real(x)), Dynamic::from_ast(&as_real(y)))
+        (
+            Dynamic::from_ast(&as_real(x)),
+            Dynamic::from_ast(&as_real(y)),
+        )
     } else {
         (x.clone(), y.clone())
     }
@@ -276,8 +295,12 @@ fn back_sort(s: &z3::Sort) -> Result<Sort, BackError> {
         z3::SortKind::Int => Ok(Sort::Int),
         z3::SortKind::Real => Ok(Sort::Real),
         z3::SortKind::Array => {
-            let d = s.array_domain().ok_or_else(|| BackError("array domain".into()))?;
-            let r = s.array_range().ok_or_else(|| BackError("array range".into()))?;
+            let d = s
+                .array_domain()
+                .ok_or_else(|| BackError("array domain".into()))?;
+            let r = s
+                .array_range()
+                .ok_or_else(|| BackError("array range".into()))?;
             Ok(Sort::array(back_sort(&d)?, back_sort(&r)?))
         }
         k => Err(BackError(format!("unsupported sort {k:?}"))),
@@ -365,9 +388,18 @@ mod tests {
 
     #[test]
     fn rationals_parse() {
-        assert_eq!(parse_rational("-5"), Some(BigRational::from_integer((-5).into())));
-        assert_eq!(parse_rational("1/3"), Some(BigRational::new(1.into(), 3.into())));
-        assert_eq!(parse_rational("2.50"), Some(BigRational::new(5.into(), 2.into())));
+        assert_eq!(
+            parse_rational("-5"),
+            Some(BigRational::from_integer((-5).into()))
+        );
+        assert_eq!(
+            parse_rational("1/3"),
+            Some(BigRational::new(1.into(), 3.into()))
+        );
+        assert_eq!(
+            parse_rational("2.50"),
+            Some(BigRational::new(5.into(), 2.into()))
+        );
         assert_eq!(parse_rational("1/0"), None);
     }
 }

@@ -58,7 +58,11 @@ impl Error {
     pub fn render(&self, file: &str, src: &str) -> String {
         match self {
             Error::Io { .. } => format!("{file}: {self}"),
-            Error::At { kind, span, message } => {
+            Error::At {
+                kind,
+                span,
+                message,
+            } => {
                 let (line, col) = line_col(src, span.start.min(src.len()));
                 let prefix = match kind {
                     ErrorKind::Unsupported => "unsupported: ",

@@ -57,7 +57,10 @@ pub fn read_text(path: &std::path::Path) -> Result<String, (Error, String)> {
             Err((
                 Error::at(
                     ErrorKind::Syntax,
-                    ast::Span { start: good, end: good + 1 },
+                    ast::Span {
+                        start: good,
+                        end: good + 1,
+                    },
                     "the input is not UTF-8 text",
                 ),
                 prefix,

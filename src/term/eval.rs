@@ -269,7 +269,13 @@ mod tests {
 
     #[test]
     fn euclidean_division_matches_smtlib() {
-        let cases = [(7, 2, 3, 1), (-7, 2, -4, 1), (7, -2, -3, 1), (-7, -2, 4, 1), (6, 3, 2, 0)];
+        let cases = [
+            (7, 2, 3, 1),
+            (-7, 2, -4, 1),
+            (7, -2, -3, 1),
+            (-7, -2, 4, 1),
+            (6, 3, 2, 0),
+        ];
         for (a, b, q, r) in cases {
             let (a, b) = (BigInt::from(a), BigInt::from(b));
             assert_eq!(euclid_div(&a, &b), BigInt::from(q), "{a} div {b}");

@@ -19,8 +19,12 @@ pub fn is_simple_symbol(s: &str) -> bool {
     const EXTRA: &str = "~!@$%^&*_-+=<>.?/";
     !s.is_empty()
         && !s.starts_with(|c: char| c.is_ascii_digit())
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
-        && !matches!(s, "let" | "forall" | "exists" | "!" | "_" | "as" | "match" | "par")
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || EXTRA.contains(c))
+        && !matches!(
+            s,
+            "let" | "forall" | "exists" | "!" | "_" | "as" | "match" | "par"
+        )
 }
 
 /// A symbol as SMT-LIB text: bare when possible, `|quoted|` otherwise.
@@ -121,9 +125,9 @@ impl<'a> TermPrinter<'a> {
         let mut size: HashMap<TermId, usize> = HashMap::new();
         for &s in &order {
             let n = match &self.store.get(s).term {
-                Term::App(_, args) => args
-                    .iter()
-                    .fold(1usize, |acc, a| acc.saturating_add(*size.get(a).unwrap_or(&1))),
+                Term::App(_, args) => args.iter().fold(1usize, |acc, a| {
+                    acc.saturating_add(*size.get(a).unwrap_or(&1))
+                }),
                 Term::Quant(_, _, b) => 1usize.saturating_add(*size.get(b).unwrap_or(&1)),
                 _ => 1,
             };

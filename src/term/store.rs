@@ -62,7 +62,10 @@ impl TermStore {
         }
         inner.names.insert(candidate.clone());
         let id = VarId(inner.vars.len() as u32);
-        inner.vars.push(VarInfo { name: candidate, sort });
+        inner.vars.push(VarInfo {
+            name: candidate,
+            sort,
+        });
         id
     }
 
@@ -501,9 +504,7 @@ impl TermStore {
                 it.fold(first, |acc, a| self.sub(acc, a))
             }
             Op::Neg => self.neg(args[0]),
-            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => {
-                self.cmp(op, args[0], args[1])
-            }
+            Op::Le | Op::Lt | Op::Ge | Op::Gt if args.len() == 2 => self.cmp(op, args[0], args[1]),
             Op::Le | Op::Lt | Op::Ge | Op::Gt => {
                 let cs: Vec<_> = args
                     .windows(2)
@@ -530,7 +531,9 @@ impl TermStore {
                 if !y.is_zero() {
                     return match op {
                         Op::RealDiv => self.real(x / y),
-                        Op::IntDiv => self.int(super::eval::euclid_div(&x.to_integer(), &y.to_integer())),
+                        Op::IntDiv => {
+                            self.int(super::eval::euclid_div(&x.to_integer(), &y.to_integer()))
+                        }
                         _ => self.int(super::eval::euclid_mod(&x.to_integer(), &y.to_integer())),
                     };
                 }

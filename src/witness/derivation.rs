@@ -81,7 +81,8 @@ pub fn replay_derivation(
         if n.children.len() != c.body.len() {
             return Err(ReplayError::Arity(i, n.children.len(), c.body.len()));
         }
-        let env: HashMap<VarId, Value> = n.assignment.iter().map(|(k, v)| (*k, v.clone())).collect();
+        let env: HashMap<VarId, Value> =
+            n.assignment.iter().map(|(k, v)| (*k, v.clone())).collect();
         for (v, val) in &env {
             if !value_has_sort(val, &store.var_sort(*v)) {
                 return Err(ReplayError::Sort(i));
@@ -98,14 +99,22 @@ pub fn replay_derivation(
             }
             let cn = &d.nodes[child];
             let Head::Atom(h) = &system.clause(cn.clause).head else {
-                return Err(ReplayError::Mismatch { node: i, atom: j, child });
+                return Err(ReplayError::Mismatch {
+                    node: i,
+                    atom: j,
+                    child,
+                });
             };
             let same = h.pred == atom.pred
                 && h.args.iter().zip(&atom.args).all(|(hv, bv)| {
                     matches!((cn.assignment.get(hv), env.get(bv)), (Some(x), Some(y)) if x == y)
                 });
             if !same {
-                return Err(ReplayError::Mismatch { node: i, atom: j, child });
+                return Err(ReplayError::Mismatch {
+                    node: i,
+                    atom: j,
+                    child,
+                });
             }
         }
     }
@@ -118,7 +127,9 @@ pub fn replay_derivation(
 fn value_has_sort(v: &Value, s: &crate::term::Sort) -> bool {
     use crate::term::Sort;
     match (v, s) {
-        (Value::Bool(_), Sort::Bool) | (Value::Int(_), Sort::Int) | (Value::Real(_), Sort::Real) => true,
+        (Value::Bool(_), Sort::Bool)
+        | (Value::Int(_), Sort::Int)
+        | (Value::Real(_), Sort::Real) => true,
         (Value::Array(d, entries), Sort::Array(i, e)) => {
             value_has_sort(d, e)
                 && entries

@@ -53,9 +53,7 @@ impl Answer {
             },
             Answer::Unsat(d) => match replay_derivation(store, system, &d) {
                 Ok(()) => Answer::Unsat(d),
-                Err(e) => Answer::Unknown(format!(
-                    "internal error: derivation failed replay: {e}"
-                )),
+                Err(e) => Answer::Unknown(format!("internal error: derivation failed replay: {e}")),
             },
             u => u,
         }

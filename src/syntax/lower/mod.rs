@@ -49,14 +49,22 @@ fn too_many(span: Span) -> Error {
 }
 
 /// Clausal form of `f` (if `positive`) or of `¬f`: a conjunction of [`Proto`] clauses.
-fn clausify(store: &TermStore, f: &Formula, positive: bool, span: Span) -> Result<Vec<Proto>, Error> {
+fn clausify(
+    store: &TermStore,
+    f: &Formula,
+    positive: bool,
+    span: Span,
+) -> Result<Vec<Proto>, Error> {
     let product = |parts: Vec<Vec<Proto>>| -> Result<Vec<Proto>, Error> {
         let mut acc = vec![Proto::default()];
         for part in parts {
             if acc.len().saturating_mul(part.len()) > MAX_CLAUSES_PER_ASSERTION {
                 return Err(too_many(span));
             }
-            acc = acc.iter().flat_map(|a| part.iter().map(move |b| a.merge(b))).collect();
+            acc = acc
+                .iter()
+                .flat_map(|a| part.iter().map(move |b| a.merge(b)))
+                .collect();
         }
         Ok(acc)
     };
@@ -70,7 +78,10 @@ fn clausify(store: &TermStore, f: &Formula, positive: bool, span: Span) -> Resul
     match f {
         Formula::Constraint(t) => {
             let g = if positive { *t } else { store.not(*t) };
-            Ok(vec![Proto { guard: vec![g], ..Proto::default() }])
+            Ok(vec![Proto {
+                guard: vec![g],
+                ..Proto::default()
+            }])
         }
         Formula::Atom(p, args, sp) => {
             let mut proto = Proto::default();
@@ -168,7 +179,11 @@ fn finish(store: &TermStore, proto: Proto) -> Result<Clause, Error> {
 }
 
 /// Lowers a parsed script into a system whose terms live in `store`.
-pub fn lower_script(store: &TermStore, commands: &[ast::Command], src_len: usize) -> Result<System, Error> {
+pub fn lower_script(
+    store: &TermStore,
+    commands: &[ast::Command],
+    src_len: usize,
+) -> Result<System, Error> {
     let mut env = Env::new(store);
     let mut system = System::new();
     let mut saw_check_sat = false;
@@ -193,7 +208,11 @@ pub fn lower_script(store: &TermStore, commands: &[ast::Command], src_len: usize
                 let ret = lower_sort(&def.ret)?;
                 env.macros.insert(
                     def.name.name.clone(),
-                    Macro { params, ret, body: Rc::new(def.body.clone()) },
+                    Macro {
+                        params,
+                        ret,
+                        body: Rc::new(def.body.clone()),
+                    },
                 );
             }
             CommandKind::DeclareDatatypes(_) | CommandKind::DeclareDatatype(_) => {
@@ -232,7 +251,10 @@ pub fn lower_script(store: &TermStore, commands: &[ast::Command], src_len: usize
     if !saw_check_sat {
         return Err(Error::at(
             ErrorKind::Missing,
-            Span { start: src_len, end: src_len },
+            Span {
+                start: src_len,
+                end: src_len,
+            },
             "missing (check-sat)",
         ));
     }
@@ -278,7 +300,11 @@ fn declare(
 /// Lowers a model's definitions for the predicates of `system`. Definitions of names that are not
 /// predicates are macros usable by later definitions; predicates without a definition are left
 /// out (they read as `false`).
-pub fn lower_model(store: &TermStore, system: &System, defs: &[ast::FunDef]) -> Result<Model, Error> {
+pub fn lower_model(
+    store: &TermStore,
+    system: &System,
+    defs: &[ast::FunDef],
+) -> Result<Model, Error> {
     let mut env = Env::new(store);
     let mut model = Model::new();
     for def in defs {
@@ -291,7 +317,11 @@ pub fn lower_model(store: &TermStore, system: &System, defs: &[ast::FunDef]) -> 
         let Some(p) = system.pred_by_name(&def.name.name) else {
             env.macros.insert(
                 def.name.name.clone(),
-                Macro { params, ret, body: Rc::new(def.body.clone()) },
+                Macro {
+                    params,
+                    ret,
+                    body: Rc::new(def.body.clone()),
+                },
             );
             continue;
         };
@@ -301,11 +331,18 @@ pub fn lower_model(store: &TermStore, system: &System, defs: &[ast::FunDef]) -> 
             return Err(Error::at(
                 ErrorKind::Sort,
                 def.span,
-                format!("definition of `{}` does not match its declaration", def.name.name),
+                format!(
+                    "definition of `{}` does not match its declaration",
+                    def.name.name
+                ),
             ));
         }
         if model.get(p).is_some() {
-            return Err(Error::at(ErrorKind::Sort, def.name.span, format!("`{}` is defined twice", def.name.name)));
+            return Err(Error::at(
+                ErrorKind::Sort,
+                def.name.span,
+                format!("`{}` is defined twice", def.name.name),
+            ));
         }
         let (vars, body) = env.with_vars(&def.params, |env, vars| {
             let body = env.formula(&def.body)?;
@@ -328,8 +365,15 @@ fn pure(store: &TermStore, f: &Formula) -> Option<TermId> {
     Some(match f {
         Formula::Constraint(t) => *t,
         Formula::Atom(..) => return None,
-        Formula::And(fs) => store.and(fs.iter().map(|g| pure(store, g)).collect::<Option<Vec<_>>>()?),
-        Formula::Or(fs) => store.or(fs.iter().map(|g| pure(store, g)).collect::<Option<Vec<_>>>()?),
+        Formula::And(fs) => store.and(
+            fs.iter()
+                .map(|g| pure(store, g))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        Formula::Or(fs) => store.or(fs
+            .iter()
+            .map(|g| pure(store, g))
+            .collect::<Option<Vec<_>>>()?),
         Formula::Not(g) => store.not(pure(store, g)?),
         Formula::Implies(a, b) => store.implies(pure(store, a)?, pure(store, b)?),
         Formula::Ite(c, a, b) => store.ite(*c, pure(store, a)?, pure(store, b)?),

@@ -76,7 +76,11 @@ pub(crate) fn lower_sort(s: &ast::Sort) -> Result<Sort, Error> {
             "Bool" => Ok(Sort::Bool),
             "Int" => Ok(Sort::Int),
             "Real" => Ok(Sort::Real),
-            other => Err(err(ErrorKind::Unknown, sym.span, format!("unknown sort `{other}`"))),
+            other => Err(err(
+                ErrorKind::Unknown,
+                sym.span,
+                format!("unknown sort `{other}`"),
+            )),
         },
         ast::Sort::App(sym, args, span) if sym.name == "Array" => {
             if args.len() != 2 {
@@ -92,7 +96,10 @@ pub(crate) fn lower_sort(s: &ast::Sort) -> Result<Sort, Error> {
         ast::Sort::Indexed(sym, _, span) => Err(err(
             ErrorKind::Unsupported,
             *span,
-            format!("sort `(_ {} ...)` (only Bool, Int, Real and arrays are supported)", sym.name),
+            format!(
+                "sort `(_ {} ...)` (only Bool, Int, Real and arrays are supported)",
+                sym.name
+            ),
         )),
     }
 }
@@ -187,7 +194,11 @@ impl<'a> Env<'a> {
         if s == Sort::Int && *sort == Sort::Real {
             return Ok(self.to_real(x));
         }
-        Err(err(ErrorKind::Sort, span, format!("expected a term of sort {sort}, found {s}")))
+        Err(err(
+            ErrorKind::Sort,
+            span,
+            format!("expected a term of sort {sort}, found {s}"),
+        ))
     }
 
     fn to_real(&self, x: TermId) -> TermId {
@@ -202,7 +213,11 @@ impl<'a> Env<'a> {
         let l = self.lower(t)?;
         if let Lowered::Term(x) = &l {
             if self.store.sort(*x) != Sort::Bool {
-                return Err(err(ErrorKind::Sort, t.span, format!("expected a Boolean term, found {}", self.store.sort(*x))));
+                return Err(err(
+                    ErrorKind::Sort,
+                    t.span,
+                    format!("expected a Boolean term, found {}", self.store.sort(*x)),
+                ));
             }
         }
         Ok(l.into_formula())
@@ -262,7 +277,11 @@ impl<'a> Env<'a> {
 
     fn ident(&mut self, id: &Ident, span: Span) -> Result<Lowered, Error> {
         let Ident::Simple(sym) = id else {
-            return Err(err(ErrorKind::Unsupported, span, "indexed or qualified identifier"));
+            return Err(err(
+                ErrorKind::Unsupported,
+                span,
+                "indexed or qualified identifier",
+            ));
         };
         let name = sym.name.as_str();
         if let Some(l) = self.lookup(name) {
@@ -278,7 +297,10 @@ impl<'a> Env<'a> {
                 return Err(err(
                     ErrorKind::Sort,
                     span,
-                    format!("predicate `{name}` expects {} arguments, got 0", sorts.len()),
+                    format!(
+                        "predicate `{name}` expects {} arguments, got 0",
+                        sorts.len()
+                    ),
                 ));
             }
             return Ok(Lowered::Formula(Formula::Atom(*p, Vec::new(), span)));
@@ -286,16 +308,29 @@ impl<'a> Env<'a> {
         if self.macros.contains_key(name) {
             return self.expand_macro(name, &[], span);
         }
-        Err(err(ErrorKind::Unknown, sym.span, format!("unknown symbol `{name}`")))
+        Err(err(
+            ErrorKind::Unknown,
+            sym.span,
+            format!("unknown symbol `{name}`"),
+        ))
     }
 
-    fn expand_macro(&mut self, name: &str, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
+    fn expand_macro(
+        &mut self,
+        name: &str,
+        args: &[ast::Term],
+        span: Span,
+    ) -> Result<Lowered, Error> {
         let m = self.macros[name].clone();
         if m.params.len() != args.len() {
             return Err(err(
                 ErrorKind::Sort,
                 span,
-                format!("`{name}` expects {} arguments, got {}", m.params.len(), args.len()),
+                format!(
+                    "`{name}` expects {} arguments, got {}",
+                    m.params.len(),
+                    args.len()
+                ),
             ));
         }
         let mut scope = HashMap::new();
@@ -321,28 +356,51 @@ impl<'a> Env<'a> {
     fn app(&mut self, head: &Ident, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
         let name = match head {
             Ident::Simple(s) => s.name.as_str(),
-            Ident::Qualified(inner, sort, _) if matches!(&**inner, Ident::Simple(s) if s.name == "const") => {
+            Ident::Qualified(inner, sort, _) if matches!(&**inner, Ident::Simple(s) if s.name == "const") =>
+            {
                 let sort = lower_sort(sort)?;
                 let Sort::Array(_, elem) = &sort else {
-                    return Err(err(ErrorKind::Sort, span, "`(as const S)` needs an array sort"));
+                    return Err(err(
+                        ErrorKind::Sort,
+                        span,
+                        "`(as const S)` needs an array sort",
+                    ));
                 };
                 if args.len() != 1 {
-                    return Err(err(ErrorKind::Sort, span, "a constant array takes one argument"));
+                    return Err(err(
+                        ErrorKind::Sort,
+                        span,
+                        "a constant array takes one argument",
+                    ));
                 }
                 let v = self.term_of_sort(&args[0], elem)?;
                 return Ok(Lowered::Term(self.store.app(Op::ConstArray(sort), vec![v])));
             }
-            _ => return Err(err(ErrorKind::Unsupported, head.span(), "indexed or qualified function")),
+            _ => {
+                return Err(err(
+                    ErrorKind::Unsupported,
+                    head.span(),
+                    "indexed or qualified function",
+                ))
+            }
         };
         if self.lookup(name).is_some() {
-            return Err(err(ErrorKind::Sort, head.span(), format!("`{name}` is not a function")));
+            return Err(err(
+                ErrorKind::Sort,
+                head.span(),
+                format!("`{name}` is not a function"),
+            ));
         }
         if let Some((p, sorts)) = self.preds.get(name).cloned() {
             if sorts.len() != args.len() {
                 return Err(err(
                     ErrorKind::Sort,
                     span,
-                    format!("predicate `{name}` expects {} arguments, got {}", sorts.len(), args.len()),
+                    format!(
+                        "predicate `{name}` expects {} arguments, got {}",
+                        sorts.len(),
+                        args.len()
+                    ),
                 ));
             }
             let mut xs = Vec::new();
@@ -355,17 +413,31 @@ impl<'a> Env<'a> {
             return self.expand_macro(name, args, span);
         }
         let Some(op) = op_of(name) else {
-            return Err(err(ErrorKind::Unknown, head.span(), format!("unknown function `{name}`")));
+            return Err(err(
+                ErrorKind::Unknown,
+                head.span(),
+                format!("unknown function `{name}`"),
+            ));
         };
         self.operator(op, name, args, span)
     }
 
-    fn operator(&mut self, op: Op, name: &str, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
+    fn operator(
+        &mut self,
+        op: Op,
+        name: &str,
+        args: &[ast::Term],
+        span: Span,
+    ) -> Result<Lowered, Error> {
         let arity = |ok: bool, what: &str| -> Result<(), Error> {
             if ok {
                 Ok(())
             } else {
-                Err(err(ErrorKind::Sort, span, format!("`{name}` expects {what}, got {}", args.len())))
+                Err(err(
+                    ErrorKind::Sort,
+                    span,
+                    format!("`{name}` expects {what}, got {}", args.len()),
+                ))
             }
         };
         match op {
@@ -375,7 +447,10 @@ impl<'a> Env<'a> {
                     Op::Implies => arity(args.len() >= 2, "at least 2 arguments")?,
                     _ => {}
                 }
-                let fs = args.iter().map(|a| self.formula(a)).collect::<Result<Vec<_>, _>>()?;
+                let fs = args
+                    .iter()
+                    .map(|a| self.formula(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 if fs.iter().all(|f| matches!(f, Formula::Constraint(_))) {
                     let ts = fs
                         .into_iter()
@@ -415,7 +490,10 @@ impl<'a> Env<'a> {
                 }
             }
             _ => {
-                let xs = args.iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
+                let xs = args
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 self.typed_app(op, name, xs, args, span).map(Lowered::Term)
             }
         }
@@ -426,7 +504,11 @@ impl<'a> Env<'a> {
         if got == *s {
             Ok(())
         } else {
-            Err(err(ErrorKind::Sort, span, format!("expected {s}, found {got}")))
+            Err(err(
+                ErrorKind::Sort,
+                span,
+                format!("expected {s}, found {got}"),
+            ))
         }
     }
 
@@ -456,16 +538,29 @@ impl<'a> Env<'a> {
         span: Span,
     ) -> Result<TermId, Error> {
         let n = xs.len();
-        let bad_arity = |what: &str| err(ErrorKind::Sort, span, format!("`{name}` expects {what}, got {n}"));
+        let bad_arity = |what: &str| {
+            err(
+                ErrorKind::Sort,
+                span,
+                format!("`{name}` expects {what}, got {n}"),
+            )
+        };
         let sorts: Vec<Sort> = xs.iter().map(|&x| self.store.sort(x)).collect();
         let numeric = |xs: Vec<TermId>| -> Result<(Vec<TermId>, Sort), Error> {
             for (i, s) in sorts.iter().enumerate() {
                 if !s.is_arith() {
-                    return Err(err(ErrorKind::Sort, args[i].span, format!("`{name}` expects numbers, found {s}")));
+                    return Err(err(
+                        ErrorKind::Sort,
+                        args[i].span,
+                        format!("`{name}` expects numbers, found {s}"),
+                    ));
                 }
             }
             if sorts.contains(&Sort::Real) {
-                Ok((xs.into_iter().map(|x| self.to_real(x)).collect(), Sort::Real))
+                Ok((
+                    xs.into_iter().map(|x| self.to_real(x)).collect(),
+                    Sort::Real,
+                ))
             } else {
                 Ok((xs, Sort::Int))
             }
@@ -477,7 +572,11 @@ impl<'a> Env<'a> {
                 }
                 for (i, s) in sorts.iter().enumerate() {
                     if *s != Sort::Bool {
-                        return Err(err(ErrorKind::Sort, args[i].span, format!("`xor` expects Bool, found {s}")));
+                        return Err(err(
+                            ErrorKind::Sort,
+                            args[i].span,
+                            format!("`xor` expects Bool, found {s}"),
+                        ));
                     }
                 }
                 let e = self.store.eq(xs[0], xs[1]);
@@ -495,12 +594,22 @@ impl<'a> Env<'a> {
                 }
                 // re-unify the first with all (a Real later may promote the first)
                 let ys = if ys.iter().any(|&y| self.store.sort(y) == Sort::Real) {
-                    ys.into_iter().map(|y| if self.store.sort(y) == Sort::Int { self.to_real(y) } else { y }).collect()
+                    ys.into_iter()
+                        .map(|y| {
+                            if self.store.sort(y) == Sort::Int {
+                                self.to_real(y)
+                            } else {
+                                y
+                            }
+                        })
+                        .collect()
                 } else {
                     ys
                 };
                 if op == Op::Distinct && n > 2 {
-                    return Ok(self.store.intern(Term::App(Op::Distinct, ys.into_boxed_slice())));
+                    return Ok(self
+                        .store
+                        .intern(Term::App(Op::Distinct, ys.into_boxed_slice())));
                 }
                 Ok(self.store.app(op, ys))
             }
@@ -539,7 +648,11 @@ impl<'a> Env<'a> {
                 }
                 for (i, s) in sorts.iter().enumerate() {
                     if *s != Sort::Int {
-                        return Err(err(ErrorKind::Sort, args[i].span, format!("`{name}` expects Int, found {s}")));
+                        return Err(err(
+                            ErrorKind::Sort,
+                            args[i].span,
+                            format!("`{name}` expects Int, found {s}"),
+                        ));
                     }
                 }
                 Ok(self.store.app(op, xs))
@@ -555,10 +668,18 @@ impl<'a> Env<'a> {
                 if n != 1 {
                     return Err(bad_arity("1 argument"));
                 }
-                let want = if op == Op::ToReal { Sort::Int } else { Sort::Real };
+                let want = if op == Op::ToReal {
+                    Sort::Int
+                } else {
+                    Sort::Real
+                };
                 let x = if op == Op::ToReal {
                     if !sorts[0].is_arith() {
-                        return Err(err(ErrorKind::Sort, args[0].span, format!("`{name}` expects Int, found {}", sorts[0])));
+                        return Err(err(
+                            ErrorKind::Sort,
+                            args[0].span,
+                            format!("`{name}` expects Int, found {}", sorts[0]),
+                        ));
                     }
                     xs[0]
                 } else {
@@ -574,7 +695,11 @@ impl<'a> Env<'a> {
                     return Err(bad_arity("2 arguments"));
                 }
                 let Sort::Array(i, _) = &sorts[0] else {
-                    return Err(err(ErrorKind::Sort, args[0].span, format!("`select` expects an array, found {}", sorts[0])));
+                    return Err(err(
+                        ErrorKind::Sort,
+                        args[0].span,
+                        format!("`select` expects an array, found {}", sorts[0]),
+                    ));
                 };
                 let idx = self.coerce(xs[1], i, args[1].span)?;
                 Ok(self.store.app(op, vec![xs[0], idx]))
@@ -584,7 +709,11 @@ impl<'a> Env<'a> {
                     return Err(bad_arity("3 arguments"));
                 }
                 let Sort::Array(i, e) = &sorts[0] else {
-                    return Err(err(ErrorKind::Sort, args[0].span, format!("`store` expects an array, found {}", sorts[0])));
+                    return Err(err(
+                        ErrorKind::Sort,
+                        args[0].span,
+                        format!("`store` expects an array, found {}", sorts[0]),
+                    ));
                 };
                 let idx = self.coerce(xs[1], i, args[1].span)?;
                 let val = self.coerce(xs[2], e, args[2].span)?;
@@ -597,6 +726,9 @@ impl<'a> Env<'a> {
 
 impl From<std::ops::Range<usize>> for Span {
     fn from(r: std::ops::Range<usize>) -> Self {
-        Span { start: r.start, end: r.end }
+        Span {
+            start: r.start,
+            end: r.end,
+        }
     }
 }
