@@ -4,7 +4,7 @@
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
 use super::{load, EngineChoice};
-use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
+use hornbeam::engine::{bmc::Bmc, cegar::Cegar, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::Answer;
@@ -114,6 +114,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         EngineChoice::Auto | EngineChoice::Bmc => {
             ("bmc", Bmc::default().solve(&cx, &system, &mut stats))
         }
+        EngineChoice::Cegar => ("cegar", Cegar::default().solve(&cx, &system, &mut stats)),
     };
     let solved = start.elapsed();
     // Validation gets its own budget: a correct answer found just before the deadline must not

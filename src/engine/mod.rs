@@ -5,6 +5,7 @@
 //! ([`Answer::validated`]) before anyone sees them.
 
 pub mod bmc;
+pub mod cegar;
 
 use crate::chc::System;
 use crate::smt::Deadline;

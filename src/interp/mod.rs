@@ -93,3 +93,34 @@ pub fn tree_interpolate(
     }
     Some(out)
 }
+
+/// Independent cut interpolants of a tree of cubes: for every non-root node, an interpolant of
+/// the cubes of its subtree against all other cubes (`None` where interpolation fails). Unlike
+/// [`tree_interpolate`] they need not chain into a proof of the tree, but each sees the whole
+/// history of its cut, which lets a small, depth-independent predicate win (for a loop unrolled
+/// `k` times, `y = x + z` rather than `y = x + k`).
+pub fn cut_interpolants(
+    itp: &mut Interpolator<'_>,
+    children: &[Vec<usize>],
+    cubes: &[Vec<TermId>],
+) -> Vec<Option<TermId>> {
+    let n = cubes.len();
+    let mut inside: Vec<Vec<bool>> = Vec::with_capacity(n);
+    for k in 0..n {
+        let mut mark = vec![false; n];
+        mark[k] = true;
+        for &c in &children[k] {
+            for (m, slot) in mark.iter_mut().enumerate() {
+                *slot |= inside[c][m];
+            }
+        }
+        inside.push(mark);
+    }
+    (0..n.saturating_sub(1))
+        .map(|k| {
+            let a: Vec<TermId> = (0..n).filter(|&m| inside[k][m]).flat_map(|m| cubes[m].clone()).collect();
+            let b: Vec<TermId> = (0..n).filter(|&m| !inside[k][m]).flat_map(|m| cubes[m].clone()).collect();
+            itp.interpolate(&a, &b).map(|i| i.term)
+        })
+        .collect()
+}
