@@ -179,9 +179,6 @@ impl<'s> Interpolator<'s> {
             st.add(parts)
         };
         if self.check(&mut smt) != SatResult::Sat {
-            if std::env::var("HB_DEBUG").is_ok() {
-                eprintln!("farkas: LP not sat");
-            }
             return None;
         }
         let read_model = |smt: &mut Smt<'_>| -> Option<(LinAtom, BigRational)> {
@@ -204,21 +201,26 @@ impl<'s> Interpolator<'s> {
             let total = st.eval(total_int, &env).ok()?.as_rational()?;
             Some((atom, total))
         };
-        let Some((mut best, best_total)) = read_model(&mut smt) else {
-            if std::env::var("HB_DEBUG").is_ok() {
-                eprintln!("farkas: read failed");
-            }
-            return None;
-        };
+        let (mut best, best_total) = read_model(&mut smt)?;
         // bisection on the size bound
         let (mut lo, mut hi) = (BigRational::zero(), best_total);
-        for _ in 0..self.minimise_steps {
+        // small interpolants are the common case: probe a small bound first
+        let probe = BigRational::from_integer(8.into());
+        for step in 0..self.minimise_steps {
             if lo >= hi || self.deadline.expired() {
                 break;
             }
-            let mid = ((&lo + &hi) / BigRational::from_integer(2.into())).floor();
+            let mut mid = ((&lo + &hi) / BigRational::from_integer(2.into())).floor();
+            if step == 0 && probe < mid {
+                mid = probe.clone();
+            }
             smt.push();
-            smt.assert(st.le(total_int, st.real(mid.clone())));
+            let bound = if integral {
+                st.int(mid.to_integer())
+            } else {
+                st.real(mid.clone())
+            };
+            smt.assert(st.le(total_int, bound));
             match self.check(&mut smt) {
                 SatResult::Sat => {
                     if let Some((a, tot)) = read_model(&mut smt) {
@@ -251,12 +253,6 @@ impl<'s> Interpolator<'s> {
             return None;
         }
         if !self.unsat_with(a, st.not(term)) || !self.unsat_with(b, term) {
-            if std::env::var("HB_DEBUG").is_ok() {
-                eprintln!(
-                    "farkas: check failed {}",
-                    crate::term::TermPrinter::new(st).term(term)
-                );
-            }
             return None;
         }
         let sz = size(&atom);

@@ -118,8 +118,14 @@ pub fn cut_interpolants(
     }
     (0..n.saturating_sub(1))
         .map(|k| {
-            let a: Vec<TermId> = (0..n).filter(|&m| inside[k][m]).flat_map(|m| cubes[m].clone()).collect();
-            let b: Vec<TermId> = (0..n).filter(|&m| !inside[k][m]).flat_map(|m| cubes[m].clone()).collect();
+            let a: Vec<TermId> = (0..n)
+                .filter(|&m| inside[k][m])
+                .flat_map(|m| cubes[m].clone())
+                .collect();
+            let b: Vec<TermId> = (0..n)
+                .filter(|&m| !inside[k][m])
+                .flat_map(|m| cubes[m].clone())
+                .collect();
             itp.interpolate(&a, &b).map(|i| i.term)
         })
         .collect()

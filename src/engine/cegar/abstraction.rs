@@ -37,7 +37,10 @@ impl Candidates {
                     .collect()
             })
             .collect();
-        Candidates { params, preds: vec![Vec::new(); system.num_preds()] }
+        Candidates {
+            params,
+            preds: vec![Vec::new(); system.num_preds()],
+        }
     }
 
     /// Adds a candidate for `p` unless it is already there or trivial; whether it was added.
@@ -52,8 +55,11 @@ impl Candidates {
     /// Candidate `k` of the atom's predicate, over the atom's arguments.
     pub fn instance(&self, store: &TermStore, atom: &Atom, k: usize) -> TermId {
         let p = atom.pred.0 as usize;
-        let map: HashMap<VarId, TermId> =
-            self.params[p].iter().zip(&atom.args).map(|(x, a)| (*x, store.var(*a))).collect();
+        let map: HashMap<VarId, TermId> = self.params[p]
+            .iter()
+            .zip(&atom.args)
+            .map(|(x, a)| (*x, store.var(*a)))
+            .collect();
         store.substitute(self.preds[p][k], &map)
     }
 
@@ -75,8 +81,20 @@ pub struct Post<'a, 's> {
 
 impl<'a, 's> Post<'a, 's> {
     /// A post operator for the current candidates.
-    pub fn new(store: &'s TermStore, system: &'a System, cands: &'a Candidates, deadline: Deadline) -> Self {
-        Post { store, system, cands, deadline, checks: 0, memo: HashMap::new() }
+    pub fn new(
+        store: &'s TermStore,
+        system: &'a System,
+        cands: &'a Candidates,
+        deadline: Deadline,
+    ) -> Self {
+        Post {
+            store,
+            system,
+            cands,
+            deadline,
+            checks: 0,
+            memo: HashMap::new(),
+        }
     }
 
     /// The candidates of the head implied by the clause from body states `ins` (`Some(empty)` for
@@ -124,10 +142,18 @@ pub fn houdini(post: &mut Post<'_, '_>) -> (Vec<Option<Cube>>, bool) {
     loop {
         let mut changed = false;
         for (cid, clause) in system.clauses() {
-            let ins: Option<Vec<Cube>> = clause.body.iter().map(|a| state[a.pred.0 as usize].clone()).collect();
+            let ins: Option<Vec<Cube>> = clause
+                .body
+                .iter()
+                .map(|a| state[a.pred.0 as usize].clone())
+                .collect();
             let Some(ins) = ins else { continue };
-            let Some(out) = post.post(cid, &ins) else { continue };
-            let Some(h) = clause.head_pred() else { continue };
+            let Some(out) = post.post(cid, &ins) else {
+                continue;
+            };
+            let Some(h) = clause.head_pred() else {
+                continue;
+            };
             let slot = &mut state[h.0 as usize];
             let new = match slot {
                 None => out,
@@ -143,7 +169,11 @@ pub fn houdini(post: &mut Post<'_, '_>) -> (Vec<Option<Cube>>, bool) {
         }
     }
     let reach = system.queries().any(|(cid, clause)| {
-        let ins: Option<Vec<Cube>> = clause.body.iter().map(|a| state[a.pred.0 as usize].clone()).collect();
+        let ins: Option<Vec<Cube>> = clause
+            .body
+            .iter()
+            .map(|a| state[a.pred.0 as usize].clone())
+            .collect();
         ins.is_some_and(|ins| post.post(cid, &ins).is_some())
     });
     (state, reach)
@@ -177,19 +207,26 @@ pub fn explore(post: &mut Post<'_, '_>, max_nodes: usize) -> ArtResult {
     let mut nodes: Vec<ArtNode> = Vec::new();
     let mut by_pred: Vec<Vec<usize>> = vec![Vec::new(); system.num_preds()];
     let mut tried: HashSet<(ClauseId, Vec<usize>)> = HashSet::new();
-    let mut queue: std::collections::VecDeque<(ClauseId, Vec<usize>)> =
-        system.clauses().filter(|(_, c)| c.is_fact()).map(|(id, _)| (id, Vec::new())).collect();
+    let mut queue: std::collections::VecDeque<(ClauseId, Vec<usize>)> = system
+        .clauses()
+        .filter(|(_, c)| c.is_fact())
+        .map(|(id, _)| (id, Vec::new()))
+        .collect();
     while let Some((cid, kids)) = queue.pop_front() {
         if post.deadline.expired() {
             return ArtResult::GaveUp("timeout".into());
         }
         let clause = system.clause(cid);
         let ins: Vec<Cube> = kids.iter().map(|&k| nodes[k].cube.clone()).collect();
-        let Some(out) = post.post(cid, &ins) else { continue };
+        let Some(out) = post.post(cid, &ins) else {
+            continue;
+        };
         let Some(h) = clause.head_pred() else {
             return ArtResult::Cex(nodes, cid, kids);
         };
-        let covered = by_pred[h.0 as usize].iter().any(|&m| nodes[m].cube.is_subset(&out));
+        let covered = by_pred[h.0 as usize]
+            .iter()
+            .any(|&m| nodes[m].cube.is_subset(&out));
         if covered {
             continue;
         }
@@ -197,7 +234,12 @@ pub fn explore(post: &mut Post<'_, '_>, max_nodes: usize) -> ArtResult {
             return ArtResult::GaveUp(format!("cegar: more than {max_nodes} abstract states"));
         }
         let n = nodes.len();
-        nodes.push(ArtNode { pred: h, cube: out, clause: cid, children: kids });
+        nodes.push(ArtNode {
+            pred: h,
+            cube: out,
+            clause: cid,
+            children: kids,
+        });
         by_pred[h.0 as usize].push(n);
         // successors: clauses with `h` in the body, `n` at one such position
         for (c2, cl2) in system.clauses() {
@@ -207,7 +249,11 @@ pub fn explore(post: &mut Post<'_, '_>, max_nodes: usize) -> ArtResult {
                 }
                 let mut combos: Vec<Vec<usize>> = vec![Vec::new()];
                 for (i, a) in cl2.body.iter().enumerate() {
-                    let opts: Vec<usize> = if i == j { vec![n] } else { by_pred[a.pred.0 as usize].clone() };
+                    let opts: Vec<usize> = if i == j {
+                        vec![n]
+                    } else {
+                        by_pred[a.pred.0 as usize].clone()
+                    };
                     combos = combos
                         .into_iter()
                         .flat_map(|pre| {

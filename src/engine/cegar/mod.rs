@@ -33,7 +33,10 @@ pub struct Cegar {
 
 impl Default for Cegar {
     fn default() -> Self {
-        Cegar { max_iterations: 500, max_states: 20_000 }
+        Cegar {
+            max_iterations: 500,
+            max_states: 20_000,
+        }
     }
 }
 
@@ -61,7 +64,13 @@ impl Engine for Cegar {
                 for p in system.pred_ids() {
                     if let Some(c) = &state[p.0 as usize] {
                         let params = cands.params[p.0 as usize].clone();
-                        m.set(p, Interp { params, body: cands.cube_term(store, p, c) });
+                        m.set(
+                            p,
+                            Interp {
+                                params,
+                                body: cands.cube_term(store, p, c),
+                            },
+                        );
                     }
                 }
                 model = Some(m);
@@ -77,7 +86,13 @@ impl Engine for Cegar {
                                 .collect();
                             if !ds.is_empty() {
                                 let params = cands.params[p.0 as usize].clone();
-                                m.set(p, Interp { params, body: store.or(ds) });
+                                m.set(
+                                    p,
+                                    Interp {
+                                        params,
+                                        body: store.or(ds),
+                                    },
+                                );
                             }
                         }
                         model = Some(m);
@@ -94,16 +109,29 @@ impl Engine for Cegar {
             if let Some(m) = model {
                 break match validate_model(store, system, &m, cx.deadline) {
                     ModelCheck::Valid => Answer::Sat(m),
-                    ModelCheck::Invalid { clause, reason } => {
-                        Answer::Unknown(format!("internal error: cegar model fails clause {}: {reason}", clause.0))
-                    }
+                    ModelCheck::Invalid { clause, reason } => Answer::Unknown(format!(
+                        "internal error: cegar model fails clause {}: {reason}",
+                        clause.0
+                    )),
                     ModelCheck::Unknown(r) => Answer::Unknown(format!("cegar: model check: {r}")),
                 };
             }
-            let Some((nodes, q, kids)) = cex else { unreachable!("either a model or a counterexample") };
+            let Some((nodes, q, kids)) = cex else {
+                unreachable!("either a model or a counterexample")
+            };
             iterations += 1;
             let t1 = Instant::now();
-            let result = analyse(store, system, cx.deadline, &mut cands, &nodes, q, &kids, iterations as u64, &mut checks);
+            let result = analyse(
+                store,
+                system,
+                cx.deadline,
+                &mut cands,
+                &nodes,
+                q,
+                &kids,
+                iterations as u64,
+                &mut checks,
+            );
             ref_ms += t1.elapsed().as_millis();
             match result {
                 Analysis::Real(d) => break Answer::Unsat(d),
@@ -120,12 +148,20 @@ impl Engine for Cegar {
         stats.set("time_refinement_ms", ref_ms as u64);
         let per_pred: serde_json::Map<String, serde_json::Value> = system
             .pred_ids()
-            .map(|p| (system.pred(p).name.clone(), cands.preds[p.0 as usize].len().into()))
+            .map(|p| {
+                (
+                    system.pred(p).name.clone(),
+                    cands.preds[p.0 as usize].len().into(),
+                )
+            })
             .collect();
         stats.set("predicates", serde_json::Value::Object(per_pred));
         stats.set("predicate_sizes", sizes.clone());
         sizes.sort_unstable();
-        stats.set("predicate_size_median", sizes.get(sizes.len() / 2).copied().unwrap_or(0));
+        stats.set(
+            "predicate_size_median",
+            sizes.get(sizes.len() / 2).copied().unwrap_or(0),
+        );
         answer
     }
 }

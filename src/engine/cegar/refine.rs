@@ -39,7 +39,11 @@ pub enum Analysis {
 /// are copied), children before parents, the query last.
 fn unfold(nodes: &[ArtNode], query: ClauseId, kids: &[usize]) -> Vec<(ClauseId, Vec<usize>)> {
     fn go(nodes: &[ArtNode], n: usize, out: &mut Vec<(ClauseId, Vec<usize>)>) -> usize {
-        let kids: Vec<usize> = nodes[n].children.iter().map(|&c| go(nodes, c, out)).collect();
+        let kids: Vec<usize> = nodes[n]
+            .children
+            .iter()
+            .map(|&c| go(nodes, c, out))
+            .collect();
         out.push((nodes[n].clause, kids));
         out.len() - 1
     }
@@ -49,7 +53,12 @@ fn unfold(nodes: &[ArtNode], query: ClauseId, kids: &[usize]) -> Vec<(ClauseId, 
     out
 }
 
-fn instantiate(store: &TermStore, system: &System, tree: &[(ClauseId, Vec<usize>)], tag: u64) -> Vec<Inst> {
+fn instantiate(
+    store: &TermStore,
+    system: &System,
+    tree: &[(ClauseId, Vec<usize>)],
+    tag: u64,
+) -> Vec<Inst> {
     let mut out: Vec<Inst> = Vec::new();
     for (i, (cid, kids)) in tree.iter().enumerate() {
         let clause = system.clause(*cid);
@@ -59,14 +68,25 @@ fn instantiate(store: &TermStore, system: &System, tree: &[(ClauseId, Vec<usize>
             rename.extend(atom.args.iter().copied().zip(args.iter().copied()));
         }
         for v in clause.vars(store) {
-            rename
-                .entry(v)
-                .or_insert_with(|| store.new_var(&format!("{}@{tag}.{i}", store.var_name(v)), store.var_sort(v)));
+            rename.entry(v).or_insert_with(|| {
+                store.new_var(
+                    &format!("{}@{tag}.{i}", store.var_name(v)),
+                    store.var_sort(v),
+                )
+            });
         }
-        let head = clause.head_atom().map(|h| (h.pred, h.args.iter().map(|a| rename[a]).collect()));
+        let head = clause
+            .head_atom()
+            .map(|h| (h.pred, h.args.iter().map(|a| rename[a]).collect()));
         let map: HashMap<VarId, TermId> = rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
         let constraint = store.substitute(clause.constraint, &map);
-        out.push(Inst { clause: *cid, children: kids.clone(), rename, head, constraint });
+        out.push(Inst {
+            clause: *cid,
+            children: kids.clone(),
+            rename,
+            head,
+            constraint,
+        });
     }
     out
 }
@@ -85,9 +105,6 @@ pub fn analyse(
     checks: &mut u64,
 ) -> Analysis {
     let tree = unfold(nodes, query, kids);
-    if std::env::var("HB_DEBUG").is_ok() {
-        eprintln!("cex: {:?}", tree.iter().map(|t| t.0 .0).collect::<Vec<_>>());
-    }
     let insts = instantiate(store, system, &tree, tag);
     let mut smt = Smt::new(store, deadline);
     for inst in &insts {
@@ -98,12 +115,18 @@ pub fn analyse(
         SatResult::Sat => {
             let mut d = Derivation::default();
             for inst in &insts {
-                let pairs: Vec<(VarId, VarId)> = inst.rename.iter().map(|(a, b)| (*a, *b)).collect();
+                let pairs: Vec<(VarId, VarId)> =
+                    inst.rename.iter().map(|(a, b)| (*a, *b)).collect();
                 let Some(vals) = smt.values(pairs.iter().map(|p| p.1)) else {
                     return Analysis::Failed("cegar: could not read the counterexample".into());
                 };
-                let assignment: BTreeMap<VarId, _> = pairs.iter().map(|(o, c)| (*o, vals[c].clone())).collect();
-                d.nodes.push(DerivNode { clause: inst.clause, assignment, children: inst.children.clone() });
+                let assignment: BTreeMap<VarId, _> =
+                    pairs.iter().map(|(o, c)| (*o, vals[c].clone())).collect();
+                d.nodes.push(DerivNode {
+                    clause: inst.clause,
+                    assignment,
+                    children: inst.children.clone(),
+                });
             }
             return Analysis::Real(d);
         }
@@ -122,21 +145,25 @@ pub fn analyse(
     let cuts = cut_interpolants(&mut itp, &children, &cubes);
     *checks += itp.checks;
     let Some(chained) = chained else {
-        return Analysis::Failed("cegar: interpolation failed (non-linear or integer-only refutation)".into());
+        return Analysis::Failed(
+            "cegar: interpolation failed (non-linear or integer-only refutation)".into(),
+        );
     };
     let mut sizes = Vec::new();
-    let labelled = insts.iter().zip(&cuts).filter_map(|(inst, c)| c.map(|c| (inst, c)));
+    let labelled = insts
+        .iter()
+        .zip(&cuts)
+        .filter_map(|(inst, c)| c.map(|c| (inst, c)));
     for (inst, i) in insts.iter().zip(chained).chain(labelled) {
-        let Some((p, args)) = &inst.head else { continue };
+        let Some((p, args)) = &inst.head else {
+            continue;
+        };
         let map: HashMap<VarId, TermId> = args
             .iter()
             .zip(&cands.params[p.0 as usize])
             .map(|(a, x)| (*a, store.var(*x)))
             .collect();
         let t = store.substitute(i, &map);
-        if std::env::var("HB_DEBUG").is_ok() {
-            eprintln!("itp {}: {}", p.0, crate::term::TermPrinter::new(store).term(t));
-        }
         if cands.add(store, *p, t) {
             sizes.push(linear::lin_atom(store, t).map_or(1, |a| linear::size(&a)));
         }
