@@ -26,6 +26,8 @@ pub enum EngineChoice {
     Auto,
     /// Bounded model checking (finds counterexamples only).
     Bmc,
+    /// CEGAR with small refinements (predicate abstraction, Farkas tree interpolation).
+    Cegar,
     /// Formula slicing (proves safety only).
     Slicing,
 }

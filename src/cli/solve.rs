@@ -5,7 +5,7 @@
 
 use super::{load, EngineChoice, WeakeningChoice};
 use hornbeam::engine::slicing::{Slicing, Weakening};
-use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
+use hornbeam::engine::{bmc::Bmc, cegar::Cegar, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::transform::{Pipeline, Preprocess};
@@ -142,6 +142,10 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             };
             ("slicing", engine.solve(&cx, &solved_system, &mut stats))
         }
+        EngineChoice::Cegar => (
+            "cegar",
+            Cegar::default().solve(&cx, &solved_system, &mut stats),
+        ),
     };
     let solved = start.elapsed();
     // Validation gets its own budget: a correct answer found just before the deadline must not

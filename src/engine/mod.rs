@@ -5,6 +5,7 @@
 //! ([`Answer::validated`]) before anyone sees them.
 
 pub mod bmc;
+pub mod cegar;
 pub mod slicing;
 
 use crate::chc::System;

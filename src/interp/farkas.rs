@@ -1,0 +1,265 @@
+//! Farkas interpolation for conjunctions of linear literals, with a search for small solutions.
+//!
+//! Duty: given literal lists A and B with A ∧ B unsatisfiable, find multipliers λ ≥ 0 (solved as
+//! a mixed linear satisfiability problem through [`Smt`], never Z3's own interpolation or Horn
+//! engine) whose combination of A's atoms eliminates A's local variables and contradicts B; the
+//! interpolant is that combination `Σ cₓ·x ⋈ t` over the shared variables. Among the
+//! combinations it prefers small ones (`Σ|cₓ| + 2|t|`, minimised by bisection). Integer atoms are
+//! tightened first ([`tighten`]), so that problems unsatisfiable only over ℤ are caught; if the
+//! tightened problem is still rational-satisfiable the answer is `None`. Every result is checked
+//! with a solver (A ⇒ I, I ∧ B unsat, vars(I) ⊆ shared) before it is returned. Must not: return
+//! an unchecked interpolant; literals it cannot read as linear are dropped (which keeps the
+//! result sound: A only gets weaker, B only weaker).
+
+use super::linear::{atom_term, is_integral, lin_atom, size, tighten, LinAtom, LinExpr, Rel};
+use crate::smt::{Deadline, SatResult, Smt};
+use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A checked interpolant.
+#[derive(Clone, Debug)]
+pub struct Interpolant {
+    /// The formula (an atom, or `true`/`false`).
+    pub term: TermId,
+    /// Its linear form.
+    pub atom: LinAtom,
+    /// Its syntactic size ([`size`]).
+    pub size: u64,
+}
+
+/// Farkas interpolation with a deadline and a counter of solver checks.
+pub struct Interpolator<'s> {
+    store: &'s TermStore,
+    deadline: Deadline,
+    /// Satisfiability checks made so far.
+    pub checks: u64,
+    /// Bisection steps allowed when minimising the size.
+    pub minimise_steps: u32,
+}
+
+fn vars_of(atoms: &[LinAtom]) -> BTreeSet<VarId> {
+    atoms
+        .iter()
+        .flat_map(|a| a.expr.coeffs.keys().copied())
+        .collect()
+}
+
+impl<'s> Interpolator<'s> {
+    /// An interpolator over `store`'s terms.
+    pub fn new(store: &'s TermStore, deadline: Deadline) -> Self {
+        Interpolator {
+            store,
+            deadline,
+            checks: 0,
+            minimise_steps: 6,
+        }
+    }
+
+    fn read(&self, lits: &[TermId]) -> Vec<LinAtom> {
+        let mut out: Vec<LinAtom> = lits
+            .iter()
+            .filter_map(|&l| lin_atom(self.store, l))
+            .map(|a| {
+                let int = is_integral(self.store, &a);
+                tighten(&a, int)
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn check(&mut self, smt: &mut Smt<'_>) -> SatResult {
+        self.checks += 1;
+        smt.check()
+    }
+
+    /// Whether `premises ⇒ ¬extra` holds, i.e. `premises ∧ extra` is unsatisfiable.
+    fn unsat_with(&mut self, premises: &[TermId], extra: TermId) -> bool {
+        let mut smt = Smt::new(self.store, self.deadline);
+        for &p in premises {
+            smt.assert(p);
+        }
+        smt.assert(extra);
+        self.check(&mut smt) == SatResult::Unsat
+    }
+
+    /// An interpolant of `A = ∧a` and `B = ∧b` over their shared variables, or `None` when none
+    /// is found (A ∧ B satisfiable over the rationals after tightening, non-linear literals,
+    /// solver gave up).
+    pub fn interpolate(&mut self, a: &[TermId], b: &[TermId]) -> Option<Interpolant> {
+        let st = self.store;
+        let aa = self.read(a);
+        let bb = self.read(b);
+        let va = vars_of(&aa);
+        let vb = vars_of(&bb);
+        let shared: BTreeSet<VarId> = va.intersection(&vb).copied().collect();
+        let integral = aa.iter().chain(&bb).all(|x| is_integral(st, x));
+        let mut smt = Smt::new(st, self.deadline);
+        let real = |r: &BigRational| st.real(r.clone());
+        let zero = st.real(BigRational::zero());
+        // multipliers
+        let combo = |atoms: &[LinAtom], tag: &str, smt: &mut Smt<'_>| {
+            let mut sums: BTreeMap<VarId, Vec<TermId>> = BTreeMap::new();
+            let (mut konst, mut strict) = (Vec::new(), Vec::new());
+            for at in atoms {
+                let l = st.var(st.new_var(tag, Sort::Real));
+                if at.rel != Rel::Eq {
+                    smt.assert(st.ge(l, zero));
+                }
+                if at.rel == Rel::Lt {
+                    strict.push(l);
+                }
+                for (v, c) in &at.expr.coeffs {
+                    sums.entry(*v).or_default().push(st.mul([real(c), l]));
+                }
+                konst.push(st.mul([real(&at.expr.constant), l]));
+            }
+            let sum = |xs: Vec<TermId>| if xs.is_empty() { zero } else { st.add(xs) };
+            let sums: BTreeMap<VarId, TermId> =
+                sums.into_iter().map(|(v, xs)| (v, sum(xs))).collect();
+            (sums, sum(konst), sum(strict))
+        };
+        let (sa, ka, stricta) = combo(&aa, "lambda", &mut smt);
+        let (sb, kb, strictb) = combo(&bb, "mu", &mut smt);
+        let mut coef: BTreeMap<VarId, TermId> = BTreeMap::new();
+        let mut abs_parts = Vec::new();
+        for &x in &shared {
+            let c = st.var(st.new_var("c", Sort::Int));
+            coef.insert(x, c);
+            smt.assert(st.eq(sa[&x], st.app(crate::term::Op::ToReal, vec![c])));
+            smt.assert(st.eq(sb[&x], st.neg(st.app(crate::term::Op::ToReal, vec![c]))));
+            let m = st.var(st.new_var("absc", Sort::Int));
+            smt.assert(st.ge(m, c));
+            smt.assert(st.ge(m, st.neg(c)));
+            abs_parts.push(m);
+        }
+        for (_, s) in sa.iter().filter(|(x, _)| !shared.contains(x)) {
+            smt.assert(st.eq(*s, zero));
+        }
+        for (_, s) in sb.iter().filter(|(x, _)| !shared.contains(x)) {
+            smt.assert(st.eq(*s, zero));
+        }
+        let tsort = if integral { Sort::Int } else { Sort::Real };
+        let tv = st.new_var("t", tsort.clone());
+        let t = if integral {
+            st.app(crate::term::Op::ToReal, vec![st.var(tv)])
+        } else {
+            st.var(tv)
+        };
+        let sv = st.new_var("strict", Sort::Bool);
+        let s = st.var(sv);
+        let neg_ka = st.neg(ka);
+        let pos_sa = st.gt(stricta, zero);
+        let pos_sb = st.gt(strictb, zero);
+        let nonstrict_ok = st.and([
+            st.ge(t, neg_ka),
+            st.or([st.lt(t, kb), st.and([st.le(t, kb), pos_sb])]),
+        ]);
+        let strict_ok = st.and([
+            st.or([st.gt(t, neg_ka), st.and([st.ge(t, neg_ka), pos_sa])]),
+            st.le(t, kb),
+        ]);
+        smt.assert(st.ite(s, strict_ok, nonstrict_ok));
+        let at = st.var(st.new_var("abst", tsort.clone()));
+        smt.assert(st.ge(at, st.var(tv)));
+        smt.assert(st.ge(at, st.neg(st.var(tv))));
+        let two = st.numeral(2, &tsort);
+        let total_int = if integral {
+            abs_parts.push(st.mul([two, at]));
+            st.add(abs_parts)
+        } else {
+            let mut parts: Vec<TermId> = abs_parts
+                .iter()
+                .map(|&m| st.app(crate::term::Op::ToReal, vec![m]))
+                .collect();
+            parts.push(st.mul([two, at]));
+            st.add(parts)
+        };
+        if self.check(&mut smt) != SatResult::Sat {
+            return None;
+        }
+        let read_model = |smt: &mut Smt<'_>| -> Option<(LinAtom, BigRational)> {
+            let mut expr = LinExpr::default();
+            for (x, c) in &coef {
+                let v = smt.value(st.as_var(*c)?)?.as_rational()?;
+                if !v.is_zero() {
+                    expr.coeffs.insert(*x, v);
+                }
+            }
+            let tval = smt.value(tv)?.as_rational()?;
+            expr.constant = -tval;
+            let strict = smt.value(sv)? == Value::Bool(true);
+            let atom = LinAtom {
+                expr,
+                rel: if strict { Rel::Lt } else { Rel::Le },
+            };
+            let tot = smt.values(st.free_vars(total_int))?;
+            let env = tot.into_iter().collect();
+            let total = st.eval(total_int, &env).ok()?.as_rational()?;
+            Some((atom, total))
+        };
+        let (mut best, best_total) = read_model(&mut smt)?;
+        // bisection on the size bound
+        let (mut lo, mut hi) = (BigRational::zero(), best_total);
+        // small interpolants are the common case: probe a small bound first
+        let probe = BigRational::from_integer(8.into());
+        for step in 0..self.minimise_steps {
+            if lo >= hi || self.deadline.expired() {
+                break;
+            }
+            let mut mid = ((&lo + &hi) / BigRational::from_integer(2.into())).floor();
+            if step == 0 && probe < mid {
+                mid = probe.clone();
+            }
+            smt.push();
+            let bound = if integral {
+                st.int(mid.to_integer())
+            } else {
+                st.real(mid.clone())
+            };
+            smt.assert(st.le(total_int, bound));
+            match self.check(&mut smt) {
+                SatResult::Sat => {
+                    if let Some((a, tot)) = read_model(&mut smt) {
+                        best = a;
+                        hi = tot;
+                    }
+                }
+                _ => lo = mid + BigRational::one(),
+            }
+            smt.pop(1);
+        }
+        let mut atom = if integral { tighten(&best, true) } else { best };
+        // an equality is stronger and costs nothing more
+        if atom.rel == Rel::Le && !atom.expr.is_constant() {
+            let eq = LinAtom {
+                expr: atom.expr.clone(),
+                rel: Rel::Eq,
+            };
+            let below = LinAtom {
+                expr: atom.expr.clone(),
+                rel: Rel::Lt,
+            };
+            if self.unsat_with(a, atom_term(st, &below)) {
+                atom = eq;
+            }
+        }
+        let term = atom_term(st, &atom);
+        // check: vars ⊆ shared, A ⇒ I, I ∧ B unsat
+        if !st.free_vars(term).is_subset(&shared) {
+            return None;
+        }
+        if !self.unsat_with(a, st.not(term)) || !self.unsat_with(b, term) {
+            return None;
+        }
+        let sz = size(&atom);
+        Some(Interpolant {
+            term,
+            atom,
+            size: sz,
+        })
+    }
+}
