@@ -100,7 +100,7 @@ fn unsat_case(src: &str, t: Option<&dyn Transform>) -> String {
     if let Err(e) = replay_derivation(&store, &orig, &d) {
         panic!(
             "back-translated derivation fails: {e}\n{}",
-            d.to_text(&orig)
+            d.to_text(&store, &orig)
         );
     }
     SystemPrinter::new(&store, &new).script()
