@@ -170,38 +170,57 @@ impl Facts {
                     f.definition.push((c, k, h.0));
                 }
             }
-            // Argument flow: the same variable, or a common conjunct.
+            // Argument flow: the same variable, or a common conjunct. Computed with one bit set
+            // of body positions per head argument, so that many wide conjuncts cost words, not
+            // tuples (wide predicates have tens of thousands of flows).
             if let Some(h) = cl.head_atom() {
-                let mut body_pos: BTreeMap<VarId, Vec<(u32, u32)>> = BTreeMap::new();
+                let mut slots: Vec<(u32, u32)> = Vec::new();
+                let mut body_pos: BTreeMap<VarId, Vec<usize>> = BTreeMap::new();
                 for atom in &cl.body {
                     for (i, v) in atom.args.iter().enumerate() {
-                        body_pos
-                            .entry(*v)
-                            .or_default()
-                            .push((atom.pred.0, i as u32));
+                        body_pos.entry(*v).or_default().push(slots.len());
+                        slots.push((atom.pred.0, i as u32));
                     }
                 }
-                let q = h.pred.0;
-                let mut flow = BTreeSet::new();
-                for (v, j) in &head_vars {
-                    for &(p, i) in body_pos.get(v).into_iter().flatten() {
-                        flow.insert((c, p, i, q, *j));
+                let words = slots.len().div_ceil(64);
+                let mut reach = vec![vec![0u64; words]; h.args.len()];
+                let mut add = |j: u32, mask: &[u64]| {
+                    for (r, m) in reach[j as usize].iter_mut().zip(mask) {
+                        *r |= m;
                     }
+                };
+                let mut mask = vec![0u64; words];
+                for (v, &j) in &head_vars {
+                    mask.iter_mut().for_each(|w| *w = 0);
+                    for &k in body_pos.get(v).into_iter().flatten() {
+                        mask[k / 64] |= 1 << (k % 64);
+                    }
+                    add(j, &mask);
                 }
                 for vs in &conj_vars {
-                    let heads: Vec<u32> = vs
-                        .iter()
-                        .filter_map(|v| head_vars.get(v).copied())
-                        .collect();
-                    if heads.is_empty() {
-                        continue;
+                    mask.iter_mut().for_each(|w| *w = 0);
+                    for v in vs {
+                        for &k in body_pos.get(v).into_iter().flatten() {
+                            mask[k / 64] |= 1 << (k % 64);
+                        }
                     }
                     for v in vs {
-                        for &(p, i) in body_pos.get(v).into_iter().flatten() {
-                            flow.extend(heads.iter().map(|&j| (c, p, i, q, j)));
+                        if let Some(&j) = head_vars.get(v) {
+                            add(j, &mask);
                         }
                     }
                 }
+                let q = h.pred.0;
+                let mut flow = Vec::new();
+                for (j, bits) in reach.iter().enumerate() {
+                    for (k, &(p, i)) in slots.iter().enumerate() {
+                        if bits[k / 64] >> (k % 64) & 1 == 1 {
+                            flow.push((c, p, i, q, j as u32));
+                        }
+                    }
+                }
+                flow.sort_unstable();
+                flow.dedup();
                 f.arg_flow.extend(flow);
             }
         }
