@@ -4,31 +4,15 @@
 //! `(error "...")` line on stdout and `PATH:LINE:COL:` on stderr at the place its `.expect`
 //! sidecar names (see `tests/data/README.md`).
 
+mod common;
+
+use common::{corpus, data_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hornbeam");
-
-fn data_dir(folder: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(folder)
-}
-
-/// The `.smt2` files of a corpus folder, sorted; never empty.
-fn corpus(folder: &str) -> Vec<PathBuf> {
-    let dir = data_dir(folder);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .smt2 files in {}", dir.display());
-    files
-}
 
 fn hornbeam(args: &[&str]) -> Output {
     Command::new(BIN)

@@ -3,24 +3,13 @@
 //! printing again gives the same text, with the same predicates and clause count; and the
 //! printed normal form of every file matches its `insta` snapshot in `tests/snapshots/`.
 
+mod common;
+
+use common::corpus;
 use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::syntax::read_system;
 use hornbeam::term::TermStore;
-use std::path::{Path, PathBuf};
-
-fn corpus(folder: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(folder);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .smt2 files in {}", dir.display());
-    files
-}
+use std::path::Path;
 
 /// Parses `src` into a fresh store and prints the normalised system.
 fn parse_and_print(name: &str, src: &str) -> Result<(System, String), String> {

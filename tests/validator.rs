@@ -4,6 +4,8 @@
 //! `unsat/` file replay, and forged variants (a changed value, a dropped premise, a root that is
 //! not a query, ...) do not.
 
+mod common;
+
 use hornbeam::chc::System;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
@@ -206,15 +208,7 @@ fn the_empty_model_is_invalid() {
 }
 
 fn unsat_files() -> Vec<PathBuf> {
-    let dir = data("unsat");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty());
-    files
+    common::corpus("unsat")
 }
 
 /// Runs BMC on a file through the `Engine` trait; the derivation it finds.
