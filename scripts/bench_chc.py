@@ -132,6 +132,8 @@ def main():
     ap.add_argument("--engine", default="bmc")
     ap.add_argument("--out", default=str(ROOT / "bench-out"))
     ap.add_argument("--skip-z3", action="store_true", help="reuse Z3 outputs from a previous run")
+    ap.add_argument("--z3-unsat-only", action="store_true",
+                    help="with --skip-z3: only the files Z3 answered unsat in the reused run")
     ap.add_argument("--models-only", action="store_true",
                     help="only check Z3's models (no hornbeam solve runs)")
     args = ap.parse_args()
@@ -146,6 +148,11 @@ def main():
         for r in csv.DictReader(exp_file.open(), delimiter="\t"):
             expected[r["path"]] = r["expected"]
     files = sorted(args.dir.rglob("*.smt2"))
+    if args.z3_unsat_only:
+        def z3_unsat(p):
+            out = out_dir / "z3" / (str(p.relative_to(args.dir)).replace("/", "__") + ".out")
+            return out.exists() and out.read_text().startswith("unsat")
+        files = [p for p in files if z3_unsat(p)]
     rows = []
     with cf.ThreadPoolExecutor(args.jobs) as ex:
         for row in ex.map(lambda p: one(p, args, out_dir), files):
