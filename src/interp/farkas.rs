@@ -86,6 +86,21 @@ impl<'s> Interpolator<'s> {
         self.check(&mut smt) == SatResult::Unsat
     }
 
+    /// Whether `t` is an interpolant of `A = ∧a` and `B = ∧b`: over their shared variables,
+    /// implied by A, inconsistent with B (checked with the solver, as every result here is).
+    pub fn is_interpolant(&mut self, a: &[TermId], b: &[TermId], t: TermId) -> bool {
+        let st = self.store;
+        let vars = |ts: &[TermId]| -> BTreeSet<VarId> {
+            ts.iter().flat_map(|&x| st.free_vars(x)).collect()
+        };
+        let (va, vb) = (vars(a), vars(b));
+        st.free_vars(t)
+            .iter()
+            .all(|x| va.contains(x) && vb.contains(x))
+            && self.unsat_with(a, st.not(t))
+            && self.unsat_with(b, t)
+    }
+
     /// An interpolant of `A = ∧a` and `B = ∧b` over their shared variables, or `None` when none
     /// is found (A ∧ B satisfiable over the rationals after tightening, non-linear literals,
     /// solver gave up).
