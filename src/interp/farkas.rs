@@ -37,6 +37,9 @@ pub struct Interpolator<'s> {
     pub checks: u64,
     /// Bisection steps allowed when minimising the size.
     pub minimise_steps: u32,
+    /// Most time one minimisation check may take; a check that hits it counts as "no smaller
+    /// interpolant", so a hard size bound costs at most this much.
+    pub minimise_cap: Option<std::time::Duration>,
 }
 
 fn vars_of(atoms: &[LinAtom]) -> BTreeSet<VarId> {
@@ -54,6 +57,7 @@ impl<'s> Interpolator<'s> {
             deadline,
             checks: 0,
             minimise_steps: 6,
+            minimise_cap: Some(std::time::Duration::from_secs(1)),
         }
     }
 
@@ -217,6 +221,7 @@ impl<'s> Interpolator<'s> {
             Some((atom, total))
         };
         let (mut best, best_total) = read_model(&mut smt)?;
+        smt.set_check_cap(self.minimise_cap);
         // bisection on the size bound
         let (mut lo, mut hi) = (BigRational::zero(), best_total);
         // small interpolants are the common case: probe a small bound first
