@@ -34,9 +34,8 @@ fn fig2_is_safe_with_a_validated_model() {
     let (answer, stats, ok) = solve("tests/data/cegar/sat/fig2.smt2");
     assert_eq!(answer.keyword(), "sat", "{answer:?}");
     assert!(ok, "model must validate");
-    // The issue asks for at most 5; path counterexamples currently take 5 to 8 (see the
-    // report): keep the bound honest and tighten it when uniform unfolding lands.
-    assert!(iterations(&stats) <= 8, "{stats:?}");
+    // The issue's bound: at most 5 refinement iterations.
+    assert!(iterations(&stats) <= 5, "{stats:?}");
 }
 
 #[test]

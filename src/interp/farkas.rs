@@ -37,6 +37,9 @@ pub struct Interpolator<'s> {
     pub checks: u64,
     /// Bisection steps allowed when minimising the size.
     pub minimise_steps: u32,
+    /// Most time one minimisation check may take; a check that hits it counts as "no smaller
+    /// interpolant", so a hard size bound costs at most this much.
+    pub minimise_cap: Option<std::time::Duration>,
 }
 
 fn vars_of(atoms: &[LinAtom]) -> BTreeSet<VarId> {
@@ -54,6 +57,7 @@ impl<'s> Interpolator<'s> {
             deadline,
             checks: 0,
             minimise_steps: 6,
+            minimise_cap: Some(std::time::Duration::from_secs(1)),
         }
     }
 
@@ -84,6 +88,21 @@ impl<'s> Interpolator<'s> {
         }
         smt.assert(extra);
         self.check(&mut smt) == SatResult::Unsat
+    }
+
+    /// Whether `t` is an interpolant of `A = ∧a` and `B = ∧b`: over their shared variables,
+    /// implied by A, inconsistent with B (checked with the solver, as every result here is).
+    pub fn is_interpolant(&mut self, a: &[TermId], b: &[TermId], t: TermId) -> bool {
+        let st = self.store;
+        let vars = |ts: &[TermId]| -> BTreeSet<VarId> {
+            ts.iter().flat_map(|&x| st.free_vars(x)).collect()
+        };
+        let (va, vb) = (vars(a), vars(b));
+        st.free_vars(t)
+            .iter()
+            .all(|x| va.contains(x) && vb.contains(x))
+            && self.unsat_with(a, st.not(t))
+            && self.unsat_with(b, t)
     }
 
     /// An interpolant of `A = ∧a` and `B = ∧b` over their shared variables, or `None` when none
@@ -202,6 +221,7 @@ impl<'s> Interpolator<'s> {
             Some((atom, total))
         };
         let (mut best, best_total) = read_model(&mut smt)?;
+        smt.set_check_cap(self.minimise_cap);
         // bisection on the size bound
         let (mut lo, mut hi) = (BigRational::zero(), best_total);
         // small interpolants are the common case: probe a small bound first

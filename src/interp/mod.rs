@@ -76,6 +76,18 @@ pub fn tree_interpolate(
     children: &[Vec<usize>],
     cubes: &[Vec<TermId>],
 ) -> Option<Vec<TermId>> {
+    tree_interpolate_hinted(itp, children, cubes, &[])
+}
+
+/// [`tree_interpolate`], trying `hints[n]` (e.g. the cut interpolant of node `n`) first: a hint
+/// that passes the solver check as node `n`'s interpolant is taken as it is, which saves the
+/// Farkas search and keeps the chain as small as the hints.
+pub fn tree_interpolate_hinted(
+    itp: &mut Interpolator<'_>,
+    children: &[Vec<usize>],
+    cubes: &[Vec<TermId>],
+    hints: &[Option<TermId>],
+) -> Option<Vec<TermId>> {
     let n = cubes.len();
     let mut parent = vec![usize::MAX; n];
     for (p, cs) in children.iter().enumerate() {
@@ -89,7 +101,10 @@ pub fn tree_interpolate(
         a.extend(children[k].iter().map(|&c| out[c]));
         let mut b: Vec<TermId> = cubes[k + 1..].iter().flatten().copied().collect();
         b.extend((0..k).filter(|&d| parent[d] > k).map(|d| out[d]));
-        out.push(itp.interpolate(&a, &b)?.term);
+        match hints.get(k).copied().flatten() {
+            Some(h) if itp.is_interpolant(&a, &b, h) => out.push(h),
+            _ => out.push(itp.interpolate(&a, &b)?.term),
+        }
     }
     Some(out)
 }

@@ -71,6 +71,8 @@ pub struct Smt<'s> {
     /// Assumption literals of the last check, to map unsat cores back.
     assumptions: HashMap<Bool, TermId>,
     stats: SmtStats,
+    /// Most time one check may take (besides the deadline); a capped check answers `Unknown`.
+    cap: Option<Duration>,
 }
 
 impl<'s> Smt<'s> {
@@ -82,6 +84,7 @@ impl<'s> Smt<'s> {
             deadline,
             assumptions: HashMap::new(),
             stats: SmtStats::default(),
+            cap: None,
         }
     }
 
@@ -151,10 +154,19 @@ impl<'s> Smt<'s> {
         }
     }
 
+    /// Caps every later check at `cap` (it then answers `Unknown`), within the deadline.
+    pub fn set_check_cap(&mut self, cap: Option<Duration>) {
+        self.cap = cap;
+    }
+
     fn limit_ms(&self) -> Option<u32> {
-        match self.deadline.remaining() {
+        let left = match (self.deadline.remaining(), self.cap) {
+            (Some(d), _) if d.is_zero() => return None,
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        match left {
             None => Some(u32::MAX),
-            Some(d) if d.is_zero() => None,
             Some(d) => Some(d.as_millis().clamp(1, u32::MAX as u128) as u32),
         }
     }

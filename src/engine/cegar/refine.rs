@@ -8,7 +8,9 @@
 
 use super::abstraction::{ArtNode, Candidates};
 use crate::chc::{ClauseId, PredId, System};
-use crate::interp::{cut_interpolants, linear, select_cubes, tree_interpolate, Interpolator};
+use crate::interp::{
+    cut_interpolants, linear, select_cubes, tree_interpolate_hinted, Interpolator,
+};
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{DerivNode, Derivation};
@@ -139,10 +141,11 @@ pub fn analyse(
     };
     let children: Vec<Vec<usize>> = insts.iter().map(|i| i.children.clone()).collect();
     let mut itp = Interpolator::new(store, deadline);
-    // Chained tree interpolants refute this tree (progress); independent cut interpolants see
-    // whole prefixes and generalise across unrolled copies. Both become candidates.
-    let chained = tree_interpolate(&mut itp, &children, &cubes);
+    // Independent cut interpolants see whole prefixes and generalise across unrolled copies;
+    // chained tree interpolants refute this tree (progress), reusing a cut interpolant wherever
+    // it chains (one implication check instead of a Farkas search). Both become candidates.
     let cuts = cut_interpolants(&mut itp, &children, &cubes);
+    let chained = tree_interpolate_hinted(&mut itp, &children, &cubes, &cuts);
     *checks += itp.checks;
     let Some(chained) = chained else {
         return Analysis::Failed(
