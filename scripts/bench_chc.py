@@ -41,6 +41,21 @@ def fact_heads(path, tmp):
     return {names[heads[c]] for c in facts if c in heads}
 
 
+def skip_sexpr(text, i):
+    """The index just past the s-expression (a parenthesised list or an atom) starting at i."""
+    if text[i] != "(":
+        while i < len(text) and not text[i].isspace() and text[i] != ")":
+            i += 1
+        return i
+    depth = 0
+    while True:
+        depth += text[i] == "("
+        depth -= text[i] == ")"
+        i += 1
+        if depth == 0:
+            return i
+
+
 def falsify(model, candidates):
     """Replaces by `false` the body of the first define-fun of a predicate in `candidates`
     (heads of fact clauses: such a predicate cannot be false in any model, so the result must
@@ -48,32 +63,12 @@ def falsify(model, candidates):
     for m in re.finditer(r"\(define-fun\s+(\|[^|]*\||[^\s()]+)\s*\(", model):
         if m.group(1).strip("|") not in candidates:
             continue
-        # find the parameter list end, then the sort `Bool`, then the body
-        i = m.end() - 1
-        depth = 0
-        while True:
-            c = model[i]
-            depth += c == "("
-            depth -= c == ")"
-            i += 1
-            if depth == 0:
-                break
-        j = model.index("Bool", i) + 4
-        k = j
+        # the parameter list, then the sort `Bool`, then the body (a list or an atom)
+        i = skip_sexpr(model, m.end() - 1)
+        k = model.index("Bool", i) + 4
         while model[k].isspace():
             k += 1
-        depth, e = 0, k
-        if model[k] == "(":
-            while True:
-                c = model[e]
-                depth += c == "("
-                depth -= c == ")"
-                e += 1
-                if depth == 0:
-                    break
-        else:
-            while e < len(model) and not model[e].isspace() and model[e] != ")":
-                e += 1
+        e = skip_sexpr(model, k)
         return model[:k] + "false" + model[e:], m.group(1)
     return None, None
 
