@@ -73,6 +73,8 @@ pub struct Smt<'s> {
     stats: SmtStats,
     /// Most time one check may take (besides the deadline); a capped check answers `Unknown`.
     cap: Option<Duration>,
+    /// The model of the last `Sat` check, fetched from Z3 once on first use.
+    model: Option<z3::Model>,
 }
 
 impl<'s> Smt<'s> {
@@ -85,6 +87,7 @@ impl<'s> Smt<'s> {
             assumptions: HashMap::new(),
             stats: SmtStats::default(),
             cap: None,
+            model: None,
         }
     }
 
@@ -101,16 +104,19 @@ impl<'s> Smt<'s> {
     /// Asserts a Boolean term.
     pub fn assert(&mut self, t: TermId) {
         let b = self.tr.bool(t);
+        self.model = None;
         self.solver.assert(&b);
     }
 
     /// Opens a scope.
     pub fn push(&mut self) {
+        self.model = None;
         self.solver.push();
     }
 
     /// Closes `n` scopes.
     pub fn pop(&mut self, n: u32) {
+        self.model = None;
         self.solver.pop(n);
     }
 
@@ -137,6 +143,7 @@ impl<'s> Smt<'s> {
             })
             .collect();
         let start = Instant::now();
+        self.model = None;
         let r = self.solver.check_assumptions(&lits);
         self.stats.checks += 1;
         self.stats.check_ms += start.elapsed().as_millis() as u64;
@@ -180,9 +187,18 @@ impl<'s> Smt<'s> {
             .collect()
     }
 
+    /// Fetches the last check's model from Z3 unless it is already cached (callers read many
+    /// values from one model).
+    fn fetch_model(&mut self) {
+        if self.model.is_none() {
+            self.model = self.solver.get_model();
+        }
+    }
+
     /// After `Sat`: the value of a variable in the model (completed with defaults).
     pub fn value(&mut self, v: VarId) -> Option<Value> {
-        let model = self.solver.get_model()?;
+        self.fetch_model();
+        let model = self.model.as_ref()?;
         let d = self.tr.var(v);
         let val = model.eval(&d, true)?;
         dynamic_value(self.tr.store, &val, &self.store().var_sort(v))
@@ -193,7 +209,8 @@ impl<'s> Smt<'s> {
         &mut self,
         vars: impl IntoIterator<Item = VarId>,
     ) -> Option<BTreeMap<VarId, Value>> {
-        let model = self.solver.get_model()?;
+        self.fetch_model();
+        let model = self.model.as_ref()?;
         let mut out = BTreeMap::new();
         for v in vars {
             let d = self.tr.var(v);
