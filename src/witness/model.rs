@@ -2,7 +2,7 @@
 //! their validation against a system.
 
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::smt::{eliminate_quantifiers, Deadline, SatResult, Smt};
 use crate::term::{print::symbol, TermId, TermPrinter, TermStore, VarId};
 use std::collections::{BTreeMap, HashMap};
 
@@ -102,6 +102,40 @@ pub enum ModelCheck {
     Unknown(String),
 }
 
+impl Model {
+    /// An equivalent model whose interpretations have no quantifiers where Z3's quantifier
+    /// elimination finds them in time (the others stay as they are). Models from other solvers
+    /// define predicates by nested existentials whose negation (in a clause head) the solver
+    /// cannot decide; their quantifier-free equivalents it can. Each quantified interpretation
+    /// gets an equal share of the time left.
+    pub fn without_quantifiers(&self, store: &TermStore, deadline: Deadline) -> Model {
+        let mut out = self.clone();
+        let quantified: Vec<PredId> = self
+            .interps
+            .iter()
+            .filter(|(_, i)| store.has_quantifier(i.body))
+            .map(|(p, _)| *p)
+            .collect();
+        for (k, p) in quantified.iter().enumerate() {
+            let share = match deadline.remaining() {
+                Some(rem) => rem / (quantified.len() - k) as u32,
+                None => std::time::Duration::from_secs(30),
+            };
+            let interp = &self.interps[p];
+            if let Some(body) = eliminate_quantifiers(store, interp.body, Deadline::after(share)) {
+                out.interps.insert(
+                    *p,
+                    Interp {
+                        params: interp.params.clone(),
+                        body,
+                    },
+                );
+            }
+        }
+        out
+    }
+}
+
 /// Checks `model` against every clause of `system`, each with a fresh solver: a clause
 /// `body ∧ φ → head` holds when `φ ∧ M(body) ∧ ¬M(head)` is unsatisfiable.
 pub fn validate_model(
@@ -110,6 +144,8 @@ pub fn validate_model(
     model: &Model,
     deadline: Deadline,
 ) -> ModelCheck {
+    let eliminated = model.without_quantifiers(store, deadline);
+    let model = &eliminated;
     for (cid, clause) in system.clauses() {
         let mut parts = vec![clause.constraint];
         parts.extend(clause.body.iter().map(|a| model.apply(store, a)));
