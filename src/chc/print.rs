@@ -62,6 +62,7 @@ impl<'a> SystemPrinter<'a> {
     /// The whole system as a CHC-COMP script.
     pub fn script(&self) -> String {
         let mut out = String::from("(set-logic HORN)\n");
+        out.push_str(&TermPrinter::new(self.store).datatype_declarations());
         for id in self.system.pred_ids() {
             let d = self.system.pred(id);
             let sorts: Vec<String> = d.sorts.iter().map(|s| s.to_string()).collect();

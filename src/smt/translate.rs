@@ -3,14 +3,14 @@
 //! Variables become Z3 constants named `v<id>`; translation back maps those names to the same
 //! [`VarId`]s. Z3 ASTs never leave this module's parent (`smt`), and they never cross threads.
 
-use crate::term::{Op, Sort, Term, TermId, TermStore, VarId};
+use crate::term::{DatatypeId, Op, Sort, Term, TermId, TermStore, VarId};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::collections::HashMap;
 use std::ffi::CStr;
 use std::str::FromStr;
 use z3::ast::{Array, Ast, Bool, Dynamic, Int, Real};
-use z3::{DeclKind, FuncDecl};
+use z3::{DatatypeAccessor, DatatypeBuilder, DeclKind, FuncDecl};
 
 /// Why a Z3 AST could not be turned back into a term.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,15 +23,8 @@ pub(crate) struct ToZ3<'s> {
     cache: HashMap<TermId, Dynamic>,
     /// Z3 constant name to variable, for translating back.
     pub(crate) names: HashMap<String, VarId>,
-}
-
-pub(crate) fn z3_sort(s: &Sort) -> z3::Sort {
-    match s {
-        Sort::Bool => z3::Sort::bool(),
-        Sort::Int => z3::Sort::int(),
-        Sort::Real => z3::Sort::real(),
-        Sort::Array(i, e) => z3::Sort::array(&z3_sort(i), &z3_sort(e)),
-    }
+    /// The Z3 datatype sorts declared so far for the store's datatypes.
+    datatypes: HashMap<DatatypeId, z3::DatatypeSort>,
 }
 
 fn big_int(i: &BigInt) -> Int {
@@ -49,6 +42,77 @@ impl<'s> ToZ3<'s> {
             store,
             cache: HashMap::new(),
             names: HashMap::new(),
+            datatypes: HashMap::new(),
+        }
+    }
+
+    /// The Z3 sort of a sort; datatypes are declared to Z3 on first use, a whole declaration
+    /// group at a time.
+    pub(crate) fn z3_sort(&mut self, s: &Sort) -> z3::Sort {
+        match s {
+            Sort::Bool => z3::Sort::bool(),
+            Sort::Int => z3::Sort::int(),
+            Sort::Real => z3::Sort::real(),
+            Sort::Array(i, e) => z3::Sort::array(&self.z3_sort(i), &self.z3_sort(e)),
+            Sort::Datatype(d) => {
+                if !self.datatypes.contains_key(&d.id) {
+                    self.declare_group(self.store.datatype(d.id).group);
+                }
+                self.datatypes[&d.id].sort.clone()
+            }
+        }
+    }
+
+    /// Declares one datatype group to Z3 (after the groups it refers to).
+    fn declare_group(&mut self, group: usize) {
+        let ids = self.store.datatype_groups()[group].clone();
+        let mut builders = Vec::new();
+        for &id in &ids {
+            let d = self.store.datatype(id);
+            let mut b = DatatypeBuilder::new(&*d.name);
+            for &c in &d.ctors {
+                let c = self.store.ctor(c);
+                let mut fields = Vec::new();
+                for (f, fs) in &c.fields {
+                    let acc = match fs {
+                        Sort::Datatype(x) if ids.contains(&x.id) => {
+                            DatatypeAccessor::Datatype((*x.name).into())
+                        }
+                        other => DatatypeAccessor::Sort(self.z3_sort(other)),
+                    };
+                    fields.push((&**f, acc));
+                }
+                b = b.variant(&c.name, fields);
+            }
+            builders.push(b);
+        }
+        let sorts = z3::datatype_builder::create_datatypes(builders);
+        for (id, s) in ids.into_iter().zip(sorts) {
+            self.datatypes.insert(id, s);
+        }
+    }
+
+    /// Applies a constructor (`field` `Some(i)`: its i-th selector; `tester`: its tester).
+    fn ctor_app(
+        &mut self,
+        c: crate::term::CtorId,
+        field: Option<u32>,
+        tester: bool,
+        a: &[Dynamic],
+    ) -> Dynamic {
+        let sort = self.store.ctor_sort(c);
+        self.z3_sort(&sort);
+        let Sort::Datatype(ds) = sort else {
+            unreachable!("constructor of a non-datatype sort")
+        };
+        let dt = self.store.datatype(ds.id);
+        let k = dt.ctors.iter().position(|&x| x == c).unwrap_or(0);
+        let v = &self.datatypes[&ds.id].variants[k];
+        let args = refs(a);
+        match (field, tester) {
+            (Some(i), _) => v.accessors[i as usize].apply(&args),
+            (None, true) => v.tester.apply(&args),
+            (None, false) => v.constructor.apply(&args),
         }
     }
 
@@ -73,7 +137,7 @@ impl<'s> ToZ3<'s> {
             Term::Var(v) => {
                 let name = format!("v{}", v.0);
                 self.names.insert(name.clone(), *v);
-                Dynamic::new_const(name, &z3_sort(&node.sort))
+                Dynamic::new_const(name, &self.z3_sort(&node.sort))
             }
             Term::Bool(b) => Dynamic::from_ast(&Bool::from_bool(*b)),
             Term::Int(i) => Dynamic::from_ast(&big_int(i)),
@@ -233,11 +297,21 @@ impl<'s> ToZ3<'s> {
             Op::Select => a[0].as_array().expect("array").select(&a[1]),
             Op::Store => Dynamic::from_ast(&a[0].as_array().expect("array").store(&a[1], &a[2])),
             Op::ConstArray(s) => match s {
-                Sort::Array(i, _) => Dynamic::from_ast(&Array::const_array(&z3_sort(i), &a[0])),
+                Sort::Array(i, _) => {
+                    let i = self.z3_sort(i);
+                    Dynamic::from_ast(&Array::const_array(&i, &a[0]))
+                }
                 _ => unreachable!("const array of non-array sort"),
             },
+            Op::Ctor(c) => self.ctor_app(*c, None, false, a),
+            Op::Selector(c, i) => self.ctor_app(*c, Some(*i), false, a),
+            Op::Tester(c) => self.ctor_app(*c, None, true, a),
         }
     }
+}
+
+fn refs(a: &[Dynamic]) -> Vec<&dyn Ast> {
+    a.iter().map(|x| x as &dyn Ast).collect()
 }
 
 fn as_real(x: &Dynamic) -> Real {
@@ -289,7 +363,7 @@ fn parse_rational(s: &str) -> Option<BigRational> {
     BigInt::from_str(s).ok().map(BigRational::from_integer)
 }
 
-fn back_sort(s: &z3::Sort) -> Result<Sort, BackError> {
+fn back_sort(store: &TermStore, s: &z3::Sort) -> Result<Sort, BackError> {
     match s.kind() {
         z3::SortKind::Bool => Ok(Sort::Bool),
         z3::SortKind::Int => Ok(Sort::Int),
@@ -301,9 +375,42 @@ fn back_sort(s: &z3::Sort) -> Result<Sort, BackError> {
             let r = s
                 .array_range()
                 .ok_or_else(|| BackError("array range".into()))?;
-            Ok(Sort::array(back_sort(&d)?, back_sort(&r)?))
+            Ok(Sort::array(back_sort(store, &d)?, back_sort(store, &r)?))
+        }
+        z3::SortKind::Datatype => {
+            let name = s.to_string();
+            let name = name.trim_matches('|');
+            store
+                .datatype_sort(name)
+                .ok_or_else(|| BackError(format!("unknown datatype {name}")))
         }
         k => Err(BackError(format!("unsupported sort {k:?}"))),
+    }
+}
+
+/// The name of the constructor a Z3 tester application `d` (with declaration `decl`) tests.
+fn tester_ctor_name(d: &Dynamic, decl: &FuncDecl) -> Option<String> {
+    let name = decl.name();
+    if let Some(c) = name.strip_prefix("is-") {
+        return Some(c.to_string());
+    }
+    let ctx = z3::Context::thread_local();
+    // SAFETY: `decl` is a live declaration of the thread-local context; its first parameter is
+    // the tested constructor's declaration (Z3's `is` recogniser); its name is copied at once.
+    unsafe {
+        let raw = ctx.get_z3_context();
+        let app = z3_sys::Z3_to_app(raw, d.get_z3_ast())?;
+        let fd = z3_sys::Z3_get_app_decl(raw, app)?;
+        if z3_sys::Z3_get_decl_num_parameters(raw, fd) < 1 {
+            return None;
+        }
+        let c = z3_sys::Z3_get_decl_func_decl_parameter(raw, fd, 0)?;
+        let sym = z3_sys::Z3_get_decl_name(raw, c)?;
+        let s = z3_sys::Z3_get_symbol_string(raw, sym);
+        if s.is_null() {
+            return None;
+        }
+        Some(CStr::from_ptr(s).to_string_lossy().into_owned())
     }
 }
 
@@ -371,7 +478,29 @@ pub(crate) fn from_z3(
                 DeclKind::Abs => Op::Abs,
                 DeclKind::Store => Op::Store,
                 DeclKind::Select => Op::Select,
-                DeclKind::ConstArray => Op::ConstArray(back_sort(&d.get_sort())?),
+                DeclKind::ConstArray => Op::ConstArray(back_sort(store, &d.get_sort())?),
+                DeclKind::DtConstructor => {
+                    let name = decl.name();
+                    let name = name.trim_matches('|');
+                    let c = store
+                        .ctor_by_name(name)
+                        .ok_or_else(|| BackError(format!("unknown constructor {name}")))?;
+                    Op::Ctor(c)
+                }
+                DeclKind::DtAccessor => {
+                    let name = decl.name();
+                    let name = name.trim_matches('|');
+                    let (c, i) = store
+                        .selector_by_name(name)
+                        .ok_or_else(|| BackError(format!("unknown selector {name}")))?;
+                    Op::Selector(c, i as u32)
+                }
+                DeclKind::DtRecogniser | DeclKind::DtIs => {
+                    let c = tester_ctor_name(d, &decl)
+                        .and_then(|n| store.ctor_by_name(n.trim_matches('|')))
+                        .ok_or_else(|| BackError(format!("unknown tester {d}")))?;
+                    Op::Tester(c)
+                }
                 k => return Err(BackError(format!("unsupported operator {k:?} in {d}"))),
             };
             store.app(op, kids)

@@ -4,7 +4,8 @@
 //! call an SMT solver. Integer `div`/`mod` follow SMT-LIB (Euclidean); division by zero and
 //! quantifiers are reported as errors, never guessed.
 
-use super::{Op, Sort, Term, TermId, TermStore, VarId};
+use super::{CtorId, Op, Sort, Term, TermId, TermStore, VarId};
+use std::sync::Arc;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -23,6 +24,8 @@ pub enum Value {
     Real(BigRational),
     /// An array: a default value and finitely many exceptions.
     Array(Box<Value>, BTreeMap<Value, Value>),
+    /// A datatype value: a constructor (with its name, for printing) applied to field values.
+    Ctor(CtorId, Arc<str>, Vec<Value>),
 }
 
 /// Why a term could not be evaluated.
@@ -40,6 +43,9 @@ pub enum EvalError {
     /// Operands of unexpected kinds (an ill-sorted term).
     #[error("ill-sorted operands for `{0:?}`")]
     IllSorted(Op),
+    /// A selector applied to a value built by another constructor (unspecified in SMT-LIB).
+    #[error("selector `{0}` applied to a value of another constructor")]
+    WrongConstructor(String),
 }
 
 impl Value {
@@ -52,13 +58,15 @@ impl Value {
         }
     }
 
-    /// A default value of a sort (false, 0, the constant-zero array).
+    /// A default value of a sort (false, 0, the constant-zero array). Datatypes need their
+    /// declarations: use [`TermStore::default_value`]; here they get `false`.
     pub fn default_of(sort: &Sort) -> Value {
         match sort {
             Sort::Bool => Value::Bool(false),
             Sort::Int => Value::Int(BigInt::zero()),
             Sort::Real => Value::Real(BigRational::zero()),
             Sort::Array(_, e) => Value::Array(Box::new(Value::default_of(e)), BTreeMap::new()),
+            Sort::Datatype(_) => Value::Bool(false),
         }
     }
 
@@ -79,6 +87,7 @@ impl Value {
                 }
                 s
             }
+            (Value::Ctor(..), _) => self.to_string(),
             _ => self.to_string(),
         }
     }
@@ -96,6 +105,16 @@ impl fmt::Display for Value {
                 write!(f, "(array default {d}")?;
                 for (k, v) in entries {
                     write!(f, " ({k} {v})")?;
+                }
+                f.write_str(")")
+            }
+            Value::Ctor(_, name, args) if args.is_empty() => {
+                f.write_str(&super::print::symbol(name))
+            }
+            Value::Ctor(_, name, args) => {
+                write!(f, "({}", super::print::symbol(name))?;
+                for a in args {
+                    write!(f, " {a}")?;
                 }
                 f.write_str(")")
             }
@@ -159,6 +178,27 @@ impl TermStore {
                         }
                         result
                     }
+                    Op::Ctor(c) => {
+                        let vals = args
+                            .iter()
+                            .map(|&a| self.eval_memo(a, env, memo))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        Value::Ctor(*c, self.ctor(*c).name, vals)
+                    }
+                    Op::Selector(c, i) => match self.eval_memo(args[0], env, memo)? {
+                        Value::Ctor(d, _, mut fields) if d == *c && (*i as usize) < fields.len() => {
+                            fields.swap_remove(*i as usize)
+                        }
+                        Value::Ctor(..) => {
+                            let name = self.ctor(*c).fields[*i as usize].0.to_string();
+                            return Err(EvalError::WrongConstructor(name));
+                        }
+                        _ => return Err(EvalError::IllSorted(op.clone())),
+                    },
+                    Op::Tester(c) => match self.eval_memo(args[0], env, memo)? {
+                        Value::Ctor(d, ..) => Value::Bool(d == *c),
+                        _ => return Err(EvalError::IllSorted(op.clone())),
+                    },
                     Op::Ite => match self.eval_memo(args[0], env, memo)? {
                         Value::Bool(true) => self.eval_memo(args[1], env, memo)?,
                         Value::Bool(false) => self.eval_memo(args[2], env, memo)?,
@@ -267,7 +307,9 @@ fn apply(op: &Op, vals: Vec<Value>, sort: &Sort) -> Result<Value, EvalError> {
             _ => return Err(ill()),
         },
         Op::ConstArray(_) => Value::Array(Box::new(vals[0].clone()), BTreeMap::new()),
-        Op::And | Op::Or | Op::Ite => unreachable!("handled lazily"),
+        Op::And | Op::Or | Op::Ite | Op::Ctor(_) | Op::Selector(..) | Op::Tester(_) => {
+            unreachable!("handled in eval_memo")
+        }
     })
 }
 

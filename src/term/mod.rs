@@ -1,17 +1,19 @@
 //! Terms: sorts, hash-consed terms in an explicit [`TermStore`], substitution, free variables,
-//! light simplification, ground evaluation and SMT-LIB printing.
+//! light simplification, ground evaluation, SMT-LIB printing and datatype declarations.
 //!
 //! This is the bottom layer: it uses no other module of the crate. There is no global term
 //! factory: every term lives in the store that made it, and a [`TermId`] is meaningful only with
 //! that store. Terms are quantifier-free except for [`Term::Quant`], which only models read from
 //! other solvers contain.
 
+mod datatype;
 mod eval;
 pub(crate) mod print;
 mod sort;
 mod store;
 mod subst;
 
+pub use datatype::{Constructor, CtorId, Datatype, DatatypeId, DatatypeSort};
 pub use eval::{EvalError, Value};
 pub use print::TermPrinter;
 pub use sort::Sort;
@@ -83,6 +85,12 @@ pub enum Op {
     Store,
     /// `((as const (Array I E)) v)`: the constant array of the given sort.
     ConstArray(Sort),
+    /// A datatype constructor applied to its fields.
+    Ctor(CtorId),
+    /// A selector: field `.1` of constructor `.0`.
+    Selector(CtorId, u32),
+    /// A tester `(_ is C)`.
+    Tester(CtorId),
 }
 
 /// Quantifier kinds (only in models read from other solvers).

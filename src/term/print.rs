@@ -52,7 +52,7 @@ pub fn real_literal(r: &BigRational) -> String {
     }
 }
 
-fn op_name(op: &Op) -> String {
+fn op_name(store: &TermStore, op: &Op) -> String {
     match op {
         Op::Not => "not".into(),
         Op::And => "and".into(),
@@ -79,6 +79,9 @@ fn op_name(op: &Op) -> String {
         Op::Select => "select".into(),
         Op::Store => "store".into(),
         Op::ConstArray(s) => format!("(as const {s})"),
+        Op::Ctor(c) => symbol(&store.ctor(*c).name),
+        Op::Selector(c, i) => symbol(&store.ctor(*c).fields[*i as usize].0),
+        Op::Tester(c) => format!("(_ is {})", symbol(&store.ctor(*c).name)),
     }
 }
 
@@ -184,9 +187,12 @@ impl<'a> TermPrinter<'a> {
                 let _ = write!(out, "{i}");
             }
             Term::Real(r) => out.push_str(&real_literal(r)),
+            Term::App(Op::Ctor(c), args) if args.is_empty() => {
+                out.push_str(&op_name(self.store, &Op::Ctor(*c)));
+            }
             Term::App(op, args) => {
                 out.push('(');
-                out.push_str(&op_name(op));
+                out.push_str(&op_name(self.store, op));
                 for &a in args.iter() {
                     out.push(' ');
                     self.write(a, names, out);
@@ -210,6 +216,47 @@ impl<'a> TermPrinter<'a> {
                 out.push(')');
             }
         }
+    }
+}
+
+impl TermPrinter<'_> {
+    /// One `declare-datatypes` command per declaration group of the store, in declaration
+    /// order, each on its own line (empty when the store declares no datatype).
+    pub fn datatype_declarations(&self) -> String {
+        let mut out = String::new();
+        for group in self.store.datatype_groups() {
+            let decls: Vec<_> = group.iter().map(|&d| self.store.datatype(d)).collect();
+            let heads: Vec<String> = decls
+                .iter()
+                .map(|d| format!("({} 0)", symbol(&d.name)))
+                .collect();
+            let bodies: Vec<String> = decls
+                .iter()
+                .map(|d| {
+                    let ctors: Vec<String> = d
+                        .ctors
+                        .iter()
+                        .map(|&c| {
+                            let c = self.store.ctor(c);
+                            let mut s = format!("({}", symbol(&c.name));
+                            for (f, so) in &c.fields {
+                                let _ = write!(s, " ({} {so})", symbol(f));
+                            }
+                            s.push(')');
+                            s
+                        })
+                        .collect();
+                    format!("({})", ctors.join(" "))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "(declare-datatypes ({}) ({}))",
+                heads.join(" "),
+                bodies.join(" ")
+            );
+        }
+        out
     }
 }
 

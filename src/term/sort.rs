@@ -1,7 +1,9 @@
-//! Sorts of terms: `Bool`, `Int`, `Real` and `(Array S T)`.
+//! Sorts of terms: `Bool`, `Int`, `Real`, `(Array S T)` and declared datatypes.
 //!
-//! Sorts are plain values compared structurally; they know nothing about terms.
+//! Sorts are plain values compared structurally; they know nothing about terms. A datatype sort
+//! names a declaration of the store that made it (see `datatype.rs`).
 
+use super::datatype::DatatypeSort;
 use std::fmt;
 
 /// The sort (type) of a term.
@@ -15,6 +17,8 @@ pub enum Sort {
     Real,
     /// Total maps from the first sort to the second.
     Array(Box<Sort>, Box<Sort>),
+    /// An algebraic datatype declared in the store.
+    Datatype(DatatypeSort),
 }
 
 impl Sort {
@@ -36,6 +40,7 @@ impl fmt::Display for Sort {
             Sort::Int => f.write_str("Int"),
             Sort::Real => f.write_str("Real"),
             Sort::Array(i, e) => write!(f, "(Array {i} {e})"),
+            Sort::Datatype(d) => f.write_str(&super::print::symbol(&d.name)),
         }
     }
 }

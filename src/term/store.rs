@@ -40,6 +40,8 @@ struct Inner {
 #[derive(Default, Debug)]
 pub struct TermStore {
     inner: RefCell<Inner>,
+    /// Datatype declarations (see `datatype.rs`).
+    pub(super) datatypes: RefCell<super::datatype::Datatypes>,
 }
 
 impl TermStore {
@@ -157,6 +159,9 @@ impl TermStore {
                 },
                 Op::Store => self.sort(args[0]),
                 Op::ConstArray(s) => s.clone(),
+                Op::Tester(_) => Sort::Bool,
+                Op::Ctor(c) => self.ctor_sort(*c),
+                Op::Selector(c, i) => self.ctor(*c).fields[*i as usize].1.clone(),
             },
         }
     }
@@ -521,6 +526,16 @@ impl TermStore {
             Op::ToReal => match self.as_number(args[0]) {
                 Some(x) => self.real(x),
                 None => self.intern(Term::App(op, args.into_boxed_slice())),
+            },
+            // A selector or tester of a constructor application is decided locally (a selector
+            // of another constructor is unspecified and stays as it is).
+            Op::Selector(c, i) => match &self.get(args[0]).term {
+                Term::App(Op::Ctor(d), xs) if *d == c => xs[i as usize],
+                _ => self.intern(Term::App(op, args.into_boxed_slice())),
+            },
+            Op::Tester(c) => match &self.get(args[0]).term {
+                Term::App(Op::Ctor(d), _) => self.bool(*d == c),
+                _ => self.intern(Term::App(op, args.into_boxed_slice())),
             },
             _ => self.intern(Term::App(op, args.into_boxed_slice())),
         }

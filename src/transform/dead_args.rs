@@ -8,7 +8,7 @@
 //! premise that derived them, with the head's dropped values recomputed from their defining
 //! equations, or, failing that, found by the SMT solver with every kept value fixed.
 
-use super::{value_term, BackError, BackTranslator, Transform};
+use super::{default_value, value_term, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, Head, System};
 use crate::smt::{Deadline, SatResult, Smt};
@@ -183,7 +183,7 @@ impl Back {
                 let x = fixed.get(&v).or_else(|| old.get(&v)).cloned();
                 (
                     v,
-                    x.unwrap_or_else(|| Value::default_of(&store.var_sort(v))),
+                    x.unwrap_or_else(|| default_value(store, &store.var_sort(v))),
                 )
             })
             .collect();

@@ -10,7 +10,7 @@
 //! definitions, with the intermediate variables eliminated by quantifier elimination when it
 //! succeeds (an existential quantifier is kept otherwise).
 
-use super::{compact, fresh_params, BackError, BackTranslator, Transform};
+use super::{compact, default_value, fresh_params, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, ClauseId, PredId, System};
 use crate::smt::{eliminate, Deadline, QeMode};
@@ -335,7 +335,7 @@ impl Back {
                 let x = n.assignment.get(w).cloned();
                 (
                     *v,
-                    x.unwrap_or_else(|| Value::default_of(&store.var_sort(*v))),
+                    x.unwrap_or_else(|| default_value(store, &store.var_sort(*v))),
                 )
             })
             .collect();

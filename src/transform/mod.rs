@@ -203,6 +203,13 @@ impl Preprocess {
     }
 }
 
+/// A default value of `sort` (a smallest ground constructor term for datatypes).
+pub(crate) fn default_value(store: &TermStore, sort: &Sort) -> Value {
+    store
+        .default_value(sort)
+        .unwrap_or_else(|| Value::default_of(sort))
+}
+
 /// A ground term equal to `v`, of sort `sort`.
 pub(crate) fn value_term(store: &TermStore, v: &Value, sort: &Sort) -> TermId {
     match (v, sort) {
@@ -217,6 +224,15 @@ pub(crate) fn value_term(store: &TermStore, v: &Value, sort: &Sort) -> TermId {
                 t = store.app(Op::Store, vec![t, kt, xt]);
             }
             t
+        }
+        (Value::Ctor(c, _, fields), _) => {
+            let decl = store.ctor(*c);
+            let args = fields
+                .iter()
+                .zip(&decl.fields)
+                .map(|(x, (_, s))| value_term(store, x, s))
+                .collect();
+            store.app(Op::Ctor(*c), args)
         }
         // An array value for a non-array sort cannot come from a well-sorted derivation.
         (Value::Array(..), _) => store.ff(),

@@ -84,7 +84,7 @@ pub fn replay_derivation(
         let env: HashMap<VarId, Value> =
             n.assignment.iter().map(|(k, v)| (*k, v.clone())).collect();
         for (v, val) in &env {
-            if !value_has_sort(val, &store.var_sort(*v)) {
+            if !value_has_sort(store, val, &store.var_sort(*v)) {
                 return Err(ReplayError::Sort(i));
             }
         }
@@ -124,17 +124,27 @@ pub fn replay_derivation(
     Ok(())
 }
 
-fn value_has_sort(v: &Value, s: &crate::term::Sort) -> bool {
+fn value_has_sort(store: &TermStore, v: &Value, s: &crate::term::Sort) -> bool {
     use crate::term::Sort;
     match (v, s) {
         (Value::Bool(_), Sort::Bool)
         | (Value::Int(_), Sort::Int)
         | (Value::Real(_), Sort::Real) => true,
         (Value::Array(d, entries), Sort::Array(i, e)) => {
-            value_has_sort(d, e)
+            value_has_sort(store, d, e)
                 && entries
                     .iter()
-                    .all(|(k, x)| value_has_sort(k, i) && value_has_sort(x, e))
+                    .all(|(k, x)| value_has_sort(store, k, i) && value_has_sort(store, x, e))
+        }
+        (Value::Ctor(c, _, fields), Sort::Datatype(ds)) => {
+            let decl = store.ctor(*c);
+            decl.datatype == ds.id
+                && decl.fields.len() == fields.len()
+                && decl
+                    .fields
+                    .iter()
+                    .zip(fields)
+                    .all(|((_, fs), x)| value_has_sort(store, x, fs))
         }
         _ => false,
     }

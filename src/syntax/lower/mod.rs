@@ -7,6 +7,7 @@
 //! variables (the `chc` normal form). Constraint-only subformulas are never distributed, so
 //! large constraints do not blow up.
 
+mod datatypes;
 mod terms;
 
 use super::ast::{self, CommandKind, Span};
@@ -203,9 +204,9 @@ pub fn lower_script(
                 let params = def
                     .params
                     .iter()
-                    .map(|(s, so)| Ok((s.name.clone(), lower_sort(so)?)))
+                    .map(|(s, so)| Ok((s.name.clone(), lower_sort(store, so)?)))
                     .collect::<Result<Vec<_>, Error>>()?;
-                let ret = lower_sort(&def.ret)?;
+                let ret = lower_sort(store, &def.ret)?;
                 env.macros.insert(
                     def.name.name.clone(),
                     Macro {
@@ -215,12 +216,11 @@ pub fn lower_script(
                     },
                 );
             }
-            CommandKind::DeclareDatatypes(_) | CommandKind::DeclareDatatype(_) => {
-                return Err(Error::at(
-                    ErrorKind::Unsupported,
-                    cmd.span,
-                    "algebraic datatypes (declare-datatypes) are not supported yet",
-                ));
+            CommandKind::DeclareDatatypes(args) => {
+                datatypes::declare_datatypes(&env, args, cmd.span)?;
+            }
+            CommandKind::DeclareDatatype(args) => {
+                datatypes::declare_datatype(&env, args, cmd.span)?;
             }
             CommandKind::DeclareSort(name, _) => {
                 return Err(Error::at(
@@ -299,7 +299,11 @@ fn rename_apart(store: &TermStore, clause: Clause, used: &mut HashSet<VarId>) ->
 }
 
 fn check_fresh(env: &Env<'_>, name: &ast::Symbol) -> Result<(), Error> {
-    if env.preds.contains_key(&name.name) || env.macros.contains_key(&name.name) {
+    if env.preds.contains_key(&name.name)
+        || env.macros.contains_key(&name.name)
+        || env.store.ctor_by_name(&name.name).is_some()
+        || env.store.selector_by_name(&name.name).is_some()
+    {
         return Err(Error::at(
             ErrorKind::Sort,
             name.span,
@@ -318,8 +322,8 @@ fn declare(
     span: Span,
 ) -> Result<(), Error> {
     check_fresh(env, name)?;
-    let sorts = args.iter().map(lower_sort).collect::<Result<Vec<_>, _>>()?;
-    if lower_sort(ret)? != Sort::Bool {
+    let sorts = args.iter().map(|a| lower_sort(env.store, a)).collect::<Result<Vec<_>, _>>()?;
+    if lower_sort(env.store, ret)? != Sort::Bool {
         return Err(Error::at(
             ErrorKind::Unsupported,
             span,
@@ -348,9 +352,9 @@ pub fn lower_model(
         let params = def
             .params
             .iter()
-            .map(|(s, so)| Ok((s.name.clone(), lower_sort(so)?)))
+            .map(|(s, so)| Ok((s.name.clone(), lower_sort(store, so)?)))
             .collect::<Result<Vec<_>, Error>>()?;
-        let ret = lower_sort(&def.ret)?;
+        let ret = lower_sort(store, &def.ret)?;
         let Some(p) = system.pred_by_name(&def.name.name) else {
             env.macros.insert(
                 def.name.name.clone(),

@@ -81,12 +81,15 @@ fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> Error {
 }
 
 /// Converts a sort expression.
-pub(crate) fn lower_sort(s: &ast::Sort) -> Result<Sort, Error> {
+pub(crate) fn lower_sort(store: &TermStore, s: &ast::Sort) -> Result<Sort, Error> {
     match s {
         ast::Sort::Simple(sym) => match sym.name.as_str() {
             "Bool" => Ok(Sort::Bool),
             "Int" => Ok(Sort::Int),
             "Real" => Ok(Sort::Real),
+            other if store.datatype_sort(other).is_some() => {
+                Ok(store.datatype_sort(other).unwrap_or(Sort::Bool))
+            }
             other => Err(err(
                 ErrorKind::Unknown,
                 sym.span,
@@ -97,7 +100,7 @@ pub(crate) fn lower_sort(s: &ast::Sort) -> Result<Sort, Error> {
             if args.len() != 2 {
                 return Err(err(ErrorKind::Sort, *span, "`Array` takes two sorts"));
             }
-            Ok(Sort::array(lower_sort(&args[0])?, lower_sort(&args[1])?))
+            Ok(Sort::array(lower_sort(store, &args[0])?, lower_sort(store, &args[1])?))
         }
         ast::Sort::App(sym, _, span) => Err(err(
             ErrorKind::Unknown,
@@ -155,7 +158,7 @@ impl<'a> Env<'a> {
         }
     }
 
-    fn lookup(&self, name: &str) -> Option<&Lowered> {
+    pub(super) fn lookup(&self, name: &str) -> Option<&Lowered> {
         self.scopes.iter().rev().find_map(|s| s.get(name))
     }
 
@@ -168,7 +171,7 @@ impl<'a> Env<'a> {
         let mut scope = HashMap::new();
         let mut vars = Vec::new();
         for (sym, sort) in decls {
-            let s = lower_sort(sort)?;
+            let s = lower_sort(self.store, sort)?;
             let v = self.store.new_var(&sym.name, s);
             scope.insert(sym.name.clone(), Lowered::Term(self.store.var(v)));
             vars.push(v);
@@ -290,6 +293,12 @@ impl<'a> Env<'a> {
     }
 
     fn ident(&mut self, id: &Ident, span: Span) -> Result<Lowered, Error> {
+        let local = matches!(id, Ident::Simple(s) if self.lookup(&s.name).is_some());
+        if !local {
+            if let Some(t) = self.datatype_const(id, span)? {
+                return Ok(Lowered::Term(t));
+            }
+        }
         let Ident::Simple(sym) = id else {
             return Err(err(
                 ErrorKind::Unsupported,
@@ -368,11 +377,17 @@ impl<'a> Env<'a> {
     }
 
     fn app(&mut self, head: &Ident, args: &[ast::Term], span: Span) -> Result<Lowered, Error> {
+        let local = matches!(head, Ident::Simple(s) if self.lookup(&s.name).is_some());
+        if !local {
+            if let Some(t) = self.datatype_app(head, args, span)? {
+                return Ok(Lowered::Term(t));
+            }
+        }
         let name = match head {
             Ident::Simple(s) => s.name.as_str(),
             Ident::Qualified(inner, sort, _) if matches!(&**inner, Ident::Simple(s) if s.name == "const") =>
             {
-                let sort = lower_sort(sort)?;
+                let sort = lower_sort(self.store, sort)?;
                 let Sort::Array(_, elem) = &sort else {
                     return Err(err(
                         ErrorKind::Sort,
