@@ -152,6 +152,27 @@ const CASES: &[Case] = &[
             ),
         ],
     },
+    Case {
+        file: "list_length",
+        good: &[("len", "(define-fun len ((l IntList) (n Int)) Bool (>= n 0))")],
+        // not inductive: (cons 0 nil) has length 1
+        wrong: &[(
+            "len",
+            "(define-fun len ((l IntList) (n Int)) Bool (and (>= n 0) ((_ is nil) l)))",
+        )],
+    },
+    Case {
+        file: "tree_forest",
+        good: &[
+            ("size", "(define-fun size ((t Tree) (n Int)) Bool (>= n 1))"),
+            (
+                "fsize",
+                "(define-fun fsize ((f Forest) (n Int)) Bool (and (>= n 0) (=> (is-grow f) (>= n 1))))",
+            ),
+        ],
+        // a leaf (node x empty) has size 1
+        wrong: &[("size", "(define-fun size ((t Tree) (n Int)) Bool (>= n 2))")],
+    },
 ];
 
 fn model_text(case: &Case, replace: Option<(&str, &str)>) -> String {
@@ -261,24 +282,41 @@ fn bmc_derivation(store: &TermStore, system: &System, path: &Path) -> Derivation
 }
 
 /// A different value of the same sort.
-fn bump(v: &Value) -> Value {
+fn bump(store: &TermStore, v: &Value) -> Value {
     match v {
+        Value::Ctor(c, name, fields) if !fields.is_empty() => {
+            let mut fields = fields.clone();
+            fields[0] = bump(store, &fields[0]);
+            Value::Ctor(*c, name.clone(), fields)
+        }
+        Value::Ctor(c, ..) => {
+            // another constructor of the same datatype, with default fields
+            let dt = store.datatype(store.ctor(*c).datatype);
+            let other = *dt.ctors.iter().find(|&&d| d != *c).expect("two constructors");
+            let decl = store.ctor(other);
+            let fields = decl
+                .fields
+                .iter()
+                .map(|(_, s)| store.default_value(s).expect("a finite value"))
+                .collect();
+            Value::Ctor(other, decl.name.clone(), fields)
+        }
         Value::Bool(b) => Value::Bool(!b),
         Value::Int(i) => Value::Int(i + BigInt::from(1)),
         Value::Real(r) => Value::Real(r + BigRational::from_integer(BigInt::from(1))),
-        Value::Array(d, entries) => Value::Array(Box::new(bump(d)), entries.clone()),
+        Value::Array(d, entries) => Value::Array(Box::new(bump(store, d)), entries.clone()),
     }
 }
 
 /// The derivation with one premise value changed: the value of the first argument of a body
 /// atom, in the first step that has one (it no longer matches the fact its child derived).
-fn with_changed_value(system: &System, d: &Derivation) -> Option<Derivation> {
+fn with_changed_value(store: &TermStore, system: &System, d: &Derivation) -> Option<Derivation> {
     let mut forged = d.clone();
     for node in &mut forged.nodes {
         let clause = system.clause(node.clause);
         if let Some(&v) = clause.body.iter().find_map(|a| a.args.first()) {
             let old = node.assignment.get(&v)?;
-            let new = bump(old);
+            let new = bump(store, old);
             node.assignment.insert(v, new);
             return Some(forged);
         }
@@ -308,7 +346,7 @@ fn bmc_derivations_replay_and_forgeries_do_not() {
         );
 
         let mut forged = Vec::new();
-        match with_changed_value(&system, &d) {
+        match with_changed_value(&store, &system, &d) {
             Some(f) => forged.push(("a changed premise value", f)),
             None => failures.push(format!("{name}: no step has a body atom with arguments")),
         }
@@ -380,7 +418,7 @@ fn specific_replay_errors() {
     let first = &mut f.nodes[0];
     assert!(system.clause(first.clause).is_fact());
     for v in first.assignment.values_mut() {
-        *v = bump(v);
+        *v = bump(&store, v);
     }
     assert_eq!(
         replay_derivation(&store, &system, &f),

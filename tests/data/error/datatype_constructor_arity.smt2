@@ -1,0 +1,5 @@
+(set-logic HORN)
+(declare-datatypes ((IntList 0)) (((nil) (cons (head Int) (tail IntList)))))
+(declare-fun p (IntList) Bool)
+(assert (p (cons 1)))
+(check-sat)

@@ -1,0 +1,5 @@
+(set-logic HORN)
+(declare-datatypes ((IntList 0)) (((nil) (cons (head Int) (tail IntList)))))
+(declare-fun p (Int) Bool)
+(assert (forall ((x Int)) (=> (p (head x)) false)))
+(check-sat)
