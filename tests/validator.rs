@@ -292,7 +292,11 @@ fn bump(store: &TermStore, v: &Value) -> Value {
         Value::Ctor(c, ..) => {
             // another constructor of the same datatype, with default fields
             let dt = store.datatype(store.ctor(*c).datatype);
-            let other = *dt.ctors.iter().find(|&&d| d != *c).expect("two constructors");
+            let other = *dt
+                .ctors
+                .iter()
+                .find(|&&d| d != *c)
+                .expect("two constructors");
             let decl = store.ctor(other);
             let fields = decl
                 .fields

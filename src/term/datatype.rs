@@ -84,7 +84,12 @@ impl TermStore {
     }
 
     /// Adds a constructor with named fields to a declared datatype.
-    pub fn add_constructor(&self, dt: DatatypeId, name: &str, fields: Vec<(String, Sort)>) -> CtorId {
+    pub fn add_constructor(
+        &self,
+        dt: DatatypeId,
+        name: &str,
+        fields: Vec<(String, Sort)>,
+    ) -> CtorId {
         let mut d = self.datatypes.borrow_mut();
         let id = CtorId(d.ctors.len() as u32);
         let name: Arc<str> = Arc::from(name);
@@ -195,5 +200,65 @@ impl TermStore {
         }
         visiting.pop();
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Op;
+    use std::collections::HashMap;
+
+    /// `Nat = Z | S(pred: Nat)` in a fresh store.
+    fn nat(store: &TermStore) -> (Sort, CtorId, CtorId) {
+        let sorts = store.declare_datatypes(&["Nat"]);
+        let Sort::Datatype(ds) = &sorts[0] else {
+            panic!("a datatype sort")
+        };
+        let z = store.add_constructor(ds.id, "Z", vec![]);
+        let s = store.add_constructor(ds.id, "S", vec![("pred".into(), sorts[0].clone())]);
+        (sorts[0].clone(), z, s)
+    }
+
+    #[test]
+    fn default_value_is_the_base_constructor() {
+        let store = TermStore::new();
+        let (sort, z, _) = nat(&store);
+        assert_eq!(
+            store.default_value(&sort),
+            Some(Value::Ctor(z, Arc::from("Z"), vec![]))
+        );
+    }
+
+    #[test]
+    fn a_datatype_without_base_case_has_no_value() {
+        let store = TermStore::new();
+        let sorts = store.declare_datatypes(&["Inf"]);
+        let Sort::Datatype(ds) = &sorts[0] else {
+            panic!("a datatype sort")
+        };
+        store.add_constructor(ds.id, "more", vec![("next".into(), sorts[0].clone())]);
+        assert_eq!(store.default_value(&sorts[0]), None);
+    }
+
+    #[test]
+    fn selectors_and_testers_of_constructors_simplify_and_evaluate() {
+        let store = TermStore::new();
+        let (sort, z, s) = nat(&store);
+        let zero = store.app(Op::Ctor(z), vec![]);
+        let one = store.app(Op::Ctor(s), vec![zero]);
+        assert_eq!(store.app(Op::Selector(s, 0), vec![one]), zero);
+        assert_eq!(store.app(Op::Tester(z), vec![one]), store.ff());
+        let x = store.new_var("x", sort);
+        let px = store.app(Op::Selector(s, 0), vec![store.var(x)]);
+        let env: HashMap<_, _> = [(x, store.eval(one, &HashMap::new()).unwrap())].into();
+        assert_eq!(store.eval(px, &env), store.eval(zero, &HashMap::new()));
+        // the selector of another constructor is unspecified: never guessed
+        let env: HashMap<_, _> = [(x, store.eval(zero, &HashMap::new()).unwrap())].into();
+        assert!(matches!(
+            store.eval(px, &env),
+            Err(crate::term::EvalError::WrongConstructor(_))
+        ));
+        assert_eq!(store.display(one), "(S Z)");
     }
 }

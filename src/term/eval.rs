@@ -5,13 +5,13 @@
 //! quantifiers are reported as errors, never guessed.
 
 use super::{CtorId, Op, Sort, Term, TermId, TermStore, VarId};
-use std::sync::Arc;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::sync::Arc;
 
 /// A ground value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -186,7 +186,9 @@ impl TermStore {
                         Value::Ctor(*c, self.ctor(*c).name, vals)
                     }
                     Op::Selector(c, i) => match self.eval_memo(args[0], env, memo)? {
-                        Value::Ctor(d, _, mut fields) if d == *c && (*i as usize) < fields.len() => {
+                        Value::Ctor(d, _, mut fields)
+                            if d == *c && (*i as usize) < fields.len() =>
+                        {
                             fields.swap_remove(*i as usize)
                         }
                         Value::Ctor(..) => {

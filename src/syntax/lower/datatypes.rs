@@ -206,7 +206,11 @@ fn define(store: &TermStore, names: &[(String, Span)], bodies: &[SExpr]) -> Resu
 
 impl Env<'_> {
     /// A datatype constant: a nullary constructor `C` or `(as C S)`; `None` if `id` is not one.
-    pub(super) fn datatype_const(&mut self, id: &Ident, span: Span) -> Result<Option<TermId>, Error> {
+    pub(super) fn datatype_const(
+        &mut self,
+        id: &Ident,
+        span: Span,
+    ) -> Result<Option<TermId>, Error> {
         self.datatype_app(id, &[], span)
     }
 

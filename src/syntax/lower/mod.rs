@@ -322,7 +322,10 @@ fn declare(
     span: Span,
 ) -> Result<(), Error> {
     check_fresh(env, name)?;
-    let sorts = args.iter().map(|a| lower_sort(env.store, a)).collect::<Result<Vec<_>, _>>()?;
+    let sorts = args
+        .iter()
+        .map(|a| lower_sort(env.store, a))
+        .collect::<Result<Vec<_>, _>>()?;
     if lower_sort(env.store, ret)? != Sort::Bool {
         return Err(Error::at(
             ErrorKind::Unsupported,

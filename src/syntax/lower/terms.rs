@@ -100,7 +100,10 @@ pub(crate) fn lower_sort(store: &TermStore, s: &ast::Sort) -> Result<Sort, Error
             if args.len() != 2 {
                 return Err(err(ErrorKind::Sort, *span, "`Array` takes two sorts"));
             }
-            Ok(Sort::array(lower_sort(store, &args[0])?, lower_sort(store, &args[1])?))
+            Ok(Sort::array(
+                lower_sort(store, &args[0])?,
+                lower_sort(store, &args[1])?,
+            ))
         }
         ast::Sort::App(sym, _, span) => Err(err(
             ErrorKind::Unknown,
