@@ -515,6 +515,31 @@ pub(crate) fn from_z3(
 mod tests {
     use super::*;
 
+    /// Two stores of one thread declaring different datatypes of the same name (as a batch
+    /// run on one thread does) each get their own meaning from Z3.
+    #[test]
+    fn same_named_datatypes_of_two_stores() {
+        use crate::smt::{check_sat, Deadline, SatResult};
+        let deadline = || Deadline::after(std::time::Duration::from_secs(10));
+        let (a, b) = (TermStore::new(), TermStore::new());
+        // in `a`, L has one value; in `b`, two.
+        let la = a.declare_datatypes(&["L"]);
+        let Sort::Datatype(da) = &la[0] else { panic!() };
+        a.add_constructor(da.id, "only", vec![]);
+        let lb = b.declare_datatypes(&["L"]);
+        let Sort::Datatype(db) = &lb[0] else { panic!() };
+        b.add_constructor(db.id, "one", vec![]);
+        b.add_constructor(db.id, "two", vec![]);
+        for _ in 0..2 {
+            let (x, y) = (a.new_var("x", la[0].clone()), a.new_var("y", la[0].clone()));
+            let ne = a.not(a.eq(a.var(x), a.var(y)));
+            assert_eq!(check_sat(&a, ne, deadline()), SatResult::Unsat);
+            let (x, y) = (b.new_var("x", lb[0].clone()), b.new_var("y", lb[0].clone()));
+            let ne = b.not(b.eq(b.var(x), b.var(y)));
+            assert_eq!(check_sat(&b, ne, deadline()), SatResult::Sat);
+        }
+    }
+
     #[test]
     fn rationals_parse() {
         assert_eq!(
