@@ -5,6 +5,7 @@
 //! and exits with status 2. Nothing here may panic on any input.
 
 mod analyze;
+mod batch;
 mod check;
 mod solve;
 
@@ -82,6 +83,12 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Solves many files, each in its own process under time and memory limits; writes
+    /// results (JSON, CSV) and an HTML report.
+    Batch(batch::BatchArgs),
+    /// Writes an HTML report comparing result files of `batch` (or of another solver in the
+    /// same shape).
+    Report(batch::ReportArgs),
 }
 
 /// Runs the command line; returns the exit status.
@@ -102,6 +109,8 @@ pub fn run() -> i32 {
             stats,
         } => analyze::run(&file, json, dot, stats),
         Command::Facts { file, out } => analyze::facts(&file, &out),
+        Command::Batch(args) => batch::run(&args),
+        Command::Report(args) => batch::report(&args),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::bmc::Bmc;
 use super::cegar::Cegar;
+use super::portfolio::Portfolio;
 use super::slicing::{Slicing, Weakening};
 use super::{Context, Engine, Stats};
 use crate::chc::System;
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 /// Which engine answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// The default schedule of the available engines.
+    /// The portfolio ([`Portfolio`]): slicing, BMC and CEGAR in time slices.
     #[default]
     Auto,
     /// Bounded model checking (counterexamples only).
@@ -71,7 +72,8 @@ pub struct PhaseTimes {
 pub struct Solved {
     /// Validated against the original system (or `unknown`).
     pub answer: Answer,
-    /// The engine that produced the answer.
+    /// The engine that produced the answer (under `Auto`, the portfolio member that answered,
+    /// or `"portfolio"` when none did).
     pub engine: &'static str,
     /// The engine's counters.
     pub stats: Stats,
@@ -97,9 +99,8 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     let cx = Context { store, deadline };
     let mut stats = Stats::default();
     let (engine, answer) = match options.engine {
-        EngineChoice::Auto | EngineChoice::Bmc => {
-            ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
-        }
+        EngineChoice::Auto => Portfolio::default().run(&cx, &solved_system, &mut stats),
+        EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats)),
         EngineChoice::Slicing(weakening) => {
             let engine = Slicing {
                 weakening,
