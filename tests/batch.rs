@@ -136,7 +136,10 @@ fn a_wrong_answer_is_reported_and_fails_the_batch() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let run = load(&json);
-    assert!(run.results.iter().all(|r| r.expected.as_deref() == Some(r.track.as_str())));
+    assert!(run
+        .results
+        .iter()
+        .all(|r| r.expected.as_deref() == Some(r.track.as_str())));
     assert!(run.results.iter().all(|r| !r.wrong));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -167,7 +170,15 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
 
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
-    for key in ["solver", "timeout", "memory_mb", "jobs", "wall_time", "interrupted", "results"] {
+    for key in [
+        "solver",
+        "timeout",
+        "memory_mb",
+        "jobs",
+        "wall_time",
+        "interrupted",
+        "results",
+    ] {
         assert!(value.get(key).is_some(), "no {key} in {value}");
     }
     let first = &value["results"][0];
@@ -184,11 +195,17 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
     assert_eq!(gz.answer, "unsat", "{gz:?}");
     assert_eq!(gz.track, "unsat-gz");
     let csv_text = std::fs::read_to_string(&csv).expect("csv");
-    assert_eq!(csv_text.lines().next(), Some(output::CSV_COLUMNS.join(",").as_str()));
+    assert_eq!(
+        csv_text.lines().next(),
+        Some(output::CSV_COLUMNS.join(",").as_str())
+    );
     let from_csv = output::from_csv(&csv_text).expect("csv parses");
     assert_eq!(from_csv.len(), run.results.len());
     for (a, b) in from_csv.iter().zip(&run.results) {
-        assert_eq!((&a.path, &a.answer, &a.engine, &a.reason), (&b.path, &b.answer, &b.engine, &b.reason));
+        assert_eq!(
+            (&a.path, &a.answer, &a.engine, &a.reason),
+            (&b.path, &b.answer, &b.engine, &b.reason)
+        );
         assert!((a.time - b.time).abs() < 1e-3);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -231,12 +248,24 @@ fn the_report_compares_runs_in_a_table_and_a_cactus_plot() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let page = std::fs::read_to_string(&html).expect("report");
-    assert!(page.contains("<svg") && page.contains("<polyline"), "{page}");
-    assert!(page.contains(">hb<") && page.contains(">baseline<"), "{page}");
+    assert!(
+        page.contains("<svg") && page.contains("<polyline"),
+        "{page}"
+    );
+    assert!(
+        page.contains(">hb<") && page.contains(">baseline<"),
+        "{page}"
+    );
     // One summary row per track and run, plus the totals: the run that answered has 2 sat in
     // the sat track, the other none.
-    assert!(page.contains("<td class=\"l\">sat</td><td class=\"l\">hb</td><td>2</td><td>2</td>"), "{page}");
-    assert!(page.contains("<td class=\"l\">sat</td><td class=\"l\">baseline</td><td>2</td><td>0</td>"), "{page}");
+    assert!(
+        page.contains("<td class=\"l\">sat</td><td class=\"l\">hb</td><td>2</td><td>2</td>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<td class=\"l\">sat</td><td class=\"l\">baseline</td><td>2</td><td>0</td>"),
+        "{page}"
+    );
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -21,8 +21,7 @@ impl Expected {
 
     /// Reads a table; an error names the file and what is wrong with it.
     pub fn load(tsv: &Path) -> Result<Self, String> {
-        let text =
-            std::fs::read_to_string(tsv).map_err(|e| format!("{}: {e}", tsv.display()))?;
+        let text = std::fs::read_to_string(tsv).map_err(|e| format!("{}: {e}", tsv.display()))?;
         let base = tsv.parent().unwrap_or(Path::new("."));
         let mut lines = text.lines();
         let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();

@@ -133,13 +133,7 @@ pub fn load(path: &Path) -> Result<Run, String> {
             ..Run::default()
         })
     } else {
-        serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{}:{}:{}: {e}",
-                path.display(),
-                e.line(),
-                e.column()
-            )
-        })
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))
     }
 }

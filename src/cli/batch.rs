@@ -183,7 +183,11 @@ pub fn run(args: &BatchArgs) -> i32 {
     eprintln!(
         "{} files{}: {} in {:.1} s",
         run.results.len(),
-        if run.interrupted { " (interrupted)" } else { "" },
+        if run.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        },
         tally.line(),
         run.wall_time
     );
