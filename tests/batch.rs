@@ -269,3 +269,47 @@ fn the_report_compares_runs_in_a_table_and_a_cactus_plot() {
     assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_interrupted_batch_keeps_what_finished() {
+    let dir = scratch("interrupt");
+    std::fs::create_dir_all(dir.join("t")).expect("mkdir");
+    // Sorted first: an instance the portfolio answers at once; then one it cannot answer,
+    // which runs to its 60 s limit unless the batch is stopped.
+    std::fs::copy(
+        common::data_dir("unsat").join("counter_off_by_one.smt2"),
+        dir.join("t/a.smt2"),
+    )
+    .expect("copy");
+    std::fs::copy(
+        common::data_dir("sat").join("array_fill.smt2"),
+        dir.join("t/b.smt2"),
+    )
+    .expect("copy");
+    let json = dir.join("out.json");
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args(["batch", "--jobs", "1", "--timeout", "60", "--json"])
+        .arg(&json)
+        .arg(dir.join("t"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().expect("wait");
+    assert!(
+        started.elapsed().as_secs() < 40,
+        "the batch was not stopped"
+    );
+    assert_eq!(status.code(), Some(130));
+    let run = load(&json);
+    assert!(run.interrupted);
+    for r in &run.results {
+        assert!(r.path.ends_with("a.smt2"), "{r:?}");
+        assert_eq!(r.answer, "unsat", "{r:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

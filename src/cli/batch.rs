@@ -2,7 +2,8 @@
 //! (only when stderr is a terminal), Ctrl-C, wrong answers on stderr, result files.
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
-//! options or unreadable inputs.
+//! options or unreadable inputs, or 130 when interrupted (Ctrl-C or SIGTERM) without a wrong
+//! answer among the finished instances (whose results are written all the same).
 
 use hornbeam::batch::{self, expected::Expected, output, report, BatchOptions, Record, Run};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -198,6 +199,8 @@ pub fn run(args: &BatchArgs) -> i32 {
     if wrong > 0 {
         eprintln!("{wrong} WRONG ANSWER(S)");
         1
+    } else if run.interrupted {
+        130
     } else {
         0
     }
