@@ -31,8 +31,8 @@ pub struct Interpolant {
 
 /// Farkas interpolation with a deadline and a counter of solver checks.
 pub struct Interpolator<'s> {
-    store: &'s TermStore,
-    deadline: Deadline,
+    pub(super) store: &'s TermStore,
+    pub(super) deadline: Deadline,
     /// Satisfiability checks made so far.
     pub checks: u64,
     /// Bisection steps allowed when minimising the size.
