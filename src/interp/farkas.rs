@@ -43,6 +43,9 @@ pub struct Interpolator<'s> {
     /// Most time one minimisation check may take; a check that hits it counts as "no smaller
     /// interpolant", so a hard size bound costs at most this much.
     pub minimise_cap: Option<std::time::Duration>,
+    /// Most time any other check may take; a capped check counts as a failure (no interpolant),
+    /// so one hard query cannot eat the whole time limit.
+    pub check_cap: Option<std::time::Duration>,
     /// Arithmetic subterms the linear reader cannot read (`mod`, `div`, non-linear products,
     /// `select`, ...), each read as a fresh variable of its sort; the same term gets the same
     /// variable in A and B. Interpolants are translated back before they are checked.
@@ -65,11 +68,19 @@ impl<'s> Interpolator<'s> {
             store,
             deadline,
             checks: 0,
-            minimise_steps: 6,
-            minimise_cap: Some(std::time::Duration::from_secs(1)),
+            minimise_steps: 5,
+            minimise_cap: Some(std::time::Duration::from_millis(300)),
+            check_cap: Some(std::time::Duration::from_secs(2)),
             opaque: HashMap::new(),
             opaque_back: HashMap::new(),
         }
+    }
+
+    /// A fresh solver with this interpolator's deadline and check cap.
+    pub(super) fn solver(&self) -> Smt<'s> {
+        let mut smt = Smt::new(self.store, self.deadline);
+        smt.set_check_cap(self.check_cap);
+        smt
     }
 
     /// The variable standing for the opaque arithmetic term `t`.
@@ -170,7 +181,7 @@ impl<'s> Interpolator<'s> {
 
     /// Whether `premises ⇒ ¬extra` holds, i.e. `premises ∧ extra` is unsatisfiable.
     fn unsat_with(&mut self, premises: &[TermId], extra: TermId) -> bool {
-        let mut smt = Smt::new(self.store, self.deadline);
+        let mut smt = self.solver();
         for &p in premises {
             smt.assert(p);
         }
@@ -204,7 +215,7 @@ impl<'s> Interpolator<'s> {
         let vb = vars_of(&bb);
         let shared: BTreeSet<VarId> = va.intersection(&vb).copied().collect();
         let integral = aa.iter().chain(&bb).all(|x| is_integral(st, x));
-        let mut smt = Smt::new(st, self.deadline);
+        let mut smt = self.solver();
         let real = |r: &BigRational| st.real(r.clone());
         let zero = st.real(BigRational::zero());
         // multipliers

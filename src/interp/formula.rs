@@ -57,7 +57,7 @@ impl Interpolator<'_> {
             .intersection(&vars_of(st, b))
             .copied()
             .collect();
-        let mut smt_a = Smt::new(st, self.deadline);
+        let mut smt_a = self.solver();
         for &f in a {
             smt_a.assert(f);
         }
@@ -93,7 +93,7 @@ impl Interpolator<'_> {
         shared: &BTreeSet<VarId>,
     ) -> Option<TermId> {
         let st = self.store;
-        let mut smt_b = Smt::new(st, self.deadline);
+        let mut smt_b = self.solver();
         for &f in b {
             smt_b.assert(f);
         }
@@ -153,7 +153,7 @@ impl Interpolator<'_> {
         if lits.is_empty() {
             return None;
         }
-        let mut smt = Smt::new(self.store, self.deadline);
+        let mut smt = self.solver();
         for &f in base {
             smt.assert(f);
         }
