@@ -8,7 +8,8 @@ blurred), and the median refinement iterations and predicate size over the answe
 Usage: scripts/bench_cegar.py [--timeout 20] [--jobs 1] [--skip-track ADT-LIA] [--z3-dir DIR]
                               [--bin PATH] [--out TSV] [--plain-tsv TSV] [--arg=--cex-shape=uniform]
                               [--only SUBSTRING] [--files LIST] [DIR]
---plain-tsv writes `path<TAB>answer<TAB>seconds` (path relative to DIR), for schedulers.
+--plain-tsv writes `path<TAB>answer<TAB>seconds` (path relative to DIR) as files finish, for
+schedulers.
 """
 import argparse, collections, concurrent.futures as cf, csv, json, re, subprocess, sys, time
 from pathlib import Path
@@ -75,6 +76,9 @@ def main():
         keep = {l.strip() for l in open(args.files) if l.strip()}
         files = [f for f in files if str(f.relative_to(d)) in keep]
     rows = []
+    plain = open(args.plain_tsv, "w") if args.plain_tsv else None
+    if plain:
+        plain.write("path\tanswer\tseconds\n")
     with cf.ThreadPoolExecutor(args.jobs) as ex:
         for f, (ans, secs, stats, note) in zip(files, ex.map(lambda f: one(f, args), files)):
             rel = str(f.relative_to(d))
@@ -87,6 +91,9 @@ def main():
                          "iterations": stats.get("iterations", ""),
                          "size_median": stats.get("predicate_size_median", ""),
                          "sizes": json.dumps(stats.get("predicate_sizes", [])), "note": note})
+            if plain:
+                plain.write(f"{rel}\t{ans}\t{secs:.2f}\n")
+                plain.flush()
             print(f"{rel}\t{expected.get(rel, '')}\tz3={z3}\tcegar={ans}\t{secs:.2f}s\t"
                   f"it={stats.get('iterations', '')}\t{note}", file=sys.stderr, flush=True)
     if args.out:
@@ -94,11 +101,8 @@ def main():
             w = csv.DictWriter(fh, list(rows[0].keys()), delimiter="\t", lineterminator="\n")
             w.writeheader()
             w.writerows(rows)
-    if args.plain_tsv:
-        with open(args.plain_tsv, "w") as fh:
-            fh.write("path\tanswer\tseconds\n")
-            for r in rows:
-                fh.write(f"{r['file']}\t{r['cegar']}\t{r['time']}\n")
+    if plain:
+        plain.close()
     print("| track | files | expected sat/unsat | Z3 sat | Z3 unsat | cegar sat | cegar unsat | wrong |")
     print("|---|---|---|---|---|---|---|---|")
     for t in sorted({r["track"] for r in rows}) + ["all"]:

@@ -4,8 +4,8 @@
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
 use super::{load, CexShapeChoice, EngineChoice, WeakeningChoice};
-use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::cegar::CexShape;
+use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
 use hornbeam::term::TermStore;
 use hornbeam::witness::Answer;
@@ -25,7 +25,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = WeakeningChoice::Cex)]
     weakening: WeakeningChoice,
     /// The counterexamples CEGAR refines: abstract trees or uniform loop unfoldings.
-    #[arg(long, value_enum, default_value_t = CexShapeChoice::Tree)]
+    #[arg(long, value_enum, default_value_t = CexShapeChoice::Uniform)]
     cex_shape: CexShapeChoice,
     /// Time limit in seconds (default: none).
     #[arg(long)]

@@ -53,7 +53,7 @@ impl Default for SolveOptions {
             preprocess: true,
             timeout: None,
             validation_limit: Duration::from_secs(30),
-            cex_shape: CexShape::Tree,
+            cex_shape: CexShape::Uniform,
         }
     }
 }

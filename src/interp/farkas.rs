@@ -16,9 +16,9 @@ use super::linear::{
 };
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
-use std::collections::HashMap;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
+use std::collections::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A checked interpolant.
@@ -134,7 +134,9 @@ impl<'s> Interpolator<'s> {
                 if !matches!(op, Op::Mod | Op::IntDiv) || args.len() != 2 {
                     continue;
                 }
-                let Some(c) = st.as_number(args[1]).filter(|c| c.is_integer() && c.is_positive())
+                let Some(c) = st
+                    .as_number(args[1])
+                    .filter(|c| c.is_integer() && c.is_positive())
                 else {
                     continue;
                 };
@@ -150,7 +152,10 @@ impl<'s> Interpolator<'s> {
                 let mut def = e.clone();
                 def.add_scaled(&LinExpr::var(q), &-c.clone());
                 def.add_scaled(&LinExpr::var(r), &-BigRational::one());
-                out.push(LinAtom { expr: def, rel: Rel::Eq });
+                out.push(LinAtom {
+                    expr: def,
+                    rel: Rel::Eq,
+                });
                 // -r ≤ 0
                 out.push(LinAtom {
                     expr: LinExpr::var(r).scaled(&-BigRational::one()),
@@ -159,7 +164,10 @@ impl<'s> Interpolator<'s> {
                 // r - (c - 1) ≤ 0
                 let mut hi = LinExpr::var(r);
                 hi.constant = -(c - BigRational::one());
-                out.push(LinAtom { expr: hi, rel: Rel::Le });
+                out.push(LinAtom {
+                    expr: hi,
+                    rel: Rel::Le,
+                });
             }
         }
         let mut out: Vec<LinAtom> = out
@@ -372,7 +380,11 @@ impl<'s> Interpolator<'s> {
             ts.iter().flat_map(|&x| st.free_vars(x)).collect()
         };
         let (fa, fb) = (fv(a), fv(b));
-        if !st.free_vars(term).iter().all(|x| fa.contains(x) && fb.contains(x)) {
+        if !st
+            .free_vars(term)
+            .iter()
+            .all(|x| fa.contains(x) && fb.contains(x))
+        {
             return None;
         }
         if !self.unsat_with(a, st.not(term)) || !self.unsat_with(b, term) {

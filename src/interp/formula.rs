@@ -127,13 +127,12 @@ impl Interpolator<'_> {
         if let Some(i) = self.interpolate(cube_a, cube_b) {
             return Some(i.term);
         }
-        let over_shared =
-            |ts: &[TermId]| -> Vec<TermId> {
-                ts.iter()
-                    .copied()
-                    .filter(|&t| st.free_vars(t).is_subset(shared))
-                    .collect()
-            };
+        let over_shared = |ts: &[TermId]| -> Vec<TermId> {
+            ts.iter()
+                .copied()
+                .filter(|&t| st.free_vars(t).is_subset(shared))
+                .collect()
+        };
         // A's shared literals alone refute B's cube: their unsat core is an interpolant.
         let sa = over_shared(cube_a);
         if let Some(core) = self.core_against(cube_b, &sa) {

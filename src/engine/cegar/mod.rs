@@ -18,19 +18,24 @@ mod uniform;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
+use crate::smt::Deadline;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
 use std::time::Instant;
 
+/// Most time one uniform-unfolding analysis may take before the tree shape takes over.
+const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The shape of the counterexamples refined.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CexShape {
     /// The abstract counterexample tree itself (a path for linear systems).
-    #[default]
     Tree,
     /// The uniform unfolding containing it (every loop unfolded the same number of times,
-    /// Terauchi Section 3.1 and Appendix C), for linear systems; others use the tree.
+    /// Terauchi Section 3.1 and Appendix C), for linear systems; others use the tree. The
+    /// default: on LIA-Lin it answers every file the tree shape answers, and more.
+    #[default]
     Uniform,
 }
 
@@ -54,7 +59,7 @@ impl Default for Cegar {
             max_iterations: 500,
             max_states: 20_000,
             seeds: None,
-            cex_shape: CexShape::Tree,
+            cex_shape: CexShape::Uniform,
         }
     }
 }
@@ -152,11 +157,16 @@ impl Engine for Cegar {
             if let Some(an) = &analysis {
                 let k = uniform::depth_of(&tree.0, &tree.2);
                 uniform_depth = uniform_depth.max(k as u64);
+                // at most half the time left (and 10 s): the tree shape remains as fall-back
+                let budget = cx
+                    .deadline
+                    .remaining()
+                    .map_or(UNIFORM_BUDGET, |r| (r / 2).min(UNIFORM_BUDGET));
                 match uniform::analyse(
                     store,
                     system,
                     an,
-                    cx.deadline,
+                    Deadline::after(budget),
                     &mut cands,
                     k,
                     iterations as u64,

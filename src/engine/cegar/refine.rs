@@ -8,9 +8,7 @@
 
 use super::abstraction::{ArtNode, Candidates};
 use crate::chc::{ClauseId, PredId, System};
-use crate::interp::{
-    cut_interpolants, formula_size, tree_interpolate_hinted, Interpolator,
-};
+use crate::interp::{cut_interpolants, formula_size, tree_interpolate_hinted, Interpolator};
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{DerivNode, Derivation};
@@ -138,7 +136,10 @@ pub fn analyse(
     // Interpolate the exact constraints (disjunctions included), not one cube of them: the
     // predicates must refute every path through this tree's clause instances, else the next
     // abstraction can find the same tree again through another disjunct.
-    let cubes: Vec<Vec<TermId>> = insts.iter().map(|i| store.conjuncts(i.constraint)).collect();
+    let cubes: Vec<Vec<TermId>> = insts
+        .iter()
+        .map(|i| store.conjuncts(i.constraint))
+        .collect();
     let children: Vec<Vec<usize>> = insts.iter().map(|i| i.children.clone()).collect();
     let mut itp = Interpolator::new(store, deadline);
     // Independent cut interpolants see whole prefixes and generalise across unrolled copies;

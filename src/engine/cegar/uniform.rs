@@ -17,7 +17,7 @@ use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use std::collections::{HashMap, VecDeque};
 
 /// Most predicate copies of one unfolding; beyond it the caller uses the tree shape.
-const MAX_NODES: usize = 300;
+const MAX_NODES: usize = 80;
 
 /// A copy of a predicate in the unfolding.
 struct Node {
@@ -114,7 +114,12 @@ fn build(
         let clause = system.clause(cid);
         let mut map: HashMap<VarId, TermId> = HashMap::new();
         if let (Some(atom), Some(f)) = (clause.body.first(), from) {
-            map.extend(atom.args.iter().zip(&f.vars).map(|(a, v)| (*a, store.var(*v))));
+            map.extend(
+                atom.args
+                    .iter()
+                    .zip(&f.vars)
+                    .map(|(a, v)| (*a, store.var(*v))),
+            );
         }
         if let (Some(h), Some(t)) = (clause.head_atom(), to) {
             map.extend(h.args.iter().zip(&t.vars).map(|(a, v)| (*a, store.var(*v))));
@@ -198,10 +203,18 @@ pub fn analyse(
     let (nodes, edges) = build(store, system, analysis, k, tag)?;
     let n = nodes.len();
     let into: Vec<Vec<usize>> = (0..n)
-        .map(|m| (0..edges.len()).filter(|&e| edges[e].to == Some(m)).collect())
+        .map(|m| {
+            (0..edges.len())
+                .filter(|&e| edges[e].to == Some(m))
+                .collect()
+        })
         .collect();
     let out_of: Vec<Vec<usize>> = (0..n)
-        .map(|m| (0..edges.len()).filter(|&e| edges[e].from == Some(m)).collect())
+        .map(|m| {
+            (0..edges.len())
+                .filter(|&e| edges[e].from == Some(m))
+                .collect()
+        })
         .collect();
     let fresh_bool = |name: &str| store.var(store.new_var(name, Sort::Bool));
     // Forward reachability: r_n ⇒ ∨ s_e (e into n), s_e ⇒ C_e ∧ r_from; some query s_q holds.
@@ -216,7 +229,9 @@ pub fn analyse(
         body.extend(edge.from.map(|f| reach[f]));
         smt.assert(store.implies(sel[e], store.and(body)));
     }
-    let queries: Vec<usize> = (0..edges.len()).filter(|&e| edges[e].to.is_none()).collect();
+    let queries: Vec<usize> = (0..edges.len())
+        .filter(|&e| edges[e].to.is_none())
+        .collect();
     smt.assert(store.or(queries.iter().map(|&e| sel[e])));
     *checks += 1;
     match smt.check() {
