@@ -33,6 +33,15 @@ pub enum EngineChoice {
     Slicing,
 }
 
+/// The counterexamples the CEGAR engine refines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CexShapeChoice {
+    /// Abstract counterexample trees (paths for linear systems).
+    Tree,
+    /// Uniform unfoldings: every loop unfolded the same number of times (linear systems).
+    Uniform,
+}
+
 /// How the slicing engine weakens candidates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WeakeningChoice {

@@ -6,7 +6,7 @@
 //! the statistics `--stats` prints. Must not: print, read files, or let an unchecked answer out.
 
 use super::bmc::Bmc;
-use super::cegar::Cegar;
+use super::cegar::{Cegar, CexShape};
 use super::portfolio::Portfolio;
 use super::slicing::{Slicing, Weakening};
 use super::{Context, Engine, Stats};
@@ -43,6 +43,8 @@ pub struct SolveOptions {
     /// Time limit for validating the answer: a correct answer found just before the deadline
     /// must not be lost to it.
     pub validation_limit: Duration,
+    /// The counterexample shape CEGAR refines.
+    pub cex_shape: CexShape,
 }
 
 impl Default for SolveOptions {
@@ -52,6 +54,7 @@ impl Default for SolveOptions {
             preprocess: true,
             timeout: None,
             validation_limit: Duration::from_secs(30),
+            cex_shape: CexShape::Uniform,
         }
     }
 }
@@ -108,10 +111,13 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
             };
             ("slicing", engine.solve(&cx, &solved_system, &mut stats))
         }
-        EngineChoice::Cegar => (
-            "cegar",
-            Cegar::default().solve(&cx, &solved_system, &mut stats),
-        ),
+        EngineChoice::Cegar => {
+            let engine = Cegar {
+                cex_shape: options.cex_shape,
+                ..Cegar::default()
+            };
+            ("cegar", engine.solve(&cx, &solved_system, &mut stats))
+        }
     };
     let t2 = Instant::now();
     let vdeadline = Deadline::after(options.validation_limit);
