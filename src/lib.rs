@@ -4,6 +4,7 @@
 //! See the README's code map.
 
 pub mod analysis;
+pub mod batch;
 pub mod chc;
 pub mod engine;
 pub mod interp;

@@ -1,13 +1,18 @@
 //! The CEGAR engine on the paper's Figure 2 program (Terauchi) and variants: `sat` with a model
 //! the validator accepts, `unsat` with a derivation that replays.
 
-use hornbeam::engine::{cegar::Cegar, Context, Engine, Stats};
+use hornbeam::engine::cegar::{Cegar, CexShape};
+use hornbeam::engine::{Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::Duration;
 
 fn solve(path: &str) -> (Answer, Stats, bool) {
+    solve_with(path, CexShape::Tree)
+}
+
+fn solve_with(path: &str, cex_shape: CexShape) -> (Answer, Stats, bool) {
     let store = TermStore::new();
     let src = std::fs::read_to_string(path).expect("test file");
     let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
@@ -16,7 +21,11 @@ fn solve(path: &str) -> (Answer, Stats, bool) {
         deadline: Deadline::after(Duration::from_secs(60)),
     };
     let mut stats = Stats::default();
-    let answer = Cegar::default().solve(&cx, &system, &mut stats);
+    let engine = Cegar {
+        cex_shape,
+        ..Cegar::default()
+    };
+    let answer = engine.solve(&cx, &system, &mut stats);
     let ok = match &answer {
         Answer::Sat(m) => validate_model(&store, &system, m, Deadline::none()) == ModelCheck::Valid,
         Answer::Unsat(d) => replay_derivation(&store, &system, d).is_ok(),
@@ -68,4 +77,42 @@ fn fig2_without_guard_is_unsafe_with_a_replayed_derivation() {
     assert_eq!(answer.keyword(), "unsat", "{answer:?}");
     assert!(ok, "derivation must replay");
     assert!(iterations(&stats) <= 2, "{stats:?}");
+}
+
+/// Every file under tests/data/cegar/{sat,unsat} answers as its folder says, with a witness that
+/// checks, for both counterexample shapes.
+#[test]
+fn every_cegar_file_answers_as_expected_with_both_shapes() {
+    for expected in ["sat", "unsat"] {
+        let dir = format!("tests/data/cegar/{expected}");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("test data")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        for f in files {
+            for shape in [CexShape::Tree, CexShape::Uniform] {
+                let (answer, stats, ok) = solve_with(f.to_str().unwrap(), shape);
+                assert_eq!(
+                    answer.keyword(),
+                    expected,
+                    "{f:?} {shape:?}: {answer:?} {stats:?}"
+                );
+                assert!(ok, "{f:?} {shape:?}: witness must check");
+            }
+        }
+    }
+}
+
+#[test]
+fn fig2_uniform_unfoldings_refine_whole_unfoldings() {
+    let (answer, stats, ok) = solve_with("tests/data/cegar/sat/fig2.smt2", CexShape::Uniform);
+    assert_eq!(answer.keyword(), "sat", "{answer:?}");
+    assert!(ok, "model must validate");
+    // Measured: 3 iterations, each refuting a whole unfolding (tree shape: 5).
+    assert!(iterations(&stats) <= 5, "{stats:?}");
+    assert!(
+        stats.0["uniform_refinements"].as_u64().unwrap() >= 1,
+        "{stats:?}"
+    );
 }

@@ -182,3 +182,92 @@ fn disjunctive_path_via_cubes_and_tree() {
         SatResult::Unsat
     );
 }
+
+fn run_formulas(st: &TermStore, a: &[TermId], b: &[TermId]) -> TermId {
+    let mut itp = Interpolator::new(st, Deadline::none());
+    let i = itp.interpolate_formulas(a, b).expect("an interpolant");
+    assert_interpolant(st, a, b, i);
+    i
+}
+
+#[test]
+fn disjunctive_formulas_on_both_sides() {
+    // A: y = ite(x >= 0, x + 1, 1 - x) (so y >= 1) ; B: y <= 0 ∨ y = z ∧ z < 1
+    let st = TermStore::new();
+    let v = vars(&st, &["x", "y", "z"], Sort::Int);
+    let (x, y, z) = (v[0], v[1], v[2]);
+    let a = [st.eq(
+        y,
+        st.ite(
+            st.ge(x, st.int(0)),
+            st.add([x, st.int(1)]),
+            st.sub(st.int(1), x),
+        ),
+    )];
+    let b = [st.or([
+        st.le(y, st.int(0)),
+        st.and([st.eq(y, z), st.lt(z, st.int(1))]),
+    ])];
+    let i = run_formulas(&st, &a, &b);
+    assert_eq!(st.free_vars(i).len(), 1, "over y only");
+}
+
+#[test]
+fn boolean_literals_over_shared_variables() {
+    // A: p ∧ x = 1 ; B: (¬p ∨ x = 2): the interpolant needs the Boolean p
+    let st = TermStore::new();
+    let x = vars(&st, &["x"], Sort::Int)[0];
+    let p = st.var(st.new_var("p", Sort::Bool));
+    let a = [p, st.eq(x, st.int(1))];
+    let b = [st.or([st.not(p), st.eq(x, st.int(2))])];
+    run_formulas(&st, &a, &b);
+}
+
+#[test]
+fn mod_and_div_by_constants_with_their_definitions() {
+    // A: x = 2k (k local) ; B: x mod 2 = 1. Over the integers unsat; the interpolant can only
+    // speak of x (mod, or a parity fact), and is checked like every other.
+    let st = TermStore::new();
+    let v = vars(&st, &["x", "k"], Sort::Int);
+    let (x, k) = (v[0], v[1]);
+    let two = st.int(2);
+    let a = [st.eq(x, st.mul([two, k]))];
+    let b = [st.eq(st.app(hornbeam::term::Op::Mod, vec![x, two]), st.int(1))];
+    let mut itp = Interpolator::new(&st, Deadline::none());
+    if let Some(i) = itp.interpolate_formulas(&a, &b) {
+        assert_interpolant(&st, &a, &b, i);
+    }
+    // A: x mod 3 = 0 ∧ y = x ; B: y = 3j + 1 (j local): reading mod as a variable with
+    // x = 3q + r, 0 <= r < 3 lets Farkas/cubes relate y to div/mod of x.
+    let y = vars(&st, &["y"], Sort::Int)[0];
+    let j = vars(&st, &["j"], Sort::Int)[0];
+    let three = st.int(3);
+    let a = [
+        st.eq(st.app(hornbeam::term::Op::Mod, vec![x, three]), st.int(0)),
+        st.eq(y, x),
+    ];
+    let b = [st.eq(y, st.add([st.mul([three, j]), st.int(1)]))];
+    let mut itp = Interpolator::new(&st, Deadline::none());
+    if let Some(i) = itp.interpolate_formulas(&a, &b) {
+        assert_interpolant(&st, &a, &b, i);
+    }
+    // A: x div 4 >= 3 ; B: x <= 11 — linear once div is read with its definition
+    let a = [st.ge(
+        st.app(hornbeam::term::Op::IntDiv, vec![x, st.int(4)]),
+        st.int(3),
+    )];
+    let b = [st.le(x, st.int(11))];
+    run_formulas(&st, &a, &b);
+}
+
+#[test]
+fn non_linear_subterms_are_opaque() {
+    // A: z = x*y + 1 ; B: z <= x*y: the product, shared, is read as one variable
+    let st = TermStore::new();
+    let v = vars(&st, &["x", "y", "z"], Sort::Int);
+    let (x, y, z) = (v[0], v[1], v[2]);
+    let xy = st.mul([x, y]);
+    let a = [st.eq(z, st.add([xy, st.int(1)]))];
+    let b = [st.le(z, xy)];
+    run_formulas(&st, &a, &b);
+}

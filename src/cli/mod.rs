@@ -5,6 +5,7 @@
 //! and exits with status 2. Nothing here may panic on any input.
 
 mod analyze;
+mod batch;
 mod check;
 mod solve;
 
@@ -30,6 +31,15 @@ pub enum EngineChoice {
     Cegar,
     /// Formula slicing (proves safety only).
     Slicing,
+}
+
+/// The counterexamples the CEGAR engine refines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CexShapeChoice {
+    /// Abstract counterexample trees (paths for linear systems).
+    Tree,
+    /// Uniform unfoldings: every loop unfolded the same number of times (linear systems).
+    Uniform,
 }
 
 /// How the slicing engine weakens candidates.
@@ -82,6 +92,12 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Solves many files, each in its own process under time and memory limits; writes
+    /// results (JSON, CSV) and an HTML report.
+    Batch(batch::BatchArgs),
+    /// Writes an HTML report comparing result files of `batch` (or of another solver in the
+    /// same shape).
+    Report(batch::ReportArgs),
 }
 
 /// Runs the command line; returns the exit status.
@@ -102,6 +118,8 @@ pub fn run() -> i32 {
             stats,
         } => analyze::run(&file, json, dot, stats),
         Command::Facts { file, out } => analyze::facts(&file, &out),
+        Command::Batch(args) => batch::run(&args),
+        Command::Report(args) => batch::report(&args),
     }
 }
 

@@ -3,7 +3,8 @@
 //! Solving runs on a worker thread with a large stack; the main thread enforces the time limit
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
-use super::{load, EngineChoice, WeakeningChoice};
+use super::{load, CexShapeChoice, EngineChoice, WeakeningChoice};
+use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
 use hornbeam::term::TermStore;
@@ -23,6 +24,9 @@ pub struct SolveArgs {
     /// How the slicing engine weakens candidates.
     #[arg(long, value_enum, default_value_t = WeakeningChoice::Cex)]
     weakening: WeakeningChoice,
+    /// The counterexamples CEGAR refines: abstract trees or uniform loop unfoldings.
+    #[arg(long, value_enum, default_value_t = CexShapeChoice::Uniform)]
+    cex_shape: CexShapeChoice,
     /// Time limit in seconds (default: none).
     #[arg(long)]
     timeout: Option<f64>,
@@ -121,6 +125,10 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         engine,
         preprocess: !args.no_preprocess,
         timeout: args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+        cex_shape: match args.cex_shape {
+            CexShapeChoice::Tree => CexShape::Tree,
+            CexShapeChoice::Uniform => CexShape::Uniform,
+        },
         ..SolveOptions::default()
     };
     let solved = driver::solve(&store, &system, &options);

@@ -6,7 +6,8 @@
 //! the statistics `--stats` prints. Must not: print, read files, or let an unchecked answer out.
 
 use super::bmc::Bmc;
-use super::cegar::Cegar;
+use super::cegar::{Cegar, CexShape};
+use super::portfolio::Portfolio;
 use super::slicing::{Slicing, Weakening};
 use super::{Context, Engine, Stats};
 use crate::chc::System;
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 /// Which engine answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// The default schedule of the available engines.
+    /// The portfolio ([`Portfolio`]): slicing, BMC and CEGAR in time slices.
     #[default]
     Auto,
     /// Bounded model checking (counterexamples only).
@@ -42,6 +43,8 @@ pub struct SolveOptions {
     /// Time limit for validating the answer: a correct answer found just before the deadline
     /// must not be lost to it.
     pub validation_limit: Duration,
+    /// The counterexample shape CEGAR refines.
+    pub cex_shape: CexShape,
 }
 
 impl Default for SolveOptions {
@@ -51,6 +54,7 @@ impl Default for SolveOptions {
             preprocess: true,
             timeout: None,
             validation_limit: Duration::from_secs(30),
+            cex_shape: CexShape::Uniform,
         }
     }
 }
@@ -71,7 +75,8 @@ pub struct PhaseTimes {
 pub struct Solved {
     /// Validated against the original system (or `unknown`).
     pub answer: Answer,
-    /// The engine that produced the answer.
+    /// The engine that produced the answer (under `Auto`, the portfolio member that answered,
+    /// or `"portfolio"` when none did).
     pub engine: &'static str,
     /// The engine's counters.
     pub stats: Stats,
@@ -97,9 +102,8 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     let cx = Context { store, deadline };
     let mut stats = Stats::default();
     let (engine, answer) = match options.engine {
-        EngineChoice::Auto | EngineChoice::Bmc => {
-            ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
-        }
+        EngineChoice::Auto => Portfolio::default().run(&cx, &solved_system, &mut stats),
+        EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats)),
         EngineChoice::Slicing(weakening) => {
             let engine = Slicing {
                 weakening,
@@ -107,10 +111,13 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
             };
             ("slicing", engine.solve(&cx, &solved_system, &mut stats))
         }
-        EngineChoice::Cegar => (
-            "cegar",
-            Cegar::default().solve(&cx, &solved_system, &mut stats),
-        ),
+        EngineChoice::Cegar => {
+            let engine = Cegar {
+                cex_shape: options.cex_shape,
+                ..Cegar::default()
+            };
+            ("cegar", engine.solve(&cx, &solved_system, &mut stats))
+        }
     };
     let t2 = Instant::now();
     let vdeadline = Deadline::after(options.validation_limit);

@@ -11,11 +11,14 @@
 //! an unchecked interpolant; literals it cannot read as linear are dropped (which keeps the
 //! result sound: A only gets weaker, B only weaker).
 
-use super::linear::{atom_term, is_integral, lin_atom, size, tighten, LinAtom, LinExpr, Rel};
+use super::linear::{
+    atom_term, is_integral, lin_atom_with, linearize_with, size, tighten, LinAtom, LinExpr, Rel,
+};
 use crate::smt::{Deadline, SatResult, Smt};
-use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
+use std::collections::HashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A checked interpolant.
@@ -31,8 +34,8 @@ pub struct Interpolant {
 
 /// Farkas interpolation with a deadline and a counter of solver checks.
 pub struct Interpolator<'s> {
-    store: &'s TermStore,
-    deadline: Deadline,
+    pub(super) store: &'s TermStore,
+    pub(super) deadline: Deadline,
     /// Satisfiability checks made so far.
     pub checks: u64,
     /// Bisection steps allowed when minimising the size.
@@ -40,6 +43,15 @@ pub struct Interpolator<'s> {
     /// Most time one minimisation check may take; a check that hits it counts as "no smaller
     /// interpolant", so a hard size bound costs at most this much.
     pub minimise_cap: Option<std::time::Duration>,
+    /// Most time any other check may take; a capped check counts as a failure (no interpolant),
+    /// so one hard query cannot eat the whole time limit.
+    pub check_cap: Option<std::time::Duration>,
+    /// Arithmetic subterms the linear reader cannot read (`mod`, `div`, non-linear products,
+    /// `select`, ...), each read as a fresh variable of its sort; the same term gets the same
+    /// variable in A and B. Interpolants are translated back before they are checked.
+    opaque: HashMap<TermId, VarId>,
+    /// The inverse of `opaque`.
+    opaque_back: HashMap<VarId, TermId>,
 }
 
 fn vars_of(atoms: &[LinAtom]) -> BTreeSet<VarId> {
@@ -56,17 +68,112 @@ impl<'s> Interpolator<'s> {
             store,
             deadline,
             checks: 0,
-            minimise_steps: 6,
-            minimise_cap: Some(std::time::Duration::from_secs(1)),
+            minimise_steps: 5,
+            minimise_cap: Some(std::time::Duration::from_millis(300)),
+            check_cap: Some(std::time::Duration::from_secs(2)),
+            opaque: HashMap::new(),
+            opaque_back: HashMap::new(),
         }
     }
 
-    fn read(&self, lits: &[TermId]) -> Vec<LinAtom> {
-        let mut out: Vec<LinAtom> = lits
-            .iter()
-            .filter_map(|&l| lin_atom(self.store, l))
+    /// A fresh solver with this interpolator's deadline and check cap.
+    pub(super) fn solver(&self) -> Smt<'s> {
+        let mut smt = Smt::new(self.store, self.deadline);
+        smt.set_check_cap(self.check_cap);
+        smt
+    }
+
+    /// The variable standing for the opaque arithmetic term `t`.
+    fn opaque_var(&mut self, t: TermId) -> VarId {
+        if let Some(v) = self.opaque.get(&t) {
+            return *v;
+        }
+        let v = self.store.new_var("opaque", self.store.sort(t));
+        self.opaque.insert(t, v);
+        self.opaque_back.insert(v, t);
+        v
+    }
+
+    /// Replaces opaque variables by the terms they stand for.
+    fn back(&self, t: TermId) -> TermId {
+        if self.opaque_back.is_empty() {
+            return t;
+        }
+        let map: HashMap<VarId, TermId> = self
+            .store
+            .free_vars(t)
+            .into_iter()
+            .filter_map(|v| self.opaque_back.get(&v).map(|u| (v, *u)))
+            .collect();
+        self.store.substitute(t, &map)
+    }
+
+    /// Linear atoms of the literals (opaque subterms as variables), plus the defining
+    /// constraints of opaque `mod`/`div` by positive constants: `e = c·q + r`, `0 ≤ r < c`.
+    fn read(&mut self, lits: &[TermId]) -> Vec<LinAtom> {
+        let st = self.store;
+        let mut seen: Vec<TermId> = Vec::new();
+        let mut out: Vec<LinAtom> = Vec::new();
+        for &l in lits {
+            let mut fresh: Vec<TermId> = Vec::new();
+            let a = lin_atom_with(st, l, &mut |t| {
+                fresh.push(t);
+                Some(self.opaque_var(t))
+            });
+            let Some(a) = a else { continue };
+            out.push(a);
+            // defining constraints of mod/div terms met (also nested ones)
+            while let Some(t) = fresh.pop() {
+                if seen.contains(&t) {
+                    continue;
+                }
+                seen.push(t);
+                let Term::App(op, args) = &st.get(t).term else {
+                    continue;
+                };
+                if !matches!(op, Op::Mod | Op::IntDiv) || args.len() != 2 {
+                    continue;
+                }
+                let Some(c) = st
+                    .as_number(args[1])
+                    .filter(|c| c.is_integer() && c.is_positive())
+                else {
+                    continue;
+                };
+                let Some(e) = linearize_with(st, args[0], &mut |u| {
+                    fresh.push(u);
+                    Some(self.opaque_var(u))
+                }) else {
+                    continue;
+                };
+                let q = self.opaque_var(st.app(Op::IntDiv, vec![args[0], args[1]]));
+                let r = self.opaque_var(st.app(Op::Mod, vec![args[0], args[1]]));
+                // e - c·q - r = 0
+                let mut def = e.clone();
+                def.add_scaled(&LinExpr::var(q), &-c.clone());
+                def.add_scaled(&LinExpr::var(r), &-BigRational::one());
+                out.push(LinAtom {
+                    expr: def,
+                    rel: Rel::Eq,
+                });
+                // -r ≤ 0
+                out.push(LinAtom {
+                    expr: LinExpr::var(r).scaled(&-BigRational::one()),
+                    rel: Rel::Le,
+                });
+                // r - (c - 1) ≤ 0
+                let mut hi = LinExpr::var(r);
+                hi.constant = -(c - BigRational::one());
+                out.push(LinAtom {
+                    expr: hi,
+                    rel: Rel::Le,
+                });
+            }
+        }
+        let mut out: Vec<LinAtom> = out
+            .into_iter()
             .map(|a| {
-                let int = is_integral(self.store, &a);
+                let int = is_integral(st, &a);
                 tighten(&a, int)
             })
             .collect();
@@ -82,7 +189,7 @@ impl<'s> Interpolator<'s> {
 
     /// Whether `premises ⇒ ¬extra` holds, i.e. `premises ∧ extra` is unsatisfiable.
     fn unsat_with(&mut self, premises: &[TermId], extra: TermId) -> bool {
-        let mut smt = Smt::new(self.store, self.deadline);
+        let mut smt = self.solver();
         for &p in premises {
             smt.assert(p);
         }
@@ -116,7 +223,7 @@ impl<'s> Interpolator<'s> {
         let vb = vars_of(&bb);
         let shared: BTreeSet<VarId> = va.intersection(&vb).copied().collect();
         let integral = aa.iter().chain(&bb).all(|x| is_integral(st, x));
-        let mut smt = Smt::new(st, self.deadline);
+        let mut smt = self.solver();
         let real = |r: &BigRational| st.real(r.clone());
         let zero = st.real(BigRational::zero());
         // multipliers
@@ -263,13 +370,21 @@ impl<'s> Interpolator<'s> {
                 expr: atom.expr.clone(),
                 rel: Rel::Lt,
             };
-            if self.unsat_with(a, atom_term(st, &below)) {
+            if self.unsat_with(a, self.back(atom_term(st, &below))) {
                 atom = eq;
             }
         }
-        let term = atom_term(st, &atom);
-        // check: vars ⊆ shared, A ⇒ I, I ∧ B unsat
-        if !st.free_vars(term).is_subset(&shared) {
+        let term = self.back(atom_term(st, &atom));
+        // check: vars ⊆ shared (of the formulas), A ⇒ I, I ∧ B unsat
+        let fv = |ts: &[TermId]| -> BTreeSet<VarId> {
+            ts.iter().flat_map(|&x| st.free_vars(x)).collect()
+        };
+        let (fa, fb) = (fv(a), fv(b));
+        if !st
+            .free_vars(term)
+            .iter()
+            .all(|x| fa.contains(x) && fb.contains(x))
+        {
             return None;
         }
         if !self.unsat_with(a, st.not(term)) || !self.unsat_with(b, term) {

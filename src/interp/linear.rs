@@ -88,6 +88,31 @@ impl LinExpr {
 /// Reads an arithmetic term as a linear expression, or `None` if it is not linear (or contains
 /// `ite`, `div`, `mod`, arrays...).
 pub fn linearize(store: &TermStore, t: TermId) -> Option<LinExpr> {
+    linearize_with(store, t, &mut |_| None)
+}
+
+/// [`linearize`], reading every arithmetic subterm it cannot read (non-linear products, `div`,
+/// `mod`, `select`, `ite`, ...) as the variable `opaque` gives for it (`None`: not linear).
+pub fn linearize_with(
+    store: &TermStore,
+    t: TermId,
+    opaque: &mut dyn FnMut(TermId) -> Option<VarId>,
+) -> Option<LinExpr> {
+    let r = linearize_inner(store, t, opaque);
+    if r.is_none() && store.sort(t).is_arith() {
+        if let Some(v) = opaque(t) {
+            return Some(LinExpr::var(v));
+        }
+    }
+    r
+}
+
+fn linearize_inner(
+    store: &TermStore,
+    t: TermId,
+    opaque: &mut dyn FnMut(TermId) -> Option<VarId>,
+) -> Option<LinExpr> {
+    let mut linearize = |store: &TermStore, t: TermId| linearize_with(store, t, &mut *opaque);
     let node = store.get(t);
     match &node.term {
         Term::Var(v) if node.sort.is_arith() => Some(LinExpr::var(*v)),
@@ -141,6 +166,15 @@ pub fn linearize(store: &TermStore, t: TermId) -> Option<LinExpr> {
 
 /// Reads a literal (a comparison or its negation; not a disequality) as a linear atom.
 pub fn lin_atom(store: &TermStore, lit: TermId) -> Option<LinAtom> {
+    lin_atom_with(store, lit, &mut |_| None)
+}
+
+/// [`lin_atom`] with opaque subterms read as variables (see [`linearize_with`]).
+pub fn lin_atom_with(
+    store: &TermStore,
+    lit: TermId,
+    opaque: &mut dyn FnMut(TermId) -> Option<VarId>,
+) -> Option<LinAtom> {
     let node = store.get(lit);
     let (neg, inner) = match &node.term {
         Term::App(Op::Not, a) => (true, a[0]),
@@ -152,8 +186,8 @@ pub fn lin_atom(store: &TermStore, lit: TermId) -> Option<LinAtom> {
     if args.len() != 2 || !store.sort(args[0]).is_arith() {
         return None;
     }
-    let a = linearize(store, args[0])?;
-    let b = linearize(store, args[1])?;
+    let a = linearize_with(store, args[0], opaque)?;
+    let b = linearize_with(store, args[1], opaque)?;
     let diff = |x: &LinExpr, y: &LinExpr| {
         let mut d = x.clone();
         d.add_scaled(y, &-BigRational::one());

@@ -9,10 +9,12 @@
 //! not checked, or use Z3's Horn engine.
 
 pub mod farkas;
+pub mod formula;
 pub mod implicant;
 pub mod linear;
 
 pub use farkas::{Interpolant, Interpolator};
+pub use formula::formula_size;
 pub use implicant::implicant;
 
 use crate::smt::{Deadline, SatResult, Smt};
@@ -103,7 +105,7 @@ pub fn tree_interpolate_hinted(
         b.extend((0..k).filter(|&d| parent[d] > k).map(|d| out[d]));
         match hints.get(k).copied().flatten() {
             Some(h) if itp.is_interpolant(&a, &b, h) => out.push(h),
-            _ => out.push(itp.interpolate(&a, &b)?.term),
+            _ => out.push(itp.interpolate_formulas(&a, &b)?),
         }
     }
     Some(out)
@@ -141,7 +143,7 @@ pub fn cut_interpolants(
                 .filter(|&m| !inside[k][m])
                 .flat_map(|m| cubes[m].clone())
                 .collect();
-            itp.interpolate(&a, &b).map(|i| i.term)
+            itp.interpolate_formulas(&a, &b)
         })
         .collect()
 }

@@ -14,13 +14,30 @@
 
 mod abstraction;
 mod refine;
+mod uniform;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
+use crate::smt::Deadline;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
 use std::time::Instant;
+
+/// Most time one uniform-unfolding analysis may take before the tree shape takes over.
+const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The shape of the counterexamples refined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CexShape {
+    /// The abstract counterexample tree itself (a path for linear systems).
+    Tree,
+    /// The uniform unfolding containing it (every loop unfolded the same number of times,
+    /// Terauchi Section 3.1 and Appendix C), for linear systems; others use the tree. The
+    /// default: on LIA-Lin it answers every file the tree shape answers, and more.
+    #[default]
+    Uniform,
+}
 
 /// The CEGAR engine.
 #[derive(Clone, Debug)]
@@ -32,6 +49,8 @@ pub struct Cegar {
     /// Facts known before the first iteration (for instance invariants from formula slicing):
     /// every conjunct of a seed interpretation starts as a candidate of its predicate.
     pub seeds: Option<Model>,
+    /// Which counterexamples are refined.
+    pub cex_shape: CexShape,
 }
 
 impl Default for Cegar {
@@ -40,6 +59,7 @@ impl Default for Cegar {
             max_iterations: 500,
             max_states: 20_000,
             seeds: None,
+            cex_shape: CexShape::Uniform,
         }
     }
 }
@@ -54,6 +74,10 @@ impl Engine for Cegar {
         let (mut abs_ms, mut ref_ms, mut checks) = (0u128, 0u128, 0u64);
         let mut sizes: Vec<u64> = Vec::new();
         let mut iterations = 0usize;
+        let linear = system.clauses().all(|(_, c)| c.body.len() <= 1);
+        let analysis = (self.cex_shape == CexShape::Uniform && linear)
+            .then(|| crate::analysis::analyze(system, store));
+        let (mut uniform_refined, mut uniform_fallbacks, mut uniform_depth) = (0u64, 0u64, 0u64);
         let answer = loop {
             if cx.deadline.expired() {
                 break Answer::Unknown("timeout".into());
@@ -128,17 +152,48 @@ impl Engine for Cegar {
             };
             iterations += 1;
             let t1 = Instant::now();
-            let result = analyse(
-                store,
-                system,
-                cx.deadline,
-                &mut cands,
-                &nodes,
-                q,
-                &kids,
-                iterations as u64,
-                &mut checks,
-            );
+            let mut tree = (nodes, q, kids);
+            let mut result = None;
+            if let Some(an) = &analysis {
+                let k = uniform::depth_of(&tree.0, &tree.2);
+                uniform_depth = uniform_depth.max(k as u64);
+                // at most half the time left (and 10 s): the tree shape remains as fall-back
+                let budget = cx
+                    .deadline
+                    .remaining()
+                    .map_or(UNIFORM_BUDGET, |r| (r / 2).min(UNIFORM_BUDGET));
+                match uniform::analyse(
+                    store,
+                    system,
+                    an,
+                    Deadline::after(budget),
+                    &mut cands,
+                    k,
+                    iterations as u64,
+                    &mut checks,
+                ) {
+                    Some(uniform::Uniform::Refined(new)) if !new.is_empty() => {
+                        uniform_refined += 1;
+                        result = Some(Analysis::Refined(new));
+                    }
+                    // a feasible path of the unfolding: the tree analysis replays it
+                    Some(uniform::Uniform::Path(n2, q2, k2)) => tree = (n2, q2, k2),
+                    _ => uniform_fallbacks += 1,
+                }
+            }
+            let result = result.unwrap_or_else(|| {
+                analyse(
+                    store,
+                    system,
+                    cx.deadline,
+                    &mut cands,
+                    &tree.0,
+                    tree.1,
+                    &tree.2,
+                    iterations as u64,
+                    &mut checks,
+                )
+            });
             ref_ms += t1.elapsed().as_millis();
             match result {
                 Analysis::Real(d) => break Answer::Unsat(d),
@@ -150,6 +205,11 @@ impl Engine for Cegar {
             }
         };
         stats.set("iterations", iterations as u64);
+        if analysis.is_some() {
+            stats.set("uniform_refinements", uniform_refined);
+            stats.set("uniform_fallbacks", uniform_fallbacks);
+            stats.set("uniform_max_depth", uniform_depth);
+        }
         stats.add("smt_checks", checks);
         stats.set("time_abstraction_ms", abs_ms as u64);
         stats.set("time_refinement_ms", ref_ms as u64);

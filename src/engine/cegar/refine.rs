@@ -8,9 +8,7 @@
 
 use super::abstraction::{ArtNode, Candidates};
 use crate::chc::{ClauseId, PredId, System};
-use crate::interp::{
-    cut_interpolants, linear, select_cubes, tree_interpolate_hinted, Interpolator,
-};
+use crate::interp::{cut_interpolants, formula_size, tree_interpolate_hinted, Interpolator};
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{DerivNode, Derivation};
@@ -135,10 +133,13 @@ pub fn analyse(
         SatResult::Unknown(r) => return Analysis::Failed(format!("cegar: {r}")),
         SatResult::Unsat => {}
     }
-    let constraints: Vec<TermId> = insts.iter().map(|i| i.constraint).collect();
-    let Some(cubes) = select_cubes(store, deadline, &constraints) else {
-        return Analysis::Failed("cegar: no cube selection".into());
-    };
+    // Interpolate the exact constraints (disjunctions included), not one cube of them: the
+    // predicates must refute every path through this tree's clause instances, else the next
+    // abstraction can find the same tree again through another disjunct.
+    let cubes: Vec<Vec<TermId>> = insts
+        .iter()
+        .map(|i| store.conjuncts(i.constraint))
+        .collect();
     let children: Vec<Vec<usize>> = insts.iter().map(|i| i.children.clone()).collect();
     let mut itp = Interpolator::new(store, deadline);
     // Independent cut interpolants see whole prefixes and generalise across unrolled copies;
@@ -148,6 +149,9 @@ pub fn analyse(
     let chained = tree_interpolate_hinted(&mut itp, &children, &cubes, &cuts);
     *checks += itp.checks;
     let Some(chained) = chained else {
+        if deadline.expired() {
+            return Analysis::Failed("timeout".into());
+        }
         return Analysis::Failed(
             "cegar: interpolation failed (non-linear or integer-only refutation)".into(),
         );
@@ -166,9 +170,11 @@ pub fn analyse(
             .zip(&cands.params[p.0 as usize])
             .map(|(a, x)| (*a, store.var(*x)))
             .collect();
-        let t = store.substitute(i, &map);
-        if cands.add(store, *p, t) {
-            sizes.push(linear::lin_atom(store, t).map_or(1, |a| linear::size(&a)));
+        // conjuncts separately: the Cartesian abstraction then keeps what still holds
+        for t in store.conjuncts(store.substitute(i, &map)) {
+            if cands.add(store, *p, t) {
+                sizes.push(formula_size(store, t));
+            }
         }
     }
     Analysis::Refined(sizes)

@@ -1,0 +1,237 @@
+//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the progress bar
+//! (only when stderr is a terminal), Ctrl-C, wrong answers on stderr, result files.
+//!
+//! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
+//! options or unreadable inputs, or 130 when interrupted (Ctrl-C or SIGTERM) without a wrong
+//! answer among the finished instances (whose results are written all the same).
+
+use hornbeam::batch::{self, expected::Expected, output, report, BatchOptions, Record, Run};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Options of `hornbeam batch`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BatchArgs {
+    /// Files and directories (walked for `.smt2` and `.smt2.gz`).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Instances at once (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Time limit per instance, in seconds.
+    #[arg(long, default_value_t = 20.0)]
+    timeout: f64,
+    /// Address-space limit per instance, in MB (0: none).
+    #[arg(long, default_value_t = 8192)]
+    memory: u64,
+    /// Expected answers: a TSV with columns `path` (relative to the TSV) and `expected`.
+    #[arg(long)]
+    expected: Option<PathBuf>,
+    /// Write the results as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write the results as CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Write an HTML report (summary table and cactus plot).
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+/// Options of `hornbeam report`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Result files (JSON, or CSV by extension), each `FILE` or `NAME=FILE`.
+    #[arg(required = true)]
+    results: Vec<String>,
+    /// The HTML page to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Live counts for the progress bar.
+#[derive(Default)]
+struct Tally {
+    sat: AtomicUsize,
+    unsat: AtomicUsize,
+    unknown: AtomicUsize,
+    error: AtomicUsize,
+    wrong: AtomicUsize,
+}
+
+impl Tally {
+    fn add(&self, r: &Record) {
+        let c = match r.answer.as_str() {
+            "sat" => &self.sat,
+            "unsat" => &self.unsat,
+            "unknown" => &self.unknown,
+            _ => &self.error,
+        };
+        c.fetch_add(1, Ordering::SeqCst);
+        if r.wrong {
+            self.wrong.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn line(&self) -> String {
+        let g = |a: &AtomicUsize| a.load(Ordering::SeqCst);
+        format!(
+            "sat {} unsat {} unknown {} error {} wrong {}",
+            g(&self.sat),
+            g(&self.unsat),
+            g(&self.unknown),
+            g(&self.error),
+            g(&self.wrong)
+        )
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes the requested result files and the report.
+fn write_outputs(args: &BatchArgs, run: &Run) -> Result<(), String> {
+    if let Some(p) = &args.json {
+        write(p, &output::to_json(run))?;
+    }
+    if let Some(p) = &args.csv {
+        write(p, &output::to_csv(run))?;
+    }
+    if let Some(p) = &args.report {
+        write(p, &report::render(&[("hornbeam".to_string(), run.clone())]))?;
+    }
+    Ok(())
+}
+
+/// Runs `batch`; returns the exit status.
+pub fn run(args: &BatchArgs) -> i32 {
+    let files = match batch::collect(&args.paths) {
+        Ok(f) => f,
+        Err(e) => return super::input_error(&e),
+    };
+    let expected = match &args.expected {
+        Some(p) => match Expected::load(p) {
+            Ok(e) => e,
+            Err(e) => return super::input_error(&e),
+        },
+        None => Expected::none(),
+    };
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return super::input_error(&format!("cannot find the hornbeam executable: {e}")),
+    };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return super::input_error("--timeout must be a positive number of seconds");
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let options = BatchOptions {
+        jobs,
+        timeout: Duration::from_secs_f64(args.timeout),
+        memory_mb: (args.memory > 0).then_some(args.memory),
+        exe,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // Without a handler Ctrl-C would end the batch with nothing written.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+    }
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(files.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Some(bar)
+    } else {
+        None
+    };
+    let tally = Tally::default();
+    let on_result = |r: &Record| {
+        tally.add(r);
+        if r.wrong {
+            let msg = format!(
+                "WRONG ANSWER: {} answered {}, expected {}",
+                r.path,
+                r.answer,
+                r.expected.as_deref().unwrap_or("?")
+            );
+            match &bar {
+                Some(b) => b.println(msg),
+                None => eprintln!("{msg}"),
+            }
+        }
+        if let Some(b) = &bar {
+            b.set_message(tally.line());
+            b.inc(1);
+        }
+    };
+    let run = batch::run(&files, &options, &expected, &stop, &on_result);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let wrong = run.results.iter().filter(|r| r.wrong).count();
+    eprintln!(
+        "{} files{}: {} in {:.1} s",
+        run.results.len(),
+        if run.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        },
+        tally.line(),
+        run.wall_time
+    );
+    if let Err(e) = write_outputs(args, &run) {
+        eprintln!("{e}");
+        return 2;
+    }
+    if wrong > 0 {
+        eprintln!("{wrong} WRONG ANSWER(S)");
+        1
+    } else if run.interrupted {
+        130
+    } else {
+        0
+    }
+}
+
+/// Runs `report`; returns the exit status.
+pub fn report(args: &ReportArgs) -> i32 {
+    let mut runs = Vec::new();
+    for spec in &args.results {
+        let (name, file) = match spec.split_once('=') {
+            Some((n, f)) if !n.is_empty() => (n.to_string(), PathBuf::from(f)),
+            _ => {
+                let f = PathBuf::from(spec);
+                let stem = f
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or("run")
+                    .to_string();
+                (stem, f)
+            }
+        };
+        match output::load(&file) {
+            Ok(run) => runs.push((name, run)),
+            Err(e) => return super::input_error(&e),
+        }
+    }
+    match write(&args.out, &report::render(&runs)) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The portfolio behind `--engine auto`: formula slicing, BMC and CEGAR run one after the other
+//! in time slices, slicing's candidate invariants seed CEGAR, and the first validated answer wins.
+//!
+//! Duty: compose the engines (they never call each other; only this module does), give each its
+//! slice of the caller's deadline, hand slicing's inductive candidates to CEGAR, and report in
+//! the stats which engine answered and how long each phase ran. A `sat` counts only when its
+//! model was validated (slicing's by this module, CEGAR's by CEGAR itself: each model is checked
+//! once here, and once more by the driver against the original system); an `unsat` counts only
+//! when its derivation replays (ground evaluation, cheap).
+//!
+//! Must not: print, run engines in parallel (batch already runs one instance per core), or let
+//! an unchecked answer out.
+//!
+//! ## The schedule and the measurement behind it
+//!
+//! Slicing 2 s, BMC 1 s, CEGAR (seeded) half of the time left, BMC the rest. Chosen by replaying
+//! the single engines' per-file results on the 269 non-ADT files of `../shared/chc-bench/public`
+//! (`scripts/portfolio_schedule.py`; tables in BENCHMARKS.md, "The portfolio's schedule"):
+//!
+//! - slicing (cex weakening, 20 s): all 23 proofs within 0.97 s; 90 % of its `unknown`s end
+//!   within 1.03 s, a few run to the limit. Slice: 2 s.
+//! - BMC with preprocessing (20 s, the 94 files Z3 refutes): 79 refutations, 90 % within
+//!   0.81 s, the slowest 3.9 s. First slice: 1 s; the slow ones are caught by the last phase.
+//! - CEGAR (5 s per file): 58 answers, all within 5 s, most `unknown`s within a second
+//!   ("interpolation failed", "no new predicate"), so it rarely uses its whole share and BMC
+//!   gets the time back.
+//!
+//! Replayed at 20 s per file this schedule solves 121 (the union of the engines; BMC alone 81)
+//! with the least total time of the schedules tried that solve as many (156 s, against 196 s
+//! with a 4 s BMC slice and 214 s with CEGAR before BMC). The cheap engines go first because they answer or give up within about
+//! a second; slicing is first because its candidates are CEGAR's seeds anyway.
+
+use super::bmc::Bmc;
+use super::cegar::Cegar;
+use super::slicing::Slicing;
+use super::{Context, Engine, Stats};
+use crate::chc::System;
+use crate::smt::Deadline;
+use crate::witness::{replay_derivation, validate_model, Answer, ModelCheck};
+use std::time::{Duration, Instant};
+
+/// The portfolio engine: see the module header for the schedule.
+#[derive(Clone, Debug)]
+pub struct Portfolio {
+    /// Time for formula slicing (its proofs and its seeds for CEGAR).
+    pub slicing_slice: Duration,
+    /// Time for the first BMC pass.
+    pub bmc_slice: Duration,
+    /// Share of the time left after the first two phases that CEGAR may use; BMC gets the
+    /// rest (and whatever CEGAR leaves unused). Without a deadline CEGAR runs until it ends.
+    pub cegar_share: f64,
+    /// Hand slicing's candidates to CEGAR.
+    pub seed_cegar: bool,
+}
+
+impl Default for Portfolio {
+    fn default() -> Self {
+        Portfolio {
+            slicing_slice: Duration::from_secs(2),
+            bmc_slice: Duration::from_secs(1),
+            cegar_share: 0.5,
+            seed_cegar: true,
+        }
+    }
+}
+
+/// A deadline `slice` from now, but never past `outer`.
+fn sliced(outer: Deadline, slice: Option<Duration>) -> Deadline {
+    match (outer.remaining(), slice) {
+        (Some(r), Some(s)) => Deadline::after(r.min(s)),
+        (Some(r), None) => Deadline::after(r),
+        (None, Some(s)) => Deadline::after(s),
+        (None, None) => Deadline::none(),
+    }
+}
+
+/// What one phase did, for `--stats`.
+fn record(stats: &mut Stats, name: &str, answer: &Answer, ms: u64, sub: Stats) {
+    let mut phase = serde_json::Map::new();
+    phase.insert("answer".into(), answer.keyword().into());
+    phase.insert("time_ms".into(), ms.into());
+    if let Answer::Unknown(r) = answer {
+        phase.insert("reason".into(), r.clone().into());
+    }
+    phase.insert(
+        "stats".into(),
+        serde_json::to_value(&sub).unwrap_or_default(),
+    );
+    let mut phases = match stats.0.remove("phases") {
+        Some(serde_json::Value::Array(a)) => a,
+        _ => Vec::new(),
+    };
+    phases.push(serde_json::json!({ name: phase }));
+    stats.set("phases", phases);
+}
+
+impl Portfolio {
+    /// Runs the schedule; returns the engine that answered (`"portfolio"` for `unknown`) and
+    /// the answer.
+    pub fn run(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        stats: &mut Stats,
+    ) -> (&'static str, Answer) {
+        let store = cx.store;
+        let mut reasons: Vec<String> = Vec::new();
+
+        // 1. Formula slicing: a proof, or seeds for CEGAR.
+        let t = Instant::now();
+        let sub_cx = Context {
+            store,
+            deadline: sliced(cx.deadline, Some(self.slicing_slice)),
+        };
+        let mut sub = Stats::default();
+        let mut seeds = None;
+        let answer = match Slicing::default().invariants(&sub_cx, system, &mut sub) {
+            Ok(model) => match validate_model(store, system, &model, sub_cx.deadline) {
+                ModelCheck::Valid => Answer::Sat(model),
+                ModelCheck::Invalid { clause, .. } => {
+                    seeds = Some(model);
+                    Answer::Unknown(format!(
+                        "slicing: the invariants do not exclude clause {}",
+                        clause.0
+                    ))
+                }
+                ModelCheck::Unknown(r) => {
+                    seeds = Some(model);
+                    Answer::Unknown(format!("slicing: validation: {r}"))
+                }
+            },
+            Err(r) => Answer::Unknown(r),
+        };
+        record(stats, "slicing", &answer, ms(t), sub);
+        match answer {
+            Answer::Sat(_) => return ("slicing", answer),
+            Answer::Unknown(r) => reasons.push(r),
+            Answer::Unsat(_) => unreachable!("slicing never answers unsat"),
+        }
+
+        // 2. BMC, first pass: shallow counterexamples.
+        if let Some(a) = self.bmc(cx, system, stats, Some(self.bmc_slice), &mut reasons) {
+            return ("bmc", a);
+        }
+
+        // 3. CEGAR, seeded with slicing's candidates, for its share of the rest.
+        if !cx.deadline.expired() {
+            let t = Instant::now();
+            let cegar = Cegar {
+                seeds: if self.seed_cegar { seeds } else { None },
+                ..Cegar::default()
+            };
+            let slice = cx
+                .deadline
+                .remaining()
+                .map(|r| r.mul_f64(self.cegar_share.clamp(0.0, 1.0)));
+            let sub_cx = Context {
+                store,
+                deadline: sliced(cx.deadline, slice),
+            };
+            let mut sub = Stats::default();
+            let answer = checked(cx, system, cegar.solve(&sub_cx, system, &mut sub));
+            record(stats, "cegar", &answer, ms(t), sub);
+            match answer {
+                Answer::Unknown(r) => reasons.push(r),
+                a => return ("cegar", a),
+            }
+        }
+
+        // 4. BMC again with whatever time CEGAR left.
+        if !cx.deadline.expired() {
+            if let Some(a) = self.bmc(cx, system, stats, None, &mut reasons) {
+                return ("bmc", a);
+            }
+        }
+        if cx.deadline.expired() {
+            reasons.push("timeout".into());
+        }
+        reasons.dedup();
+        ("portfolio", Answer::Unknown(reasons.join("; ")))
+    }
+
+    /// One BMC pass within `slice`; `Some` when it found a counterexample that replays.
+    fn bmc(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        stats: &mut Stats,
+        slice: Option<Duration>,
+        reasons: &mut Vec<String>,
+    ) -> Option<Answer> {
+        let t = Instant::now();
+        let sub_cx = Context {
+            store: cx.store,
+            deadline: sliced(cx.deadline, slice),
+        };
+        let mut sub = Stats::default();
+        let answer = checked(cx, system, Bmc::default().solve(&sub_cx, system, &mut sub));
+        record(stats, "bmc", &answer, ms(t), sub);
+        match answer {
+            Answer::Unknown(r) => {
+                reasons.push(r);
+                None
+            }
+            a => Some(a),
+        }
+    }
+}
+
+/// Replays an `unsat` answer's derivation (a `sat` answer's model was validated by its engine).
+fn checked(cx: &Context<'_>, system: &System, answer: Answer) -> Answer {
+    match answer {
+        Answer::Unsat(d) => match replay_derivation(cx.store, system, &d) {
+            Ok(()) => Answer::Unsat(d),
+            Err(e) => Answer::Unknown(format!("internal error: derivation failed replay: {e}")),
+        },
+        a => a,
+    }
+}
+
+fn ms(t: Instant) -> u64 {
+    t.elapsed().as_millis() as u64
+}
+
+impl Engine for Portfolio {
+    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let (engine, answer) = self.run(cx, system, stats);
+        stats.set("answered_by", engine);
+        answer
+    }
+}

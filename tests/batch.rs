@@ -1,0 +1,319 @@
+//! `hornbeam batch` and `hornbeam report` end to end, on `tests/data/batch` (see its README):
+//! isolation (a memory-hungry instance costs only its own result), wrong answers against an
+//! expected-answers table, the JSON and CSV shapes, `.smt2.gz` inputs, and the report page.
+
+mod common;
+
+use hornbeam::batch::{output, Run};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hornbeam(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args(args)
+        .output()
+        .expect("run hornbeam")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hornbeam-test-batch-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch dir");
+    d
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read dir") {
+        let p = e.expect("entry").path();
+        let target = to.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).expect("copy");
+        }
+    }
+}
+
+fn load(p: &Path) -> Run {
+    output::load(p).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The check for a batch over `suite/`: every file's answer is its track (the expected
+/// answer), validated, with the engine that answered.
+fn check_suite_answers(run: &Run, skip: &str) {
+    for r in run.results.iter().filter(|r| !r.path.contains(skip)) {
+        assert_eq!(r.answer, r.track, "{r:?}");
+        assert_eq!(r.validation, "validated", "{r:?}");
+        assert!(r.engine.is_some(), "{r:?}");
+    }
+}
+
+/// A clause with a 400 000-conjunct constraint: about 5 MB of text, several hundred MB to
+/// parse, so it exceeds an 800 MB address-space limit under which the small files run.
+fn write_memory_hungry(path: &Path) {
+    let mut s = String::from("(set-logic HORN)\n(declare-fun P (Int) Bool)\n");
+    s.push_str("(assert (forall ((x Int)) (=> (and");
+    for i in 0..400_000 {
+        s.push_str(&format!(" (<= x {i})"));
+    }
+    s.push_str(") (P x))))\n(assert (forall ((x Int)) (=> (and (P x) (> x 5)) false)))\n");
+    s.push_str("(check-sat)\n");
+    std::fs::write(path, s).expect("write");
+}
+
+#[test]
+fn a_memory_hungry_instance_costs_only_its_own_result() {
+    let dir = scratch("memory");
+    copy_dir(&common::data_dir("batch/suite"), &dir.join("suite"));
+    let hungry = dir.join("suite/sat/hungry.smt2");
+    write_memory_hungry(&hungry);
+    let json = dir.join("out.json");
+    let out = hornbeam(&[
+        "batch",
+        dir.join("suite").to_str().expect("utf-8"),
+        "--jobs",
+        "2",
+        "--timeout",
+        "60",
+        "--memory",
+        "800",
+        "--json",
+        json.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let run = load(&json);
+    assert_eq!(run.results.len(), 5, "{run:?}");
+    let h = run
+        .results
+        .iter()
+        .find(|r| r.path.ends_with("hungry.smt2"))
+        .expect("hungry result");
+    assert_eq!(h.answer, "error", "{h:?}");
+    assert!(h.reason.contains("out of memory"), "{h:?}");
+    check_suite_answers(&run, "hungry");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_wrong_answer_is_reported_and_fails_the_batch() {
+    let data = common::data_dir("batch");
+    let dir = scratch("wrong");
+    let json = dir.join("out.json");
+    let out = hornbeam(&[
+        "batch",
+        data.join("suite").to_str().expect("utf-8"),
+        "--jobs",
+        "2",
+        "--expected",
+        data.join("lying.tsv").to_str().expect("utf-8"),
+        "--json",
+        json.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("WRONG ANSWER") && stderr.contains("head_conjunction.smt2"),
+        "{stderr}"
+    );
+    let run = load(&json);
+    let wrong: Vec<_> = run.results.iter().filter(|r| r.wrong).collect();
+    assert_eq!(wrong.len(), 1, "{run:?}");
+    assert!(wrong[0].path.ends_with("head_conjunction.smt2"));
+    assert_eq!(wrong[0].expected.as_deref(), Some("unsat"));
+
+    // The honest table: every expectation met, exit status 0.
+    let out = hornbeam(&[
+        "batch",
+        data.join("suite").to_str().expect("utf-8"),
+        "--jobs",
+        "2",
+        "--expected",
+        data.join("suite/expected.tsv").to_str().expect("utf-8"),
+        "--json",
+        json.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let run = load(&json);
+    assert!(run
+        .results
+        .iter()
+        .all(|r| r.expected.as_deref() == Some(r.track.as_str())));
+    assert!(run.results.iter().all(|r| !r.wrong));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
+    let dir = scratch("shape");
+    copy_dir(&common::data_dir("batch/suite"), &dir.join("suite"));
+    // A gzip-compressed copy of one file, in its own track directory.
+    let gz_dir = dir.join("suite/unsat-gz");
+    std::fs::create_dir_all(&gz_dir).expect("mkdir");
+    let text = std::fs::read(dir.join("suite/unsat/divmod.smt2")).expect("read");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, &text).expect("gzip");
+    std::fs::write(gz_dir.join("divmod.smt2.gz"), enc.finish().expect("gzip")).expect("write");
+    let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
+    let out = hornbeam(&[
+        "batch",
+        dir.join("suite").to_str().expect("utf-8"),
+        "--jobs",
+        "1",
+        "--json",
+        json.to_str().expect("utf-8"),
+        "--csv",
+        csv.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    for key in [
+        "solver",
+        "timeout",
+        "memory_mb",
+        "jobs",
+        "wall_time",
+        "interrupted",
+        "results",
+    ] {
+        assert!(value.get(key).is_some(), "no {key} in {value}");
+    }
+    let first = &value["results"][0];
+    for key in output::CSV_COLUMNS {
+        assert!(first.get(key).is_some(), "no {key} in {first}");
+    }
+    let run = load(&json);
+    assert_eq!(run.results.len(), 5);
+    let gz = run
+        .results
+        .iter()
+        .find(|r| r.path.ends_with("divmod.smt2.gz"))
+        .expect("gz result");
+    assert_eq!(gz.answer, "unsat", "{gz:?}");
+    assert_eq!(gz.track, "unsat-gz");
+    let csv_text = std::fs::read_to_string(&csv).expect("csv");
+    assert_eq!(
+        csv_text.lines().next(),
+        Some(output::CSV_COLUMNS.join(",").as_str())
+    );
+    let from_csv = output::from_csv(&csv_text).expect("csv parses");
+    assert_eq!(from_csv.len(), run.results.len());
+    for (a, b) in from_csv.iter().zip(&run.results) {
+        assert_eq!(
+            (&a.path, &a.answer, &a.engine, &a.reason),
+            (&b.path, &b.answer, &b.engine, &b.reason)
+        );
+        assert!((a.time - b.time).abs() < 1e-3);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_report_compares_runs_in_a_table_and_a_cactus_plot() {
+    let dir = scratch("report");
+    let suite = common::data_dir("batch/suite");
+    let json = dir.join("hb.json");
+    let out = hornbeam(&[
+        "batch",
+        suite.to_str().expect("utf-8"),
+        "--jobs",
+        "2",
+        "--json",
+        json.to_str().expect("utf-8"),
+        "--report",
+        dir.join("one.html").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let one = std::fs::read_to_string(dir.join("one.html")).expect("report");
+    assert!(one.contains("<table") && one.contains("<svg"), "{one}");
+
+    // A second run in the same shape (here: the first with every answer turned unknown).
+    let mut other = load(&json);
+    other.solver = "other".into();
+    for r in &mut other.results {
+        r.answer = "unknown".into();
+    }
+    let other_path = dir.join("other.json");
+    std::fs::write(&other_path, output::to_json(&other)).expect("write");
+    let html = dir.join("both.html");
+    let out = hornbeam(&[
+        "report",
+        json.to_str().expect("utf-8"),
+        &format!("baseline={}", other_path.display()),
+        "--out",
+        html.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let page = std::fs::read_to_string(&html).expect("report");
+    assert!(
+        page.contains("<svg") && page.contains("<polyline"),
+        "{page}"
+    );
+    assert!(
+        page.contains(">hb<") && page.contains(">baseline<"),
+        "{page}"
+    );
+    // One summary row per track and run, plus the totals: the run that answered has 2 sat in
+    // the sat track, the other none.
+    assert!(
+        page.contains("<td class=\"l\">sat</td><td class=\"l\">hb</td><td>2</td><td>2</td>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<td class=\"l\">sat</td><td class=\"l\">baseline</td><td>2</td><td>0</td>"),
+        "{page}"
+    );
+    assert!(!page.contains("src=\"http") && !page.contains("href=\"http"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_batch_keeps_what_finished() {
+    let dir = scratch("interrupt");
+    std::fs::create_dir_all(dir.join("t")).expect("mkdir");
+    // Sorted first: an instance the portfolio answers at once; then one whose only
+    // counterexample is a million steps deep, which runs to its 60 s limit unless the batch is
+    // stopped (no engine here accelerates loops).
+    std::fs::copy(
+        common::data_dir("unsat").join("counter_off_by_one.smt2"),
+        dir.join("t/a.smt2"),
+    )
+    .expect("copy");
+    std::fs::write(
+        dir.join("t/b.smt2"),
+        "(set-logic HORN)\n(declare-fun inv (Int) Bool)\n\
+         (assert (forall ((x Int)) (=> (= x 0) (inv x))))\n\
+         (assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 1))) (inv y))))\n\
+         (assert (forall ((x Int)) (=> (and (inv x) (= x 1000000)) false)))\n(check-sat)\n",
+    )
+    .expect("write");
+    let json = dir.join("out.json");
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args(["batch", "--jobs", "1", "--timeout", "60", "--json"])
+        .arg(&json)
+        .arg(dir.join("t"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(std::time::Duration::from_secs(6));
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().expect("wait");
+    assert!(
+        started.elapsed().as_secs() < 40,
+        "the batch was not stopped"
+    );
+    assert_eq!(status.code(), Some(130));
+    let run = load(&json);
+    assert!(run.interrupted);
+    for r in &run.results {
+        assert!(r.path.ends_with("a.smt2"), "{r:?}");
+        assert_eq!(r.answer, "unsat", "{r:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,67 @@
+//! The portfolio (`solve` with the default `--engine auto`) on the `sat/` and `unsat/` corpora:
+//! it never contradicts a file's folder, every counterexample of `unsat/` (fewer than 15 steps)
+//! is found, `--stats` names the member that answered and lists the phases run in schedule
+//! order (slicing first).
+
+mod common;
+
+use std::process::Command;
+
+/// Runs `solve --stats` with the default engine; returns the first stdout line and the stats.
+fn solve_auto(path: &std::path::Path) -> (String, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args(["solve", "--timeout", "10", "--stats"])
+        .arg(path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stats = stderr
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no stats in {stderr}"));
+    (stdout.lines().next().unwrap_or("").to_string(), stats)
+}
+
+/// The check: the answer agrees with `folder`, the answering engine can give that answer, and
+/// the phases start with slicing.
+fn check(folder: &str, must_answer: bool) {
+    for path in common::corpus(folder) {
+        let (answer, stats) = solve_auto(&path);
+        let engine = stats["engine"].as_str().unwrap_or("");
+        let phases = stats["engine_stats"]["phases"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: no phases in {stats}", path.display()));
+        let first = phases[0].as_object().and_then(|o| o.keys().next().cloned());
+        assert_eq!(first.as_deref(), Some("slicing"), "{}", path.display());
+        match answer.as_str() {
+            "unknown" => {
+                assert!(!must_answer, "{}: unknown, {stats}", path.display());
+                assert_eq!(engine, "portfolio", "{}", path.display());
+            }
+            a => {
+                assert_eq!(a, folder, "{}: {stats}", path.display());
+                let can = match a {
+                    "sat" => ["slicing", "cegar"].contains(&engine),
+                    _ => ["bmc", "cegar"].contains(&engine),
+                };
+                assert!(can, "{}: {a} from {engine}", path.display());
+                let last = phases[phases.len() - 1].as_object().expect("phase");
+                assert_eq!(last.keys().next().map(String::as_str), Some(engine));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_portfolio_never_contradicts_a_safe_file() {
+    check("sat", false);
+}
+
+#[test]
+fn the_portfolio_finds_every_short_counterexample() {
+    check("unsat", true);
+}
