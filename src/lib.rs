@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod chc;
 pub mod engine;
+pub mod frontend;
 pub mod interp;
 pub mod smt;
 pub mod syntax;
