@@ -13,6 +13,7 @@ use crate::frontend::c::ir::{IExpr, IExprKind};
 use crate::frontend::c::types::CType;
 use crate::term::{Op, TermId};
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// A value: an integer term, or a Boolean term standing for 1/0.
@@ -521,6 +522,39 @@ impl Encoder<'_> {
         }
     }
 
+    /// `x & c` for a constant `c` of type `ty`, exactly, as the sum of the bits of `x` that
+    /// `c` keeps (bit `i` of `x` is `(x div 2^i) mod 2`, two's complement for negative `x`),
+    /// or `x - (x & ~c)` when `~c` has fewer bits set. `None` when both have more than 8 bits.
+    fn and_const(&self, x: TermId, c: &BigInt, ty: CType) -> Option<TermId> {
+        let s = self.store;
+        let bits_of = |v: &BigInt| -> Vec<u32> { (0..ty.bits).filter(|&i| v.bit(i as u64)).collect() };
+        // Work within the type's width: c as an unsigned pattern of `bits` bits.
+        let pattern = c.mod_floor(&ty.modulus());
+        let ones = bits_of(&pattern);
+        let complement = ty.modulus() - BigInt::one() - &pattern;
+        let zeros = bits_of(&complement);
+        let sum_bits = |idx: &[u32]| -> TermId {
+            let terms: Vec<TermId> = idx
+                .iter()
+                .map(|&i| {
+                    let p = BigInt::one() << i;
+                    let bit = s.app(Op::Mod, vec![s.app(Op::IntDiv, vec![x, s.int(p.clone())]), s.int(2)]);
+                    s.mul([s.int(p), bit])
+                })
+                .collect();
+            s.add(terms)
+        };
+        // For signed types the top bit stands for -2^(w-1): only patterns without it here.
+        let top = ty.bits - 1;
+        if ones.len() <= 8 && !(ty.signed && ones.contains(&top)) {
+            return Some(if ones.is_empty() { s.int(0) } else { sum_bits(&ones) });
+        }
+        if zeros.len() <= 8 && !(ty.signed && zeros.contains(&top)) && !ty.signed {
+            return Some(s.sub(x, sum_bits(&zeros)));
+        }
+        None
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn bitwise(
         &mut self,
@@ -552,6 +586,15 @@ impl Encoder<'_> {
             if op == BinOp::BitAnd && is_mask {
                 // x & (2^k - 1) = x mod 2^k in two's complement.
                 return s.app(Op::Mod, vec![x, s.int(plus1)]);
+            }
+            if let Some(and) = self.and_const(x, c, ty) {
+                let sum = s.add([x, s.int(c.clone())]);
+                return match op {
+                    BinOp::BitAnd => and,
+                    // x | c = x + c - (x & c); x ^ c = x + c - 2 (x & c).
+                    BinOp::BitOr => s.sub(sum, and),
+                    _ => s.sub(sum, s.mul([s.int(2), and])),
+                };
             }
         }
         // Over-approximation: a fresh value with the bounds that always hold.
