@@ -9,7 +9,7 @@ use super::{input_error, EngineChoice};
 use hornbeam::chc::{SystemPrinter, System};
 use hornbeam::engine::slicing::Slicing;
 use hornbeam::engine::{bmc::Bmc, cegar::Cegar, Context, Engine, Stats};
-use hornbeam::frontend::c::{self, interp, invariants, trace, Program};
+use hornbeam::frontend::c::{self, explore, interp, invariants, trace, Program};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::transform::Preprocess;
@@ -39,6 +39,9 @@ pub struct VerifyArgs {
     /// Which engine answers.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
+    #[arg(long)]
+    no_testing: bool,
 }
 
 /// Stack size of the solving thread: deep terms and derivations recurse.
@@ -104,10 +107,22 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         Some(s) => Deadline::after(Duration::from_secs_f64(s.max(0.0))),
         None => Deadline::none(),
     };
-    let answer = solve(&store, &tr.system, args.engine, deadline);
     let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
     let mut out = String::new();
     let mut err = String::new();
+    if !args.no_testing {
+        // Concrete runs first: a run reaching the error is a real counterexample.
+        let share = args.timeout.map_or(2.0, |t| (t * 0.1).min(2.0));
+        let until = Instant::now() + Duration::from_secs_f64(share);
+        if let Some(values) = explore::search(&program, 64, until, &line_of) {
+            out.push_str("unsafe\n");
+            if args.trace {
+                out.push_str(&trace_text(&program, &values, &src));
+            }
+            return (out, err, 0);
+        }
+    }
+    let answer = solve(&store, &tr.system, args.engine, deadline);
     match answer {
         Answer::Sat(model) => {
             out.push_str("safe\n");

@@ -53,10 +53,27 @@ enum Flow {
 
 type Run<T> = Result<T, Outcome>;
 
+/// Where nondet values come from once the given ones are used up.
+pub trait Chooser {
+    /// A value of type `ty` for the nondet site `site`.
+    fn choose(&mut self, site: usize, ty: CType) -> BigInt;
+}
+
+/// Always zero.
+pub struct Zeros;
+
+impl Chooser for Zeros {
+    fn choose(&mut self, _: usize, _: CType) -> BigInt {
+        BigInt::zero()
+    }
+}
+
 struct Machine<'a> {
     p: &'a Program,
     globals: Vec<BigInt>,
     nondet: HashMap<usize, VecDeque<BigInt>>,
+    chooser: &'a mut dyn Chooser,
+    consumed: Vec<(usize, BigInt)>,
     budget: Budget,
     steps: u64,
     depth: usize,
@@ -71,10 +88,24 @@ pub fn run(
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Outcome {
+    run_with(p, nondet, &mut Zeros, budget, line_of).0
+}
+
+/// Like [`run`], with a chooser for the values not given; also returns the nondet values
+/// consumed, in order, as (site, value).
+pub fn run_with(
+    p: &Program,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    chooser: &mut dyn Chooser,
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> (Outcome, Vec<(usize, BigInt)>) {
     let mut m = Machine {
         p,
         globals: p.global_init.clone(),
         nondet,
+        chooser,
+        consumed: vec![],
         budget,
         steps: 0,
         depth: 0,
@@ -82,10 +113,11 @@ pub fn run(
     };
     let nparams = p.functions[p.main].params;
     let args = (0..nparams).map(|_| BigInt::zero()).collect();
-    match m.call(p.main, args) {
+    let outcome = match m.call(p.main, args) {
         Ok(_) => Outcome::NoError("main returned".to_owned()),
         Err(o) => o,
-    }
+    };
+    (outcome, m.consumed)
 }
 
 impl Machine<'_> {
@@ -310,16 +342,14 @@ impl Machine<'_> {
                 self.call(*g, vals)?
             }
             IExprKind::Nondet(site) => {
-                let v = self
-                    .nondet
-                    .get_mut(site)
-                    .and_then(|q| q.pop_front())
-                    .unwrap_or_default();
-                if e.ty.contains(&v) {
-                    v
-                } else {
-                    e.ty.convert(&v)
-                }
+                let given = self.nondet.get_mut(site).and_then(|q| q.pop_front());
+                let v = match given {
+                    Some(v) => v,
+                    None => self.chooser.choose(*site, e.ty),
+                };
+                let v = if e.ty.contains(&v) { v } else { e.ty.convert(&v) };
+                self.consumed.push((*site, v.clone()));
+                v
             }
             IExprKind::Cond(c, x, y) => {
                 if self.truth(f, c, locals)? {

@@ -12,6 +12,7 @@
 pub mod ast;
 pub mod encode;
 pub mod error;
+pub mod explore;
 pub mod interp;
 pub mod invariants;
 pub mod ir;
