@@ -132,6 +132,26 @@ const CASES: &[Case] = &[
             "(define-fun inv ((b Bool) (x Int)) Bool (and (>= x 0) (not b)))",
         )],
     },
+    Case {
+        file: "even_step",
+        // The head `P y` needs `∀k. y ≠ 2k ∨ k < 0` refuted: eliminated to `y mod 2 = 0 ∧ y ≥ 0`.
+        good: &[(
+            "P",
+            "(define-fun P ((x Int)) Bool (exists ((k Int)) (and (>= k 0) (= x (* 2 k)))))",
+        )],
+        wrong: &[
+            // 0 is not odd
+            (
+                "P",
+                "(define-fun P ((x Int)) Bool (exists ((k Int)) (= x (+ (* 2 k) 1))))",
+            ),
+            // not inductive: 2 steps to 4
+            (
+                "P",
+                "(define-fun P ((x Int)) Bool (exists ((k Int)) (and (>= k 0) (<= k 1) (= x (* 2 k)))))",
+            ),
+        ],
+    },
 ];
 
 fn model_text(case: &Case, replace: Option<(&str, &str)>) -> String {
@@ -193,6 +213,18 @@ fn wrong_invariants_are_invalid() {
             );
         }
     }
+}
+
+#[test]
+fn quantified_interpretations_are_eliminated_before_checking() {
+    let store = TermStore::new();
+    let system = load(&store, &data("sat/even_step.smt2"));
+    let text = "(define-fun P ((x Int)) Bool (exists ((k Int)) (and (>= k 0) (= x (* 2 k)))))";
+    let m = read_model(&store, &system, text).expect("model parses");
+    let p = system.pred_ids().next().expect("one predicate");
+    assert!(store.has_quantifier(m.get(p).unwrap().body));
+    let qf = m.without_quantifiers(&store, Deadline::after(Duration::from_secs(30)));
+    assert!(!store.has_quantifier(qf.get(p).unwrap().body));
 }
 
 #[test]

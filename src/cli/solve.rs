@@ -4,11 +4,9 @@
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
 use super::{load, EngineChoice, WeakeningChoice};
-use hornbeam::engine::slicing::{Slicing, Weakening};
-use hornbeam::engine::{bmc::Bmc, cegar::Cegar, Context, Engine, Stats};
-use hornbeam::smt::Deadline;
+use hornbeam::engine::driver::{self, SolveOptions};
+use hornbeam::engine::slicing::Weakening;
 use hornbeam::term::TermStore;
-use hornbeam::transform::{Pipeline, Preprocess};
 use hornbeam::witness::Answer;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -99,10 +97,6 @@ pub fn run(args: &SolveArgs) -> i32 {
 
 fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let store = TermStore::new();
-    let deadline = match args.timeout {
-        Some(s) => Deadline::after(Duration::from_secs_f64(s.max(0.0))),
-        None => Deadline::none(),
-    };
     let (system, _) = match load(&store, &args.file) {
         Ok(x) => x,
         Err(code) => {
@@ -114,47 +108,23 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
     };
     let parsed = start.elapsed();
-    // The engine solves the simplified system; its answer is translated back and validated
-    // against the original one.
-    let (solved_system, pipeline) = if args.no_preprocess {
-        (system.clone(), Pipeline::new())
-    } else {
-        Preprocess::default().run(&store, &system)
+    let engine = match args.engine {
+        EngineChoice::Auto => driver::EngineChoice::Auto,
+        EngineChoice::Bmc => driver::EngineChoice::Bmc,
+        EngineChoice::Cegar => driver::EngineChoice::Cegar,
+        EngineChoice::Slicing => driver::EngineChoice::Slicing(match args.weakening {
+            WeakeningChoice::Cex => Weakening::Cex,
+            WeakeningChoice::Syntactic => Weakening::Syntactic,
+        }),
     };
-    let preprocessed = start.elapsed();
-    let cx = Context {
-        store: &store,
-        deadline,
+    let options = SolveOptions {
+        engine,
+        preprocess: !args.no_preprocess,
+        timeout: args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+        ..SolveOptions::default()
     };
-    let mut stats = Stats::default();
-    let (engine_name, answer) = match args.engine {
-        EngineChoice::Auto | EngineChoice::Bmc => {
-            ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
-        }
-        EngineChoice::Slicing => {
-            let weakening = match args.weakening {
-                WeakeningChoice::Cex => Weakening::Cex,
-                WeakeningChoice::Syntactic => Weakening::Syntactic,
-            };
-            let engine = Slicing {
-                weakening,
-                ..Slicing::default()
-            };
-            ("slicing", engine.solve(&cx, &solved_system, &mut stats))
-        }
-        EngineChoice::Cegar => (
-            "cegar",
-            Cegar::default().solve(&cx, &solved_system, &mut stats),
-        ),
-    };
-    let solved = start.elapsed();
-    // Validation gets its own budget: a correct answer found just before the deadline must not
-    // be lost to it.
-    let vdeadline = Deadline::after(Duration::from_secs(30));
-    let answer = pipeline.answer(&store, answer, vdeadline);
-    let answer = answer.validated(&store, &system, vdeadline);
-    let validated = start.elapsed();
-
+    let solved = driver::solve(&store, &system, &options);
+    let answer = solved.answer;
     let mut stdout = String::new();
     let mut stderr = String::new();
     stdout.push_str(answer.keyword());
@@ -170,19 +140,19 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     }
     if args.stats {
         let json = serde_json::json!({
-            "engine": engine_name,
+            "engine": solved.engine,
             "answer": answer.keyword(),
             "predicates": system.num_preds(),
             "clauses": system.num_clauses(),
-            "preprocess": if args.no_preprocess { serde_json::Value::Null } else { pipeline.to_json() },
+            "preprocess": solved.preprocess,
             "time_ms": {
                 "parse": parsed.as_millis() as u64,
-                "preprocess": (preprocessed - parsed).as_millis() as u64,
-                "solve": (solved - preprocessed).as_millis() as u64,
-                "validate": (validated - solved).as_millis() as u64,
-                "total": validated.as_millis() as u64,
+                "preprocess": solved.times.preprocess,
+                "solve": solved.times.solve,
+                "validate": solved.times.validate,
+                "total": start.elapsed().as_millis() as u64,
             },
-            "engine_stats": stats,
+            "engine_stats": solved.stats,
         });
         stderr.push_str(&json.to_string());
         stderr.push('\n');

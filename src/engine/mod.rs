@@ -6,6 +6,7 @@
 
 pub mod bmc;
 pub mod cegar;
+pub mod driver;
 pub mod slicing;
 
 use crate::chc::System;

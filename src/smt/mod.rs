@@ -8,7 +8,7 @@
 mod qe;
 mod translate;
 
-pub use qe::{eliminate, QeMode};
+pub use qe::{eliminate, eliminate_quantifiers, QeMode};
 pub use translate::BackError;
 
 use crate::term::{Sort, TermId, TermStore, Value, VarId};

@@ -63,3 +63,44 @@ pub fn eliminate(
     let mut memo = HashMap::new();
     from_z3(store, &tr.names, &out, &mut memo).ok()
 }
+
+/// An equivalent of `t` without quantifiers, or `None` when Z3 cannot find one in time (or the
+/// result still has quantifiers). Tries `qe` for half the time left, then `qe2` (model-based
+/// projection), which succeeds on different formulas: Boolean-heavy nests of existentials
+/// (as in Kind 2's models) suit `qe2`, linear ones with many integer variables `qe`.
+pub fn eliminate_quantifiers(store: &TermStore, t: TermId, deadline: Deadline) -> Option<TermId> {
+    if !store.has_quantifier(t) {
+        return Some(t);
+    }
+    let mut tr = ToZ3::new(store);
+    let body = tr.bool(t);
+    for (name, share) in [("qe", 2u32), ("qe2", 1)] {
+        let rem = deadline
+            .remaining()
+            .unwrap_or(std::time::Duration::from_secs(60));
+        if rem.is_zero() {
+            return None;
+        }
+        let goal = Goal::new(false, false, false);
+        goal.assert(&body);
+        let tactic = Tactic::new("simplify")
+            .and_then(&Tactic::new(name))
+            .and_then(&Tactic::new("simplify"))
+            .try_for(rem / share);
+        let Ok(result) = tactic.apply(&goal, None) else {
+            continue;
+        };
+        let disjuncts: Vec<Bool> = result
+            .list_subgoals()
+            .map(|g| Bool::and(&g.get_formulas()))
+            .collect();
+        let out = Dynamic::from_ast(&Bool::or(&disjuncts));
+        let mut memo = HashMap::new();
+        if let Ok(r) = from_z3(store, &tr.names, &out, &mut memo) {
+            if !store.has_quantifier(r) {
+                return Some(r);
+            }
+        }
+    }
+    None
+}

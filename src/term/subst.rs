@@ -94,3 +94,22 @@ impl TermStore {
         seen.len()
     }
 }
+
+impl TermStore {
+    /// Whether a quantifier occurs in `t`.
+    pub fn has_quantifier(&self, t: TermId) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            match &self.get(t).term {
+                Term::Quant(..) => return true,
+                Term::App(_, args) => stack.extend(args.iter()),
+                _ => {}
+            }
+        }
+        false
+    }
+}

@@ -2,7 +2,7 @@
 //! their validation against a system.
 
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::smt::{eliminate_quantifiers, Deadline, SatResult, Smt};
 use crate::term::{print::symbol, TermId, TermPrinter, TermStore, VarId};
 use std::collections::{BTreeMap, HashMap};
 
@@ -102,36 +102,113 @@ pub enum ModelCheck {
     Unknown(String),
 }
 
+impl Model {
+    /// An equivalent model whose interpretations have no quantifiers where Z3's quantifier
+    /// elimination finds them in time (the others stay as they are). Models from other solvers
+    /// define predicates by nested existentials whose negation (in a clause head) the solver
+    /// cannot decide; their quantifier-free equivalents it can. Each quantified interpretation
+    /// gets an equal share of the time left.
+    pub fn without_quantifiers(&self, store: &TermStore, deadline: Deadline) -> Model {
+        let mut out = self.clone();
+        let quantified: Vec<PredId> = self
+            .interps
+            .iter()
+            .filter(|(_, i)| store.has_quantifier(i.body))
+            .map(|(p, _)| *p)
+            .collect();
+        for (k, p) in quantified.iter().enumerate() {
+            let share = match deadline.remaining() {
+                Some(rem) => rem / (quantified.len() - k) as u32,
+                None => std::time::Duration::from_secs(30),
+            };
+            let interp = &self.interps[p];
+            if let Some(body) = eliminate_quantifiers(store, interp.body, Deadline::after(share)) {
+                out.interps.insert(
+                    *p,
+                    Interp {
+                        params: interp.params.clone(),
+                        body,
+                    },
+                );
+            }
+        }
+        out
+    }
+}
+
+/// How long a clause under a quantified model is tried before quantifier elimination.
+pub const QUANTIFIED_FIRST_TRY: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Checks `model` against every clause of `system`, each with a fresh solver: a clause
 /// `body ∧ φ → head` holds when `φ ∧ M(body) ∧ ¬M(head)` is unsatisfiable.
+///
+/// Quantified interpretations (from other solvers) get a second chance: a clause the solver
+/// cannot decide within half the time left (at most [`QUANTIFIED_FIRST_TRY`]) is checked again once the model's quantifiers are
+/// eliminated ([`Model::without_quantifiers`]). Eliminating first for every clause would cost
+/// models whose quantifiers the solver handles directly.
 pub fn validate_model(
     store: &TermStore,
     system: &System,
     model: &Model,
     deadline: Deadline,
 ) -> ModelCheck {
-    for (cid, clause) in system.clauses() {
-        let mut parts = vec![clause.constraint];
-        parts.extend(clause.body.iter().map(|a| model.apply(store, a)));
-        if let Head::Atom(h) = &clause.head {
-            let head = model.apply(store, h);
-            parts.push(store.not(head));
-        }
-        let query = store.and(parts);
-        let mut smt = Smt::new(store, deadline);
-        smt.assert(query);
-        match smt.check() {
+    let quantified = model.interps.values().any(|i| store.has_quantifier(i.body));
+    let mut deferred = Vec::new();
+    for (cid, _) in system.clauses() {
+        let limit = match deadline.remaining() {
+            Some(rem) if quantified => Deadline::after((rem / 2).min(QUANTIFIED_FIRST_TRY)),
+            _ => deadline,
+        };
+        match check_clause(store, system, model, cid, limit) {
             SatResult::Unsat => {}
-            SatResult::Sat => {
-                return ModelCheck::Invalid {
-                    clause: cid,
-                    reason: "the clause has a counterexample under the model".into(),
-                }
-            }
-            SatResult::Unknown(r) => {
+            SatResult::Sat => return invalid(cid),
+            SatResult::Unknown(r) if !quantified || deadline.expired() => {
                 return ModelCheck::Unknown(format!("clause {}: {r}", cid.0));
             }
+            SatResult::Unknown(_) => deferred.push(cid),
+        }
+    }
+    if deferred.is_empty() {
+        return ModelCheck::Valid;
+    }
+    let half = deadline
+        .remaining()
+        .map_or(Deadline::none(), |rem| Deadline::after(rem / 2));
+    let eliminated = model.without_quantifiers(store, half);
+    for cid in deferred {
+        match check_clause(store, system, &eliminated, cid, deadline) {
+            SatResult::Unsat => {}
+            SatResult::Sat => return invalid(cid),
+            SatResult::Unknown(r) => return ModelCheck::Unknown(format!("clause {}: {r}", cid.0)),
         }
     }
     ModelCheck::Valid
+}
+
+fn invalid(clause: ClauseId) -> ModelCheck {
+    ModelCheck::Invalid {
+        clause,
+        reason: "the clause has a counterexample under the model".into(),
+    }
+}
+
+/// Whether `φ ∧ M(body) ∧ ¬M(head)` of clause `cid` is satisfiable, with a fresh solver.
+fn check_clause(
+    store: &TermStore,
+    system: &System,
+    model: &Model,
+    cid: ClauseId,
+    deadline: Deadline,
+) -> SatResult {
+    let clause = system.clause(cid);
+    let mut parts = vec![clause.constraint];
+    parts.extend(clause.body.iter().map(|a| model.apply(store, a)));
+    if let Head::Atom(h) = &clause.head {
+        let head = model.apply(store, h);
+        parts.push(store.not(head));
+    }
+    let query = store.and(parts);
+    let mut smt = Smt::new(store, deadline);
+    smt.assert(query);
+    smt.check()
 }

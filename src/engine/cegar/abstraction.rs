@@ -10,6 +10,7 @@
 use crate::chc::{Atom, ClauseId, PredId, System};
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
+use crate::witness::Model;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// An abstract state: indices of the candidates of one predicate that hold (their conjunction).
@@ -50,6 +51,23 @@ impl Candidates {
         }
         self.preds[p.0 as usize].push(t);
         true
+    }
+
+    /// Adds every conjunct of each interpretation in `seeds` as a candidate of its predicate.
+    pub fn seed(&mut self, store: &TermStore, system: &System, seeds: &Model) {
+        for p in system.pred_ids() {
+            let Some(interp) = seeds.get(p) else { continue };
+            let map: HashMap<VarId, TermId> = interp
+                .params
+                .iter()
+                .zip(&self.params[p.0 as usize])
+                .map(|(x, y)| (*x, store.var(*y)))
+                .collect();
+            let body = store.substitute(interp.body, &map);
+            for c in store.conjuncts(body) {
+                self.add(store, p, c);
+            }
+        }
     }
 
     /// Candidate `k` of the atom's predicate, over the atom's arguments.

@@ -29,6 +29,9 @@ pub struct Cegar {
     pub max_iterations: usize,
     /// Most abstract states per exploration.
     pub max_states: usize,
+    /// Facts known before the first iteration (for instance invariants from formula slicing):
+    /// every conjunct of a seed interpretation starts as a candidate of its predicate.
+    pub seeds: Option<Model>,
 }
 
 impl Default for Cegar {
@@ -36,6 +39,7 @@ impl Default for Cegar {
         Cegar {
             max_iterations: 500,
             max_states: 20_000,
+            seeds: None,
         }
     }
 }
@@ -44,6 +48,9 @@ impl Engine for Cegar {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
         let store = cx.store;
         let mut cands = Candidates::new(store, system);
+        if let Some(seeds) = &self.seeds {
+            cands.seed(store, system, seeds);
+        }
         let (mut abs_ms, mut ref_ms, mut checks) = (0u128, 0u128, 0u64);
         let mut sizes: Vec<u64> = Vec::new();
         let mut iterations = 0usize;

@@ -55,16 +55,22 @@ impl Default for Slicing {
     }
 }
 
-impl Engine for Slicing {
-    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+impl Slicing {
+    /// The fixpoint's candidate invariants as a model, before any check against the queries:
+    /// what the portfolio hands to other engines as seeds even when it does not prove safety.
+    /// Predicates that reach no query are `true`.
+    pub fn invariants(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        stats: &mut Stats,
+    ) -> Result<Model, String> {
         let store = cx.store;
         let analysis = analyze(system, store);
         let mut fp = fixpoint::Fixpoint::new(cx, system, &analysis, self);
         let result = fp.run();
         record(stats, &fp.counters, self.weakening);
-        if let Err(reason) = result {
-            return Answer::Unknown(format!("slicing: {reason}"));
-        }
+        result.map_err(|reason| format!("slicing: {reason}"))?;
         let mut model = Model::new();
         for p in system.pred_ids() {
             let i = p.0 as usize;
@@ -84,6 +90,17 @@ impl Engine for Slicing {
                 },
             );
         }
+        Ok(model)
+    }
+}
+
+impl Engine for Slicing {
+    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let store = cx.store;
+        let model = match self.invariants(cx, system, stats) {
+            Ok(m) => m,
+            Err(reason) => return Answer::Unknown(reason),
+        };
         let started = Instant::now();
         let check = validate_model(store, system, &model, cx.deadline);
         stats.set("validate_ms", started.elapsed().as_millis() as u64);

@@ -1,0 +1,132 @@
+//! The solving pipeline every front end shares: preprocess, run the chosen engine under a
+//! deadline, translate the answer back, validate it against the original clauses.
+//!
+//! Duty: turn a system and [`SolveOptions`] into a [`Solved`] whose answer has passed the
+//! witness checks (a model valid for every original clause, or a derivation that replays), with
+//! the statistics `--stats` prints. Must not: print, read files, or let an unchecked answer out.
+
+use super::bmc::Bmc;
+use super::cegar::Cegar;
+use super::slicing::{Slicing, Weakening};
+use super::{Context, Engine, Stats};
+use crate::chc::System;
+use crate::smt::Deadline;
+use crate::term::TermStore;
+use crate::transform::{Pipeline, Preprocess};
+use crate::witness::Answer;
+use std::time::{Duration, Instant};
+
+/// Which engine answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// The default schedule of the available engines.
+    #[default]
+    Auto,
+    /// Bounded model checking (counterexamples only).
+    Bmc,
+    /// Formula slicing (invariants only), with the given weakening.
+    Slicing(Weakening),
+    /// CEGAR with small refinements.
+    Cegar,
+}
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// The engine.
+    pub engine: EngineChoice,
+    /// Run the answer-preserving simplifications first.
+    pub preprocess: bool,
+    /// Time limit for preprocessing and the engine (validation has its own).
+    pub timeout: Option<Duration>,
+    /// Time limit for validating the answer: a correct answer found just before the deadline
+    /// must not be lost to it.
+    pub validation_limit: Duration,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            engine: EngineChoice::Auto,
+            preprocess: true,
+            timeout: None,
+            validation_limit: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Milliseconds spent per phase.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct PhaseTimes {
+    /// Answer-preserving simplifications.
+    pub preprocess: u64,
+    /// The engine.
+    pub solve: u64,
+    /// Back-translation and validation.
+    pub validate: u64,
+}
+
+/// A checked answer and how it was found.
+#[derive(Debug)]
+pub struct Solved {
+    /// Validated against the original system (or `unknown`).
+    pub answer: Answer,
+    /// The engine that produced the answer.
+    pub engine: &'static str,
+    /// The engine's counters.
+    pub stats: Stats,
+    /// What preprocessing removed (`None` when it was off).
+    pub preprocess: Option<serde_json::Value>,
+    /// Time per phase.
+    pub times: PhaseTimes,
+}
+
+/// Solves `system` as `options` say; the answer is checked against `system` itself.
+pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solved {
+    let t0 = Instant::now();
+    let deadline = match options.timeout {
+        Some(d) => Deadline::after(d),
+        None => Deadline::none(),
+    };
+    let (solved_system, pipeline) = if options.preprocess {
+        Preprocess::default().run(store, system)
+    } else {
+        (system.clone(), Pipeline::new())
+    };
+    let t1 = Instant::now();
+    let cx = Context { store, deadline };
+    let mut stats = Stats::default();
+    let (engine, answer) = match options.engine {
+        EngineChoice::Auto | EngineChoice::Bmc => {
+            ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats))
+        }
+        EngineChoice::Slicing(weakening) => {
+            let engine = Slicing {
+                weakening,
+                ..Slicing::default()
+            };
+            ("slicing", engine.solve(&cx, &solved_system, &mut stats))
+        }
+        EngineChoice::Cegar => (
+            "cegar",
+            Cegar::default().solve(&cx, &solved_system, &mut stats),
+        ),
+    };
+    let t2 = Instant::now();
+    let vdeadline = Deadline::after(options.validation_limit);
+    let answer = pipeline.answer(store, answer, vdeadline);
+    let answer = answer.validated(store, system, vdeadline);
+    let t3 = Instant::now();
+    let ms = |a: Instant, b: Instant| (b - a).as_millis() as u64;
+    Solved {
+        answer,
+        engine,
+        stats,
+        preprocess: options.preprocess.then(|| pipeline.to_json()),
+        times: PhaseTimes {
+            preprocess: ms(t0, t1),
+            solve: ms(t1, t2),
+            validate: ms(t2, t3),
+        },
+    }
+}
