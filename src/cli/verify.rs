@@ -7,12 +7,11 @@
 
 use super::{input_error, EngineChoice};
 use hornbeam::chc::{SystemPrinter, System};
-use hornbeam::engine::slicing::Slicing;
-use hornbeam::engine::{bmc::Bmc, cegar::Cegar, Context, Engine, Stats};
+use hornbeam::engine::driver::{self, SolveOptions};
+use hornbeam::engine::slicing::Weakening;
 use hornbeam::frontend::c::{self, explore, interp, invariants, trace, Program};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
-use hornbeam::transform::Preprocess;
 use hornbeam::witness::Answer;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -180,39 +179,44 @@ fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> St
     out
 }
 
-/// Preprocess, run one engine, translate back, validate against `system`.
-fn run_engine(store: &TermStore, system: &System, engine: &dyn Engine, deadline: Deadline) -> Answer {
-    let (solved, pipeline) = Preprocess::default().run(store, system);
-    let cx = Context { store, deadline };
-    let mut stats = Stats::default();
-    let answer = engine.solve(&cx, &solved, &mut stats);
-    let vdeadline = Deadline::after(Duration::from_secs(30));
-    let answer = pipeline.answer(store, answer, vdeadline);
-    answer.validated(store, system, vdeadline)
+/// One engine through the shared pipeline (preprocess, solve, translate back, validate).
+fn run_engine(store: &TermStore, system: &System, engine: driver::EngineChoice, limit: Option<Duration>) -> Answer {
+    let options = SolveOptions {
+        engine,
+        timeout: limit,
+        ..SolveOptions::default()
+    };
+    driver::solve(store, system, &options).answer
 }
 
 /// Solves with the chosen engine. `auto` runs, until the portfolio lands in the engine
-/// driver, BMC then CEGAR then slicing on shares of the time limit (BMC alone cannot prove
-/// a program safe).
+/// driver (whose `auto` is BMC alone, which cannot prove a program safe), BMC then CEGAR then
+/// slicing on shares of the time limit.
 fn solve(store: &TermStore, system: &System, choice: EngineChoice, deadline: Deadline) -> Answer {
+    let remaining = || deadline.remaining();
     match choice {
-        EngineChoice::Bmc => run_engine(store, system, &Bmc::default(), deadline),
-        EngineChoice::Cegar => run_engine(store, system, &Cegar::default(), deadline),
-        EngineChoice::Slicing => run_engine(store, system, &Slicing::default(), deadline),
+        EngineChoice::Bmc => run_engine(store, system, driver::EngineChoice::Bmc, remaining()),
+        EngineChoice::Cegar => run_engine(store, system, driver::EngineChoice::Cegar, remaining()),
+        EngineChoice::Slicing => run_engine(
+            store,
+            system,
+            driver::EngineChoice::Slicing(Weakening::Cex),
+            remaining(),
+        ),
         EngineChoice::Auto => {
-            let engines: [(&dyn Engine, f64); 3] = [
-                (&Bmc::default(), 0.25),
-                (&Cegar::default(), 0.8),
-                (&Slicing::default(), 1.0),
+            let engines = [
+                (driver::EngineChoice::Bmc, 0.25),
+                (driver::EngineChoice::Cegar, 0.8),
+                (driver::EngineChoice::Slicing(Weakening::Cex), 1.0),
             ];
             let mut reasons = vec![];
             for (engine, share) in engines {
-                let d = match deadline.remaining() {
-                    Some(r) => Deadline::after(r.mul_f64(share)),
-                    None if share < 1.0 => Deadline::after(Duration::from_secs(10)),
-                    None => Deadline::none(),
+                let limit = match remaining() {
+                    Some(r) => Some(r.mul_f64(share)),
+                    None if share < 1.0 => Some(Duration::from_secs(10)),
+                    None => None,
                 };
-                match run_engine(store, system, engine, d) {
+                match run_engine(store, system, engine, limit) {
                     Answer::Unknown(r) => reasons.push(r),
                     a => return a,
                 }
