@@ -31,9 +31,10 @@ impl Random {
 impl Chooser for Random {
     fn choose(&mut self, _site: usize, ty: CType) -> BigInt {
         let r = self.next();
-        let v = match r % 10 {
-            0..=3 => BigInt::from((self.next() % 33) as i64 - 16),
-            4..=6 => {
+        let v = match r % 20 {
+            0..=4 => BigInt::from(self.next() % 5),
+            5..=9 => BigInt::from((self.next() % 33) as i64 - 16),
+            10..=13 => {
                 let choices = [
                     ty.min(),
                     ty.max(),
