@@ -6,7 +6,7 @@
 //! Solving runs on a worker thread with a large stack; the main thread enforces the limit.
 
 use super::{input_error, EngineChoice};
-use hornbeam::chc::{SystemPrinter, System};
+use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
 use hornbeam::frontend::c::{self, explore, interp, invariants, trace, Program};
@@ -92,15 +92,31 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     let name = args.file.display().to_string();
     let src = match hornbeam::syntax::read_text(&args.file) {
         Ok(s) => s,
-        Err((e, prefix)) => return (String::new(), String::new(), input_error(&e.render(&name, &prefix))),
+        Err((e, prefix)) => {
+            return (
+                String::new(),
+                String::new(),
+                input_error(&e.render(&name, &prefix)),
+            )
+        }
     };
     let store = TermStore::new();
     let (program, tr) = match c::load(&store, &src) {
         Ok(x) => x,
-        Err(e) => return (String::new(), String::new(), input_error(&e.render(&name, &src))),
+        Err(e) => {
+            return (
+                String::new(),
+                String::new(),
+                input_error(&e.render(&name, &src)),
+            )
+        }
     };
     if args.emit_chc {
-        return (SystemPrinter::new(&store, &tr.system).script(), String::new(), 0);
+        return (
+            SystemPrinter::new(&store, &tr.system).script(),
+            String::new(),
+            0,
+        );
     }
     let deadline = match args.timeout {
         Some(s) => Deadline::after(Duration::from_secs_f64(s.max(0.0))),
@@ -128,7 +144,11 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             if args.invariants {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
-                    out.push_str(&format!("line {} ({f}): {}\n", line_of(inv.offset), inv.text));
+                    out.push_str(&format!(
+                        "line {} ({f}): {}\n",
+                        line_of(inv.offset),
+                        inv.text
+                    ));
                 }
             }
         }
@@ -160,7 +180,11 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
 }
 
 /// Runs the program concretely with the counterexample's nondet values.
-fn replay(program: &Program, values: &[trace::NondetValue], line_of: &dyn Fn(usize) -> usize) -> interp::Outcome {
+fn replay(
+    program: &Program,
+    values: &[trace::NondetValue],
+    line_of: &dyn Fn(usize) -> usize,
+) -> interp::Outcome {
     let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
     for v in values {
         queues.entry(v.site).or_default().push_back(v.value.clone());
@@ -180,7 +204,12 @@ fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> St
 }
 
 /// One engine through the shared pipeline (preprocess, solve, translate back, validate).
-fn run_engine(store: &TermStore, system: &System, engine: driver::EngineChoice, limit: Option<Duration>) -> Answer {
+fn run_engine(
+    store: &TermStore,
+    system: &System,
+    engine: driver::EngineChoice,
+    limit: Option<Duration>,
+) -> Answer {
     let options = SolveOptions {
         engine,
         timeout: limit,

@@ -118,7 +118,7 @@ pub enum Item {
     /// A declaration (globals, prototypes, typedefs).
     Decl(Declaration),
     /// A function definition.
-    Func(FuncDef),
+    Func(Box<FuncDef>),
 }
 
 /// A statement with its span.

@@ -73,7 +73,13 @@ pub fn search(
             break;
         }
         let (outcome, consumed) = if i == 0 {
-            run_with(p, HashMap::new(), &mut super::interp::Zeros, budget, line_of)
+            run_with(
+                p,
+                HashMap::new(),
+                &mut super::interp::Zeros,
+                budget,
+                line_of,
+            )
         } else {
             let mut rng = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
             run_with(p, HashMap::new(), &mut rng, budget, line_of)

@@ -347,7 +347,11 @@ impl Machine<'_> {
                     Some(v) => v,
                     None => self.chooser.choose(*site, e.ty),
                 };
-                let v = if e.ty.contains(&v) { v } else { e.ty.convert(&v) };
+                let v = if e.ty.contains(&v) {
+                    v
+                } else {
+                    e.ty.convert(&v)
+                };
                 self.consumed.push((*site, v.clone()));
                 v
             }

@@ -31,7 +31,9 @@ pub fn invariants(store: &TermStore, tr: &Translation, model: &Model) -> Vec<Inv
                     .iter()
                     .zip(&lh.args)
                     .map(|(p, a)| {
-                        let n = a.as_ref().map_or("?".to_owned(), |(n, _)| n.replace('@', "_at_"));
+                        let n = a
+                            .as_ref()
+                            .map_or("?".to_owned(), |(n, _)| n.replace('@', "_at_"));
                         (*p, n)
                     })
                     .collect();

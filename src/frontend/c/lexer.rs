@@ -208,7 +208,10 @@ pub type Spanned = (usize, Tok, usize);
 const DROPPED: &[&str] = &["__extension__", "__restrict", "restrict", "__restrict__"];
 
 /// Blanks preprocessor lines (keeping byte offsets) and collects object-like macros.
-fn preprocess(src: &str) -> Result<(String, HashMap<String, (String, usize)>), CError> {
+/// Object-like macros: name → (replacement text, its byte offset).
+type Macros = HashMap<String, (String, usize)>;
+
+fn preprocess(src: &str) -> Result<(String, Macros), CError> {
     let src = &strip_comments(src)?;
     let mut out = String::with_capacity(src.len());
     let mut macros = HashMap::new();
@@ -255,10 +258,7 @@ fn preprocess(src: &str) -> Result<(String, HashMap<String, (String, usize)>), C
                 out.push(if c == '\n' { '\n' } else { ' ' });
             }
             // Keep byte offsets: pad multi-byte characters.
-            let pushed: usize = line
-                .chars()
-                .map(|c| if c == '\n' { 1 } else { 1 })
-                .sum();
+            let pushed = line.chars().count();
             for _ in pushed..line.len() {
                 out.push(' ');
             }

@@ -32,7 +32,9 @@ fn convert(e: ParseError<usize, Tok, ()>, end: usize) -> CError {
             token: (l, t, r), ..
         } => {
             let msg = match &t {
-                Tok::Float(_) => return CError::unsupported(Span::new(l, r), "floating-point numbers"),
+                Tok::Float(_) => {
+                    return CError::unsupported(Span::new(l, r), "floating-point numbers")
+                }
                 _ => format!("syntax error: unexpected {}", describe(&t)),
             };
             CError::new(CErrorKind::Syntax, Span::new(l, r), msg)

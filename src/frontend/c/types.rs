@@ -20,13 +20,29 @@ pub struct CType {
 
 impl CType {
     /// `int`
-    pub const INT: CType = CType { bits: 32, signed: true, rank: 3 };
+    pub const INT: CType = CType {
+        bits: 32,
+        signed: true,
+        rank: 3,
+    };
     /// `unsigned int`
-    pub const UINT: CType = CType { bits: 32, signed: false, rank: 3 };
+    pub const UINT: CType = CType {
+        bits: 32,
+        signed: false,
+        rank: 3,
+    };
     /// `_Bool`
-    pub const BOOL: CType = CType { bits: 1, signed: false, rank: 0 };
+    pub const BOOL: CType = CType {
+        bits: 1,
+        signed: false,
+        rank: 0,
+    };
     /// `char`
-    pub const CHAR: CType = CType { bits: 8, signed: true, rank: 1 };
+    pub const CHAR: CType = CType {
+        bits: 8,
+        signed: true,
+        rank: 1,
+    };
 
     /// The type of a given rank and signedness (rank ≥ 1).
     pub fn of_rank(rank: u8, signed: bool) -> CType {

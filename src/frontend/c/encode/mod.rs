@@ -41,8 +41,12 @@
 //!
 //! Must not: solve, or print.
 
+mod bits;
 mod expr;
+mod fail;
 mod state;
+
+use fail::may_fail;
 
 pub use state::{Event, EventKind};
 
@@ -102,8 +106,9 @@ pub fn translate(store: &TermStore, program: &Program) -> Translation {
         let arity = f.params + ng + usize::from(f.ret.is_some()) + ng;
         sum_preds.push(system.add_pred(format!("{}_sum", f.name), vec![Sort::Int; arity]));
         err_preds.push(
-            (may_fail[i] && i != program.main)
-                .then(|| system.add_pred(format!("{}_err", f.name), vec![Sort::Int; f.params + ng])),
+            (may_fail[i] && i != program.main).then(|| {
+                system.add_pred(format!("{}_err", f.name), vec![Sort::Int; f.params + ng])
+            }),
         );
     }
     let mut enc = Encoder {
@@ -131,78 +136,6 @@ pub fn translate(store: &TermStore, program: &Program) -> Translation {
         clauses: enc.clauses,
         approximate: enc.approximate,
     }
-}
-
-/// Functions that may reach the error (directly or through calls).
-fn may_fail(p: &Program) -> Vec<bool> {
-    fn stmts_fail(ss: &[IStmt], calls: &mut Vec<usize>) -> bool {
-        let mut fails = false;
-        for s in ss {
-            fails |= stmt_fail(s, calls);
-        }
-        fails
-    }
-    fn expr_calls(e: &super::ir::IExpr, calls: &mut Vec<usize>) {
-        use super::ir::IExprKind::*;
-        match &e.kind {
-            Call(f, args) => {
-                calls.push(*f);
-                args.iter().for_each(|a| expr_calls(a, calls));
-            }
-            Arith(_, a, b) | Cmp(_, a, b) | Logic(_, a, b) | Comma(a, b) => {
-                expr_calls(a, calls);
-                expr_calls(b, calls);
-            }
-            Not(a) | Neg(a) | BitNot(a) | Convert(a) | Assign(_, a) => expr_calls(a, calls),
-            Cond(c, a, b) => {
-                expr_calls(c, calls);
-                expr_calls(a, calls);
-                expr_calls(b, calls);
-            }
-            Const(_) | Var(_) | PostIncDec(..) | Nondet(_) => {}
-        }
-    }
-    fn stmt_fail(s: &IStmt, calls: &mut Vec<usize>) -> bool {
-        match &s.kind {
-            IStmtKind::Error => true,
-            IStmtKind::Assert(e) => {
-                expr_calls(e, calls);
-                true
-            }
-            IStmtKind::Expr(e) | IStmtKind::Assume(e) | IStmtKind::Return(Some(e)) | IStmtKind::Init(_, Some(e)) => {
-                expr_calls(e, calls);
-                false
-            }
-            IStmtKind::If(c, a, b) => {
-                expr_calls(c, calls);
-                let x = stmts_fail(a, calls);
-                stmts_fail(b, calls) || x
-            }
-            IStmtKind::Loop { cond, body, step, .. } => {
-                cond.iter().chain(step.iter()).for_each(|e| expr_calls(e, calls));
-                stmts_fail(body, calls)
-            }
-            IStmtKind::Block(b) => stmts_fail(b, calls),
-            _ => false,
-        }
-    }
-    let n = p.functions.len();
-    let mut direct = vec![false; n];
-    let mut callees = vec![vec![]; n];
-    for (i, f) in p.functions.iter().enumerate() {
-        direct[i] = stmts_fail(&f.body, &mut callees[i]);
-    }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in 0..n {
-            if !direct[i] && callees[i].iter().any(|&c| direct[c]) {
-                direct[i] = true;
-                changed = true;
-            }
-        }
-    }
-    direct
 }
 
 /// Collected `break`/`continue` states of the innermost loop.
@@ -237,7 +170,8 @@ pub(super) struct Encoder<'a> {
 impl Encoder<'_> {
     fn fresh_var(&mut self, name: &str) -> VarId {
         self.counter += 1;
-        self.store.new_var(&format!("{name}_{}", self.counter), Sort::Int)
+        self.store
+            .new_var(&format!("{name}_{}", self.counter), Sort::Int)
     }
 
     fn global_slot(&self, g: usize) -> usize {
@@ -379,7 +313,11 @@ impl Encoder<'_> {
             return;
         }
         let mut guard = st.guard.clone();
-        let mut used: HashSet<VarId> = st.atoms.iter().flat_map(|a| a.args.iter().copied()).collect();
+        let mut used: HashSet<VarId> = st
+            .atoms
+            .iter()
+            .flat_map(|a| a.args.iter().copied())
+            .collect();
         let head = match head {
             None => Head::False,
             Some((pred, terms)) => {
@@ -538,7 +476,14 @@ impl Encoder<'_> {
                 body,
                 step,
                 do_while,
-            } => self.lp(cond.as_ref(), body, step.as_ref(), *do_while, stmt.span, states),
+            } => self.lp(
+                cond.as_ref(),
+                body,
+                step.as_ref(),
+                *do_while,
+                stmt.span,
+                states,
+            ),
         }
     }
 
@@ -583,7 +528,10 @@ impl Encoder<'_> {
         };
         let mut args = vec![];
         for (name, ty) in &info {
-            let clean: String = name.chars().map(|c| if c == '@' { '_' } else { c }).collect();
+            let clean: String = name
+                .chars()
+                .map(|c| if c == '@' { '_' } else { c })
+                .collect();
             let v = self.fresh_var(&clean);
             if !(ty.signed && ty.bits >= 32) {
                 self.range(s.var(v), *ty, &mut head);

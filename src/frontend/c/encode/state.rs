@@ -65,7 +65,11 @@ impl State {
 /// becomes the disjunction of the differing suffixes, and slots whose terms differ get a fresh
 /// variable equal to each side's term. States with different atoms stay apart (a body atom
 /// cannot be conditional).
-pub fn merge(store: &TermStore, states: Vec<State>, fresh: &mut dyn FnMut(usize) -> VarId) -> Vec<State> {
+pub fn merge(
+    store: &TermStore,
+    states: Vec<State>,
+    fresh: &mut dyn FnMut(usize) -> VarId,
+) -> Vec<State> {
     let mut groups: Vec<Vec<State>> = vec![];
     for s in states {
         if s.dead(store) {
@@ -81,25 +85,29 @@ pub fn merge(store: &TermStore, states: Vec<State>, fresh: &mut dyn FnMut(usize)
     }
     groups
         .into_iter()
-        .map(|g| if g.len() == 1 { g.into_iter().next().unwrap_or_else(|| unreachable!()) } else { merge_group(store, g, fresh) })
+        .map(|g| {
+            if g.len() == 1 {
+                g.into_iter().next().unwrap_or_else(|| unreachable!())
+            } else {
+                merge_group(store, g, fresh)
+            }
+        })
         .collect()
 }
 
 fn merge_group(store: &TermStore, g: Vec<State>, fresh: &mut dyn FnMut(usize) -> VarId) -> State {
     // Common prefix of the path conditions.
     let mut prefix = 0;
-    'outer: loop {
-        let Some(&c) = g[0].guard.get(prefix) else { break };
-        for s in &g[1..] {
-            if s.guard.get(prefix) != Some(&c) {
-                break 'outer;
-            }
+    while let Some(&c) = g[0].guard.get(prefix) {
+        if g[1..].iter().any(|s| s.guard.get(prefix) != Some(&c)) {
+            break;
         }
         prefix += 1;
     }
     let n = g[0].env.len();
     let mut env = g[0].env.clone();
     let mut eqs: Vec<Vec<TermId>> = vec![vec![]; g.len()];
+    #[allow(clippy::needless_range_loop)] // `slot` indexes every state's environment
     for slot in 0..n {
         let t0 = g[0].env[slot];
         if g.iter().all(|s| s.env[slot] == t0) {
