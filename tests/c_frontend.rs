@@ -11,7 +11,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_hornbeam");
 
 /// The `.c` files of `tests/data/c/<folder>`, sorted; never empty.
 fn programs(folder: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c").join(folder);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/c")
+        .join(folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())
@@ -49,7 +51,11 @@ fn check(input: &Path) -> Result<(), String> {
         "safe" if first == "safe" => Ok(()),
         "unsafe" if first == "unsafe" => {
             // The trace lists every nondet value with its line: `line L:C: text = value`.
-            if stdout.lines().skip(1).all(|l| l.starts_with("line ") && l.contains(" = ")) {
+            if stdout
+                .lines()
+                .skip(1)
+                .all(|l| l.starts_with("line ") && l.contains(" = "))
+            {
                 Ok(())
             } else {
                 Err(format!("malformed trace\n{}", describe()))
@@ -65,11 +71,17 @@ fn check(input: &Path) -> Result<(), String> {
             let wanted = format!("{path}:{expect}");
             if out.status.code() == Some(2)
                 && stdout.starts_with("(error \"")
-                && stderr.lines().next().is_some_and(|l| l.starts_with(&wanted))
+                && stderr
+                    .lines()
+                    .next()
+                    .is_some_and(|l| l.starts_with(&wanted))
             {
                 Ok(())
             } else {
-                Err(format!("expected `{wanted}` and exit status 2\n{}", describe()))
+                Err(format!(
+                    "expected `{wanted}` and exit status 2\n{}",
+                    describe()
+                ))
             }
         }
         _ => Err(format!("expected {expected}\n{}", describe())),
@@ -90,9 +102,18 @@ fn check_folder(folder: &str) {
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
     });
-    assert!(failures.is_empty(), "{} of {} failed:\n\n{}", failures.len(), files.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]
@@ -111,7 +132,9 @@ fn programs_outside_the_subset_are_rejected_where_the_problem_is() {
 }
 
 fn emitted(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/c")
+        .join(name);
     let out = Command::new(BIN)
         .args(["verify", "--emit-chc"])
         .arg(&path)
@@ -151,8 +174,17 @@ fn over_approximation_never_gives_unsafe() {
             .expect("runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(stdout.lines().next(), Some("unknown"), "{}: {stdout}{stderr}", f.display());
-        assert!(stderr.contains("does not replay"), "{}: {stderr}", f.display());
+        assert_eq!(
+            stdout.lines().next(),
+            Some("unknown"),
+            "{}: {stdout}{stderr}",
+            f.display()
+        );
+        assert!(
+            stderr.contains("does not replay"),
+            "{}: {stderr}",
+            f.display()
+        );
     }
 }
 
@@ -167,7 +199,12 @@ fn concrete_exploration_finds_shallow_errors_and_never_fakes_one() {
         let until = Instant::now() + Duration::from_secs(20);
         explore::search(&program, 64, until, &|_| 0)
     };
-    for name in ["unsafe/counter.c", "unsafe/recursion.c", "unsafe/control.c", "unsafe/functions.c"] {
+    for name in [
+        "unsafe/counter.c",
+        "unsafe/recursion.c",
+        "unsafe/control.c",
+        "unsafe/functions.c",
+    ] {
         assert!(find(name).is_some(), "{name}: no run reaches the error");
     }
     for f in programs("safe") {

@@ -79,7 +79,28 @@ pub fn c_expr(store: &TermStore, t: TermId, names: &HashMap<VarId, String>) -> S
                 Op::Ite => format!("({} ? {} : {})", a(0), a(1), a(2)),
                 Op::Eq => format!("({} == {})", a(0), a(1)),
                 Op::Distinct => format!("({} != {})", a(0), a(1)),
-                Op::Add => join(store, args, " + ", names),
+                Op::Add => {
+                    // a + (-b) is written a - b.
+                    let mut out = String::from("(");
+                    for (k, &t) in args.iter().enumerate() {
+                        let node = store.get(t);
+                        let negated = match &node.term {
+                            Term::App(Op::Neg, inner) => Some(c_expr(store, inner[0], names)),
+                            Term::Int(i) if k > 0 && i.sign() == num_bigint::Sign::Minus => {
+                                Some((-i).to_string())
+                            }
+                            _ => None,
+                        };
+                        match (k, negated) {
+                            (0, Some(n)) => out.push_str(&format!("-{n}")),
+                            (0, None) => out.push_str(&c_expr(store, t, names)),
+                            (_, Some(n)) => out.push_str(&format!(" - {n}")),
+                            (_, None) => out.push_str(&format!(" + {}", c_expr(store, t, names))),
+                        }
+                    }
+                    out.push(')');
+                    out
+                }
                 Op::Sub if args.len() == 1 => format!("(-{})", a(0)),
                 Op::Sub => join(store, args, " - ", names),
                 Op::Neg => format!("(-{})", a(0)),

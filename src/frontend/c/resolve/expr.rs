@@ -122,6 +122,10 @@ impl Resolver {
                     self.sites.push(NondetSite { ty, span });
                     return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), ty));
                 }
+                if name == "main" {
+                    // `main`'s returns end the execution; calling it is outside the subset.
+                    return Err(unsupported(span, "calls of `main`"));
+                }
                 let Some(sig) = self.sigs.get(name) else {
                     if BUILTINS.contains(&name.as_str()) {
                         return Err(unsupported(span, &format!("`{name}` inside an expression")));
