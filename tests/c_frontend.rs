@@ -35,7 +35,7 @@ fn check(input: &Path) -> Result<(), String> {
     let path = input.to_str().expect("UTF-8 path");
     // Without the concrete test runs, so that every answer comes from the clauses; unsafe
     // programs with BMC alone (the full time for the engine that finds counterexamples).
-    let mut args = vec!["verify", "--timeout", "30", "--trace", "--no-testing", path];
+    let mut args = vec!["verify", "--timeout", "60", "--trace", "--no-testing", path];
     if expected == "unsafe" {
         args.extend(["--engine", "bmc"]);
     }

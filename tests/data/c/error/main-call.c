@@ -1,4 +1,4 @@
-// expect: 4:19: unsupported: calls of `main`
+// expect: 4:21: unsupported: calls of `main`
 int main() {
   int x = 0;
   if (x > 0) return main();

@@ -13,12 +13,12 @@ int first_above(int limit) {
 int main() {
   int i, s = 0, t = 7, u;
   for (i = 0, s = 0; i < 10; i++) {
-    if (i == 3) continue;
-    if (i == 8) break;
+    if (i == 1) continue;
+    if (i == 4) break;
     s += 1;
   }
   do { t--; } while (t > 5);
   u = (t++, t + 1);
-  label: if (i == 8 && s == 7 && t == 6 && u == 7 && first_above(2) == 3) reach_error();
+  label: if (i == 4 && s == 3 && t == 6 && u == 7 && first_above(2) == 3) reach_error();
   return 0;
 }
