@@ -19,6 +19,8 @@ fn main() {
         .process()
         .expect("lalrpop grammar compilation failed");
 
+    // A grammar added to the folder must rerun the script too (lalrpop names only existing files).
+    println!("cargo:rerun-if-changed=grammar");
     println!("cargo:rerun-if-env-changed=HORNBEAM_Z3_DIR");
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let z3_dir = std::env::var("HORNBEAM_Z3_DIR")

@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod batch;
 pub mod chc;
 pub mod engine;
+pub mod frontend;
 pub mod interp;
 pub mod smt;
 pub mod syntax;

@@ -8,6 +8,7 @@ mod analyze;
 mod batch;
 mod check;
 mod solve;
+mod verify;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -55,6 +56,8 @@ pub enum WeakeningChoice {
 enum Command {
     /// Solves a CHC-COMP (SMT-LIB, logic HORN) file: prints sat, unsat or unknown.
     Solve(solve::SolveArgs),
+    /// Verifies a C program (SV-COMP conventions): prints safe, unsafe or unknown.
+    Verify(verify::VerifyArgs),
     /// Validates a model for a file: prints valid, or invalid and the first violated clause.
     Check {
         /// The CHC-COMP file.
@@ -105,6 +108,7 @@ pub fn run() -> i32 {
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(&args),
+        Command::Verify(args) => verify::run(&args),
         Command::Check {
             file,
             model,

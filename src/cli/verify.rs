@@ -1,0 +1,230 @@
+//! `hornbeam verify PROGRAM.c`: translate a C program to clauses, solve, and answer at the
+//! source level: `safe` (with `--invariants`, the loop invariants at their lines), `unsafe`
+//! only after the counterexample's nondet values replay concretely to the error (with
+//! `--trace`, those values at their lines), or `unknown` with the reason on stderr.
+//!
+//! Solving runs on a worker thread with a large stack; the main thread enforces the limit.
+
+use super::{input_error, EngineChoice};
+use hornbeam::chc::{System, SystemPrinter};
+use hornbeam::engine::driver::{self, SolveOptions};
+use hornbeam::engine::slicing::Weakening;
+use hornbeam::frontend::c::{self, explore, interp, invariants, trace, Program};
+use hornbeam::smt::Deadline;
+use hornbeam::term::TermStore;
+use hornbeam::witness::Answer;
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Options of `hornbeam verify`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// The C program.
+    file: PathBuf,
+    /// Time limit in seconds (default: none).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// After `safe`, print the invariant of every loop head as a C expression with its line.
+    #[arg(long)]
+    invariants: bool,
+    /// After `unsafe`, print the nondet values that reach the error, with their lines.
+    #[arg(long)]
+    trace: bool,
+    /// Print the clause system in SMT-LIB and stop (no solving).
+    #[arg(long)]
+    emit_chc: bool,
+    /// Which engine answers.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    engine: EngineChoice,
+    /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
+    #[arg(long)]
+    no_testing: bool,
+}
+
+/// Stack size of the solving thread: deep terms and derivations recurse.
+const WORKER_STACK: usize = 512 << 20;
+
+/// Runs `verify`; returns the exit status.
+pub fn run(args: &VerifyArgs) -> i32 {
+    let start = Instant::now();
+    let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    let (tx, rx) = mpsc::channel();
+    let worker_args = args.clone();
+    let spawned = std::thread::Builder::new()
+        .name("verify".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let out = verify(&worker_args);
+            let _ = tx.send(out);
+        });
+    if let Err(e) = spawned {
+        println!("unknown");
+        eprintln!("cannot start the solver thread: {e}");
+        return 0;
+    }
+    let received = match limit {
+        Some(l) => rx.recv_timeout(l + Duration::from_secs(3)),
+        None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+    };
+    match received {
+        Ok((stdout, stderr, code)) => {
+            print!("{stdout}");
+            eprint!("{stderr}");
+            code
+        }
+        Err(_) if limit.is_some_and(|l| start.elapsed() >= l) => {
+            println!("unknown");
+            eprintln!("timeout");
+            0
+        }
+        Err(_) => {
+            println!("unknown");
+            eprintln!("internal error: the solver stopped unexpectedly");
+            0
+        }
+    }
+}
+
+/// (stdout, stderr, exit status)
+fn verify(args: &VerifyArgs) -> (String, String, i32) {
+    let name = args.file.display().to_string();
+    let src = match hornbeam::syntax::read_text(&args.file) {
+        Ok(s) => s,
+        Err((e, prefix)) => {
+            return (
+                String::new(),
+                String::new(),
+                input_error(&e.render(&name, &prefix)),
+            )
+        }
+    };
+    let store = TermStore::new();
+    let (program, tr) = match c::load(&store, &src) {
+        Ok(x) => x,
+        Err(e) => {
+            return (
+                String::new(),
+                String::new(),
+                input_error(&e.render(&name, &src)),
+            )
+        }
+    };
+    if args.emit_chc {
+        return (
+            SystemPrinter::new(&store, &tr.system).script(),
+            String::new(),
+            0,
+        );
+    }
+    let deadline = match args.timeout {
+        Some(s) => Deadline::after(Duration::from_secs_f64(s.max(0.0))),
+        None => Deadline::none(),
+    };
+    let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
+    let mut out = String::new();
+    let mut err = String::new();
+    if !args.no_testing {
+        // Concrete runs first: a run reaching the error is a real counterexample.
+        let share = args.timeout.map_or(2.0, |t| (t * 0.1).min(2.0));
+        let until = Instant::now() + Duration::from_secs_f64(share);
+        if let Some(values) = explore::search(&program, 64, until, &line_of) {
+            out.push_str("unsafe\n");
+            if args.trace {
+                out.push_str(&trace_text(&program, &values, &src));
+            }
+            return (out, err, 0);
+        }
+    }
+    let answer = solve(&store, &tr.system, args.engine, deadline);
+    match answer {
+        Answer::Sat(model) => {
+            out.push_str("safe\n");
+            if args.invariants {
+                for inv in invariants::invariants(&store, &tr, &model) {
+                    let f = &program.functions[inv.func].name;
+                    out.push_str(&format!(
+                        "line {} ({f}): {}\n",
+                        line_of(inv.offset),
+                        inv.text
+                    ));
+                }
+            }
+        }
+        Answer::Unsat(d) => {
+            let values = trace::extract(&store, &tr, &d);
+            match replay(&program, &values, &line_of) {
+                interp::Outcome::Error => {
+                    out.push_str("unsafe\n");
+                    if args.trace {
+                        out.push_str(&trace_text(&program, &values, &src));
+                    }
+                }
+                interp::Outcome::NoError(why) | interp::Outcome::Stuck(why) => {
+                    out.push_str("unknown\n");
+                    err.push_str(&format!(
+                        "the counterexample of the clauses does not replay on the program ({why}){}\n",
+                        if tr.approximate { "; the translation over-approximates bitwise operations" } else { "" }
+                    ));
+                }
+            }
+        }
+        Answer::Unknown(reason) => {
+            out.push_str("unknown\n");
+            err.push_str(&reason);
+            err.push('\n');
+        }
+    }
+    (out, err, 0)
+}
+
+/// Runs the program concretely with the counterexample's nondet values.
+fn replay(
+    program: &Program,
+    values: &[trace::NondetValue],
+    line_of: &dyn Fn(usize) -> usize,
+) -> interp::Outcome {
+    let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
+    for v in values {
+        queues.entry(v.site).or_default().push_back(v.value.clone());
+    }
+    interp::run(program, queues, interp::Budget::default(), line_of)
+}
+
+fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> String {
+    let mut out = String::new();
+    for v in values {
+        let site = &program.nondet_sites[v.site];
+        let (line, col) = hornbeam::syntax::parse::line_col(src, site.span.start);
+        let text = src.get(site.span.start..site.span.end).unwrap_or("?");
+        out.push_str(&format!("line {line}:{col}: {text} = {}\n", v.value));
+    }
+    out
+}
+
+/// One engine through the shared pipeline (preprocess, solve, translate back, validate).
+fn run_engine(
+    store: &TermStore,
+    system: &System,
+    engine: driver::EngineChoice,
+    limit: Option<Duration>,
+) -> Answer {
+    let options = SolveOptions {
+        engine,
+        timeout: limit,
+        ..SolveOptions::default()
+    };
+    driver::solve(store, system, &options).answer
+}
+
+/// Solves with the chosen engine; `auto` is the engine driver's portfolio.
+fn solve(store: &TermStore, system: &System, choice: EngineChoice, deadline: Deadline) -> Answer {
+    let engine = match choice {
+        EngineChoice::Auto => driver::EngineChoice::Auto,
+        EngineChoice::Bmc => driver::EngineChoice::Bmc,
+        EngineChoice::Cegar => driver::EngineChoice::Cegar,
+        EngineChoice::Slicing => driver::EngineChoice::Slicing(Weakening::Cex),
+    };
+    run_engine(store, system, engine, deadline.remaining())
+}

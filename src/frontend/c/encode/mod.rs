@@ -1,0 +1,569 @@
+//! Translation of a resolved C program to a CHC system by large-block encoding.
+//!
+//! # Encoding
+//!
+//! * **Cut points.** Each function gets a control-flow automaton whose only predicates sit at
+//!   loop heads (`f_loopK`), plus a summary `f_sum(params, globals_in, [ret], globals_out)` and,
+//!   when the function may reach the error, `f_err(params, globals_in)`. Everything between
+//!   two cut points is one clause: a block is executed symbolically from its cut point; at
+//!   joins of `if` branches the states are merged (disjunction of the branch conditions, fresh
+//!   variables for the variables that differ), so a loop body without calls gives one clause
+//!   however many branches it has. A state that made a call carries the callee's summary atom
+//!   and is not merged with states that did not (body atoms cannot be conditional), so calls
+//!   give non-linear clauses; recursion (mutual too) is just a cycle among summaries.
+//! * **Arguments.** A loop head of function `f` has one argument per value of the parameters
+//!   and globals at entry of `f` (not for `main`; needed to relate entry and exit for the
+//!   summary), per global and per local of `f` (every block-scoped declaration is its own
+//!   variable). All sorts are `Int`. Arguments of unsigned or narrow types are assumed within
+//!   their range in every clause that reads them.
+//! * **Errors.** `reach_error()`, `__VERIFIER_error()`, `__assert_fail` and a failing
+//!   `__VERIFIER_assert`/`assert` send the state to the error outcome: in `main` a query clause
+//!   (head `false`), elsewhere a clause for `f_err`; a call of a function that may fail adds a
+//!   state whose body holds the callee's `_err` atom. `abort()`, `exit()` and a failing
+//!   assumption end the path. Returning from `main` ends the path.
+//! * **Values.** Uninitialised locals and `__VERIFIER_nondet_T()` are fresh variables within
+//!   `T`'s range (SV-COMP ILP32: char 8, short 16, int and long 32, long long 64 bits). Signed
+//!   arithmetic is mathematical (overflow is undefined behaviour and assumed not to happen),
+//!   unsigned `+`/`-` wrap by a two-case disjunction, unsigned `*`, left shifts and conversions
+//!   to a type that cannot hold every value of the source type wrap exactly by a fresh variable
+//!   `r = t - 2^w k` within range. `/` and `%` truncate toward zero (cases over the signs on top
+//!   of SMT-LIB's Euclidean `div`); division by zero is undefined and excluded. Shifts by a
+//!   constant are multiplications/divisions by powers of two (`>>` is floor division, the
+//!   arithmetic shift); by a variable amount, one case per amount. `x & (2^k-1)` is
+//!   `x mod 2^k` (exact in two's complement), constants are folded; other `&`, `|`, `^` are
+//!   over-approximated by a fresh value bounded when both operands are non-negative
+//!   (`0 ≤ x&y ≤ min(x,y)`, `max(x,y) ≤ x|y ≤ x+y`, `0 ≤ x^y ≤ x+y`); the translation is
+//!   then marked approximate. Over-approximation keeps `safe` sound; an `unsafe` answer is only
+//!   reported after the concrete interpreter replays it.
+//! * **Trace events.** Each clause records, in execution order, its nondet values and calls
+//!   with the path condition under which they happen, so the nondet values of a derivation can
+//!   be read back in execution order ([`super::trace`]).
+//!
+//! Must not: solve, or print.
+
+mod bits;
+mod expr;
+mod fail;
+mod state;
+
+use fail::may_fail;
+
+pub use state::{Event, EventKind};
+
+use super::ast::Span;
+use super::ir::{IStmt, IStmtKind, Program, VarRef};
+use super::types::CType;
+use crate::chc::{Atom, Clause, Head, PredId, System};
+use crate::term::{Sort, TermId, TermStore, VarId};
+use expr::Val;
+use state::{merge, State};
+use std::collections::HashSet;
+
+/// A loop head: where it is and what its arguments mean.
+#[derive(Clone, Debug)]
+pub struct LoopHead {
+    /// Its predicate.
+    pub pred: PredId,
+    /// The function it belongs to.
+    pub func: usize,
+    /// Where the loop statement starts.
+    pub span: Span,
+    /// For each argument, its C name (`x@entry` for values at function entry) and type, or
+    /// `None` for locals not in scope at the head.
+    pub args: Vec<Option<(String, CType)>>,
+}
+
+/// What the trace extraction needs to know about a clause.
+#[derive(Clone, Debug, Default)]
+pub struct ClauseInfo {
+    /// Whether body atom 0 is the source cut point (executed before this block).
+    pub has_source: bool,
+    /// Nondet values and calls in execution order.
+    pub events: Vec<Event>,
+}
+
+/// The CHC system of a program and what is needed to read answers back.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    /// The clauses.
+    pub system: System,
+    /// Every loop head.
+    pub loops: Vec<LoopHead>,
+    /// Per clause (indexed by `ClauseId`).
+    pub clauses: Vec<ClauseInfo>,
+    /// Whether some operation was over-approximated.
+    pub approximate: bool,
+}
+
+/// Translates a resolved program into clauses over `store`.
+pub fn translate(store: &TermStore, program: &Program) -> Translation {
+    let may_fail = may_fail(program);
+    let mut system = System::new();
+    let ng = program.globals.len();
+    let mut sum_preds = vec![];
+    let mut err_preds = vec![];
+    for (i, f) in program.functions.iter().enumerate() {
+        let arity = f.params + ng + usize::from(f.ret.is_some()) + ng;
+        sum_preds.push(system.add_pred(format!("{}_sum", f.name), vec![Sort::Int; arity]));
+        err_preds.push(
+            (may_fail[i] && i != program.main).then(|| {
+                system.add_pred(format!("{}_err", f.name), vec![Sort::Int; f.params + ng])
+            }),
+        );
+    }
+    let mut enc = Encoder {
+        store,
+        program,
+        system,
+        sum_preds,
+        err_preds,
+        func: 0,
+        snap: 0,
+        counter: 0,
+        errors: vec![],
+        returns: vec![],
+        loops_ctx: vec![],
+        loops: vec![],
+        clauses: vec![],
+        approximate: false,
+    };
+    for f in 0..program.functions.len() {
+        enc.function(f);
+    }
+    Translation {
+        system: enc.system,
+        loops: enc.loops,
+        clauses: enc.clauses,
+        approximate: enc.approximate,
+    }
+}
+
+/// Collected `break`/`continue` states of the innermost loop.
+#[derive(Default)]
+struct LoopCtx {
+    breaks: Vec<State>,
+    continues: Vec<State>,
+}
+
+/// The translation's working state for one program.
+pub(super) struct Encoder<'a> {
+    store: &'a TermStore,
+    program: &'a Program,
+    system: System,
+    sum_preds: Vec<PredId>,
+    err_preds: Vec<Option<PredId>>,
+    /// The function being translated.
+    func: usize,
+    /// Number of entry-snapshot slots of the current function.
+    snap: usize,
+    counter: usize,
+    /// States that reached the error in the current function.
+    errors: Vec<State>,
+    /// States that returned (the return value is pushed as an extra slot).
+    returns: Vec<State>,
+    loops_ctx: Vec<LoopCtx>,
+    loops: Vec<LoopHead>,
+    clauses: Vec<ClauseInfo>,
+    approximate: bool,
+}
+
+impl Encoder<'_> {
+    fn fresh_var(&mut self, name: &str) -> VarId {
+        self.counter += 1;
+        self.store
+            .new_var(&format!("{name}_{}", self.counter), Sort::Int)
+    }
+
+    fn global_slot(&self, g: usize) -> usize {
+        self.snap + g
+    }
+
+    fn slot(&self, r: VarRef) -> usize {
+        match r {
+            VarRef::Global(g) => self.global_slot(g),
+            VarRef::Local(l) => self.snap + self.program.globals.len() + l,
+        }
+    }
+
+    /// Name and type of each slot of the current function.
+    fn slot_info(&self) -> Vec<(String, CType)> {
+        let f = &self.program.functions[self.func];
+        let mut out = vec![];
+        if self.snap > 0 {
+            for l in &f.locals[..f.params] {
+                out.push((format!("{}@entry", l.name), l.ty));
+            }
+            for g in &self.program.globals {
+                out.push((format!("{}@entry", g.name), g.ty));
+            }
+        }
+        for g in &self.program.globals {
+            out.push((g.name.clone(), g.ty));
+        }
+        for l in &f.locals {
+            out.push((l.name.clone(), l.ty));
+        }
+        out
+    }
+
+    fn function(&mut self, fi: usize) {
+        let s = self.store;
+        self.func = fi;
+        let f = &self.program.functions[fi];
+        let is_main = fi == self.program.main;
+        let ng = self.program.globals.len();
+        self.snap = if is_main { 0 } else { f.params + ng };
+        self.errors.clear();
+        self.returns.clear();
+        let info = self.slot_info();
+        let mut st = State {
+            guard: vec![],
+            env: vec![],
+            atoms: vec![],
+            events: vec![],
+            has_source: false,
+        };
+        // Entry values.
+        let mut entry = vec![];
+        if !is_main {
+            for (name, ty) in &info[..self.snap] {
+                let t = self.fresh_in(name.trim_end_matches("@entry"), *ty, &mut st);
+                entry.push(t);
+            }
+        }
+        st.env.extend(entry.iter().copied());
+        for g in 0..ng {
+            let t = if is_main {
+                s.int(self.program.global_init[g].clone())
+            } else {
+                entry[f.params + g]
+            };
+            st.env.push(t);
+        }
+        for l in 0..f.locals.len() {
+            let t = if l < f.params {
+                if is_main {
+                    let (name, ty) = info[self.snap + ng + l].clone();
+                    self.fresh_in(&name, ty, &mut st)
+                } else {
+                    entry[l]
+                }
+            } else {
+                s.int(0) // not in scope yet; set by its declaration
+            };
+            st.env.push(t);
+        }
+        let body = &self.program.functions[fi].body;
+        let fall = self.exec(body, vec![st]);
+        // Falling off the end returns an unspecified value.
+        let ret_ty = self.program.functions[fi].ret;
+        for mut st in fall {
+            let v = match ret_ty {
+                Some(t) => self.fresh_in("ret", t, &mut st),
+                None => s.int(0),
+            };
+            st.env.push(v);
+            self.returns.push(st);
+        }
+        // Errors.
+        let errors = std::mem::take(&mut self.errors);
+        let errors = self.merge_states(errors);
+        for st in errors {
+            match self.err_preds[fi] {
+                None => self.emit(st, None),
+                Some(p) => {
+                    let args = st.env[..self.snap].to_vec();
+                    self.emit(st, Some((p, args)));
+                }
+            }
+        }
+        // Returns.
+        let returns = std::mem::take(&mut self.returns);
+        if !is_main {
+            let returns = self.merge_states(returns);
+            for st in returns {
+                let mut args = st.env[..self.snap].to_vec();
+                if ret_ty.is_some() {
+                    args.push(*st.env.last().unwrap_or(&s.int(0)));
+                }
+                for g in 0..ng {
+                    args.push(st.env[self.global_slot(g)]);
+                }
+                let p = self.sum_preds[fi];
+                self.emit(st, Some((p, args)));
+            }
+        }
+    }
+
+    fn merge_states(&mut self, states: Vec<State>) -> Vec<State> {
+        let store = self.store;
+        let mut counter = self.counter;
+        let out = merge(store, states, &mut |_slot| {
+            counter += 1;
+            store.new_var(&format!("phi_{counter}"), Sort::Int)
+        });
+        self.counter = counter;
+        out
+    }
+
+    /// Emits `atoms ∧ guard → head(args)` (or `→ false`).
+    fn emit(&mut self, st: State, head: Option<(PredId, Vec<TermId>)>) {
+        let s = self.store;
+        if st.dead(s) {
+            return;
+        }
+        let mut guard = st.guard.clone();
+        let mut used: HashSet<VarId> = st
+            .atoms
+            .iter()
+            .flat_map(|a| a.args.iter().copied())
+            .collect();
+        let head = match head {
+            None => Head::False,
+            Some((pred, terms)) => {
+                let mut args = vec![];
+                for t in terms {
+                    match s.as_var(t) {
+                        Some(v) if !used.contains(&v) => {
+                            used.insert(v);
+                            args.push(v);
+                        }
+                        _ => {
+                            let v = self.fresh_var("h");
+                            guard.push(s.eq(s.var(v), t));
+                            used.insert(v);
+                            args.push(v);
+                        }
+                    }
+                }
+                Head::Atom(Atom { pred, args })
+            }
+        };
+        let clause = Clause {
+            body: st.atoms,
+            constraint: s.and(guard),
+            head,
+        };
+        self.system.add_clause(clause);
+        self.clauses.push(ClauseInfo {
+            has_source: st.has_source,
+            events: st.events,
+        });
+    }
+
+    fn exec(&mut self, stmts: &[IStmt], mut states: Vec<State>) -> Vec<State> {
+        for stmt in stmts {
+            if states.is_empty() {
+                break;
+            }
+            states = self.stmt(stmt, states);
+        }
+        states
+    }
+
+    fn eval_all(&mut self, e: &super::ir::IExpr, states: Vec<State>) -> Vec<(State, Val)> {
+        let mut out = vec![];
+        for st in states {
+            out.extend(self.eval(e, st));
+        }
+        out
+    }
+
+    /// Splits states by a condition: (true states, false states).
+    fn test(&mut self, c: &super::ir::IExpr, states: Vec<State>) -> (Vec<State>, Vec<State>) {
+        let s = self.store;
+        let (mut yes, mut no) = (vec![], vec![]);
+        for (st, v) in self.eval_all(c, states) {
+            let t = self.truth(v);
+            let (mut a, mut b) = (st.clone(), st);
+            a.assume(s, t);
+            b.assume(s, s.not(t));
+            if !a.dead(s) {
+                yes.push(a);
+            }
+            if !b.dead(s) {
+                no.push(b);
+            }
+        }
+        (yes, no)
+    }
+
+    fn stmt(&mut self, stmt: &IStmt, states: Vec<State>) -> Vec<State> {
+        let s = self.store;
+        match &stmt.kind {
+            IStmtKind::Expr(e) => self.eval_all(e, states).into_iter().map(|x| x.0).collect(),
+            IStmtKind::Init(r, init) => {
+                let slot = self.slot(*r);
+                match init {
+                    Some(e) => self
+                        .eval_all(e, states)
+                        .into_iter()
+                        .map(|(mut st, v)| {
+                            st.env[slot] = self.int(v);
+                            st
+                        })
+                        .collect(),
+                    None => {
+                        let ty = self.program.var(self.func, *r).ty;
+                        states
+                            .into_iter()
+                            .map(|mut st| {
+                                st.env[slot] = self.fresh_in("undef", ty, &mut st);
+                                st
+                            })
+                            .collect()
+                    }
+                }
+            }
+            IStmtKind::If(c, a, b) => {
+                let (yes, no) = self.test(c, states);
+                let mut out = self.exec(a, yes);
+                out.extend(self.exec(b, no));
+                self.merge_states(out)
+            }
+            IStmtKind::Block(b) => self.exec(b, states),
+            IStmtKind::Break => {
+                if let Some(ctx) = self.loops_ctx.last_mut() {
+                    ctx.breaks.extend(states);
+                }
+                vec![]
+            }
+            IStmtKind::Continue => {
+                if let Some(ctx) = self.loops_ctx.last_mut() {
+                    ctx.continues.extend(states);
+                }
+                vec![]
+            }
+            IStmtKind::Return(e) => {
+                let ret_ty = self.program.functions[self.func].ret;
+                match (e, ret_ty) {
+                    (Some(e), _) => {
+                        for (mut st, v) in self.eval_all(e, states) {
+                            let t = self.int(v);
+                            st.env.push(t);
+                            self.returns.push(st);
+                        }
+                    }
+                    (None, Some(ty)) => {
+                        for mut st in states {
+                            let v = self.fresh_in("ret", ty, &mut st);
+                            st.env.push(v);
+                            self.returns.push(st);
+                        }
+                    }
+                    (None, None) => {
+                        for mut st in states {
+                            st.env.push(s.int(0));
+                            self.returns.push(st);
+                        }
+                    }
+                }
+                vec![]
+            }
+            IStmtKind::Error => {
+                self.errors.extend(states);
+                vec![]
+            }
+            IStmtKind::Assert(c) => {
+                let (yes, no) = self.test(c, states);
+                self.errors.extend(no);
+                yes
+            }
+            IStmtKind::Assume(c) => self.test(c, states).0,
+            IStmtKind::Abort => vec![],
+            IStmtKind::Loop {
+                cond,
+                body,
+                step,
+                do_while,
+            } => self.lp(
+                cond.as_ref(),
+                body,
+                step.as_ref(),
+                *do_while,
+                stmt.span,
+                states,
+            ),
+        }
+    }
+
+    /// A loop: a cut point at its head.
+    fn lp(
+        &mut self,
+        cond: Option<&super::ir::IExpr>,
+        body: &[IStmt],
+        step: Option<&super::ir::IExpr>,
+        do_while: bool,
+        span: Span,
+        states: Vec<State>,
+    ) -> Vec<State> {
+        let s = self.store;
+        let states = self.merge_states(states);
+        if states.is_empty() {
+            return vec![];
+        }
+        let info = self.slot_info();
+        let fname = self.program.functions[self.func].name.clone();
+        let k = self.loops.len();
+        let pred = self
+            .system
+            .add_pred(format!("{fname}_loop{k}"), vec![Sort::Int; info.len()]);
+        self.loops.push(LoopHead {
+            pred,
+            func: self.func,
+            span,
+            args: info.iter().cloned().map(Some).collect(),
+        });
+        for st in states {
+            let args = st.env.clone();
+            self.emit(st, Some((pred, args)));
+        }
+        // The state at the head.
+        let mut head = State {
+            guard: vec![],
+            env: vec![],
+            atoms: vec![],
+            events: vec![],
+            has_source: true,
+        };
+        let mut args = vec![];
+        for (name, ty) in &info {
+            let clean: String = name
+                .chars()
+                .map(|c| if c == '@' { '_' } else { c })
+                .collect();
+            let v = self.fresh_var(&clean);
+            if !(ty.signed && ty.bits >= 32) {
+                self.range(s.var(v), *ty, &mut head);
+            }
+            args.push(v);
+            head.env.push(s.var(v));
+        }
+        head.atoms.push(Atom { pred, args });
+        let (body_in, mut exits) = match (cond, do_while) {
+            (Some(c), false) => self.test(c, vec![head]),
+            _ => (vec![head], vec![]),
+        };
+        self.loops_ctx.push(LoopCtx::default());
+        let after = self.exec(body, body_in);
+        let ctx = self.loops_ctx.pop().unwrap_or_default();
+        let mut back = after;
+        back.extend(ctx.continues);
+        if let Some(step) = step {
+            back = self.eval_all(step, back).into_iter().map(|x| x.0).collect();
+        }
+        if do_while {
+            if let Some(c) = cond {
+                let (yes, no) = self.test(c, back);
+                back = yes;
+                exits.extend(no);
+            }
+        }
+        for st in self.merge_states(back) {
+            let args = st.env.clone();
+            self.emit(st, Some((pred, args)));
+        }
+        exits.extend(ctx.breaks);
+        self.merge_states(exits)
+    }
+}

@@ -1,0 +1,140 @@
+//! Symbolic states of the large-block encoding: a path condition (conjuncts), the current term
+//! of every variable slot, the body atoms collected so far (the block's source cut point and
+//! the summaries of the calls made), and the events the trace extraction reads back.
+//!
+//! Must not: emit clauses (that is `mod.rs`).
+
+use crate::chc::Atom;
+use crate::term::{TermId, TermStore, VarId};
+
+/// Something that happened on a path, in execution order, guarded by the path condition at
+/// that point (used to extract the nondet values of a counterexample).
+#[derive(Clone, Debug)]
+pub enum EventKind {
+    /// A nondet call at a site produced this variable's value.
+    Nondet(usize, VarId),
+    /// A call: the body atom at this index derives the callee's summary or error.
+    Call(usize),
+}
+
+/// An event with its guard.
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// What.
+    pub kind: EventKind,
+    /// When it happened: a formula over the clause's variables.
+    pub guard: TermId,
+}
+
+/// A symbolic state.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Path condition, as conjuncts.
+    pub guard: Vec<TermId>,
+    /// Current term of each slot (globals, then the function's locals).
+    pub env: Vec<TermId>,
+    /// Body atoms: the source cut point first (if any), then call summaries.
+    pub atoms: Vec<Atom>,
+    /// Events along the path.
+    pub events: Vec<Event>,
+    /// Whether the first atom is the source cut point.
+    pub has_source: bool,
+}
+
+impl State {
+    /// Adds a conjunct to the path condition.
+    pub fn assume(&mut self, store: &TermStore, c: TermId) {
+        if store.as_bool(c) == Some(true) {
+            return;
+        }
+        self.guard.push(c);
+    }
+
+    /// Whether the path condition is syntactically false.
+    pub fn dead(&self, store: &TermStore) -> bool {
+        self.guard.iter().any(|&g| store.as_bool(g) == Some(false))
+    }
+
+    /// The path condition as one term.
+    pub fn guard_term(&self, store: &TermStore) -> TermId {
+        store.and(self.guard.iter().copied())
+    }
+}
+
+/// Merges states that carry the same atoms (a join in the control flow): the path condition
+/// becomes the disjunction of the differing suffixes, and slots whose terms differ get a fresh
+/// variable equal to each side's term. States with different atoms stay apart (a body atom
+/// cannot be conditional).
+pub fn merge(
+    store: &TermStore,
+    states: Vec<State>,
+    fresh: &mut dyn FnMut(usize) -> VarId,
+) -> Vec<State> {
+    let mut groups: Vec<Vec<State>> = vec![];
+    for s in states {
+        if s.dead(store) {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|g| g[0].atoms == s.atoms && g[0].has_source == s.has_source)
+        {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|g| {
+            if g.len() == 1 {
+                g.into_iter().next().unwrap_or_else(|| unreachable!())
+            } else {
+                merge_group(store, g, fresh)
+            }
+        })
+        .collect()
+}
+
+fn merge_group(store: &TermStore, g: Vec<State>, fresh: &mut dyn FnMut(usize) -> VarId) -> State {
+    // Common prefix of the path conditions.
+    let mut prefix = 0;
+    while let Some(&c) = g[0].guard.get(prefix) {
+        if g[1..].iter().any(|s| s.guard.get(prefix) != Some(&c)) {
+            break;
+        }
+        prefix += 1;
+    }
+    let n = g[0].env.len();
+    let mut env = g[0].env.clone();
+    let mut eqs: Vec<Vec<TermId>> = vec![vec![]; g.len()];
+    #[allow(clippy::needless_range_loop)] // `slot` indexes every state's environment
+    for slot in 0..n {
+        let t0 = g[0].env[slot];
+        if g.iter().all(|s| s.env[slot] == t0) {
+            continue;
+        }
+        let v = store.var(fresh(slot));
+        env[slot] = v;
+        for (i, s) in g.iter().enumerate() {
+            eqs[i].push(store.eq(v, s.env[slot]));
+        }
+    }
+    let disjuncts: Vec<TermId> = g
+        .iter()
+        .zip(eqs)
+        .map(|(s, e)| store.and(s.guard[prefix..].iter().copied().chain(e)))
+        .collect();
+    let mut guard = g[0].guard[..prefix].to_vec();
+    guard.push(store.or(disjuncts));
+    let mut events = vec![];
+    for s in &g {
+        events.extend(s.events.iter().cloned());
+    }
+    State {
+        guard,
+        env,
+        atoms: g[0].atoms.clone(),
+        events,
+        has_source: g[0].has_source,
+    }
+}

@@ -1,0 +1,101 @@
+//! Concrete exploration: runs the program in the interpreter with chosen nondet values (zeros,
+//! then pseudo-random values mixing small numbers, type bounds and uniform picks) looking for
+//! an execution that reaches the error. Whatever it finds is a real execution of the program
+//! under C's semantics (the interpreter stops on undefined behaviour), so it is a sound way to
+//! answer `unsafe`; it never answers `safe`.
+//!
+//! Must not: use terms, clauses or a solver.
+
+use super::interp::{run_with, Budget, Chooser, Outcome};
+use super::ir::Program;
+use super::trace::NondetValue;
+use super::types::CType;
+use num_bigint::BigInt;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// A small deterministic generator (xorshift64*), so runs are reproducible.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+impl Chooser for Random {
+    fn choose(&mut self, _site: usize, ty: CType) -> BigInt {
+        let r = self.next();
+        let v = match r % 20 {
+            0..=4 => BigInt::from(self.next() % 5),
+            5..=9 => BigInt::from((self.next() % 33) as i64 - 16),
+            10..=13 => {
+                let choices = [
+                    ty.min(),
+                    ty.max(),
+                    BigInt::from(0),
+                    BigInt::from(1),
+                    BigInt::from(-1),
+                    ty.max() - 1,
+                    ty.min() + 1,
+                ];
+                choices[(self.next() % choices.len() as u64) as usize].clone()
+            }
+            _ => {
+                let span = ty.max() - ty.min() + 1;
+                let raw = BigInt::from(self.next()) * BigInt::from(self.next());
+                ty.min() + raw % span
+            }
+        };
+        ty.convert(&v)
+    }
+}
+
+/// Searches for an execution reaching the error, until `until` or after `runs` runs; returns
+/// its nondet values in order.
+pub fn search(
+    p: &Program,
+    runs: usize,
+    until: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Option<Vec<NondetValue>> {
+    let budget = Budget {
+        steps: 3_000_000,
+        depth: 5_000,
+    };
+    for i in 0..runs {
+        if Instant::now() >= until {
+            break;
+        }
+        let (outcome, consumed) = if i == 0 {
+            run_with(
+                p,
+                HashMap::new(),
+                &mut super::interp::Zeros,
+                budget,
+                line_of,
+            )
+        } else {
+            let mut rng = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
+            run_with(p, HashMap::new(), &mut rng, budget, line_of)
+        };
+        if outcome == Outcome::Error {
+            return Some(
+                consumed
+                    .into_iter()
+                    .map(|(site, value)| NondetValue { site, value })
+                    .collect(),
+            );
+        }
+        // A run that needs no nondet value is the only run there is.
+        if consumed.is_empty() {
+            break;
+        }
+    }
+    None
+}

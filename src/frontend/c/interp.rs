@@ -1,0 +1,411 @@
+//! A concrete interpreter of the resolved subset, used to confirm counterexamples: it runs the
+//! program with given nondet values (per call site, in order) and says whether the error is
+//! reached. It follows C's semantics, not the CHC encoding, so an over-approximation in the
+//! encoding cannot turn into a wrong `unsafe`: signed overflow, division by zero and bad shift
+//! amounts (undefined behaviour) stop the run without a verdict, as do the step and depth
+//! budgets.
+//!
+//! Must not: use terms, clauses or a solver.
+
+use super::ast::BinOp;
+use super::ir::{IExpr, IExprKind, IStmt, IStmtKind, Program, VarRef};
+use super::types::CType;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+use std::collections::{HashMap, VecDeque};
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The error location was reached.
+    Error,
+    /// The run ended without reaching the error (the reason says how).
+    NoError(String),
+    /// The run could not be completed (undefined behaviour, budget).
+    Stuck(String),
+}
+
+/// Limits of a run.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Statements and expressions evaluated.
+    pub steps: u64,
+    /// Call depth.
+    pub depth: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            steps: 20_000_000,
+            depth: 20_000,
+        }
+    }
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(BigInt),
+}
+
+type Run<T> = Result<T, Outcome>;
+
+/// Where nondet values come from once the given ones are used up.
+pub trait Chooser {
+    /// A value of type `ty` for the nondet site `site`.
+    fn choose(&mut self, site: usize, ty: CType) -> BigInt;
+}
+
+/// Always zero.
+pub struct Zeros;
+
+impl Chooser for Zeros {
+    fn choose(&mut self, _: usize, _: CType) -> BigInt {
+        BigInt::zero()
+    }
+}
+
+struct Machine<'a> {
+    p: &'a Program,
+    globals: Vec<BigInt>,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    chooser: &'a mut dyn Chooser,
+    consumed: Vec<(usize, BigInt)>,
+    budget: Budget,
+    steps: u64,
+    depth: usize,
+    line_of: &'a dyn Fn(usize) -> usize,
+}
+
+/// Runs `main` with the nondet values given per site (missing values are 0, or the nearest
+/// value of the type). `line_of` maps byte offsets to lines for messages.
+pub fn run(
+    p: &Program,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Outcome {
+    run_with(p, nondet, &mut Zeros, budget, line_of).0
+}
+
+/// Like [`run`], with a chooser for the values not given; also returns the nondet values
+/// consumed, in order, as (site, value).
+pub fn run_with(
+    p: &Program,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    chooser: &mut dyn Chooser,
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> (Outcome, Vec<(usize, BigInt)>) {
+    let mut m = Machine {
+        p,
+        globals: p.global_init.clone(),
+        nondet,
+        chooser,
+        consumed: vec![],
+        budget,
+        steps: 0,
+        depth: 0,
+        line_of,
+    };
+    let nparams = p.functions[p.main].params;
+    let args = (0..nparams).map(|_| BigInt::zero()).collect();
+    let outcome = match m.call(p.main, args) {
+        Ok(_) => Outcome::NoError("main returned".to_owned()),
+        Err(o) => o,
+    };
+    (outcome, m.consumed)
+}
+
+impl Machine<'_> {
+    fn tick(&mut self) -> Run<()> {
+        self.steps += 1;
+        if self.steps > self.budget.steps {
+            return Err(Outcome::Stuck("step budget exhausted".to_owned()));
+        }
+        Ok(())
+    }
+
+    fn ub(&self, what: &str, offset: usize) -> Outcome {
+        Outcome::Stuck(format!("{what} at line {}", (self.line_of)(offset)))
+    }
+
+    fn call(&mut self, f: usize, args: Vec<BigInt>) -> Run<BigInt> {
+        self.depth += 1;
+        if self.depth > self.budget.depth {
+            return Err(Outcome::Stuck("call depth budget exhausted".to_owned()));
+        }
+        let fun = &self.p.functions[f];
+        let mut locals: Vec<BigInt> = vec![BigInt::zero(); fun.locals.len()];
+        for (i, a) in args.into_iter().enumerate() {
+            locals[i] = a;
+        }
+        let flow = self.block(f, &fun.body, &mut locals)?;
+        self.depth -= 1;
+        Ok(match flow {
+            Flow::Return(v) => v,
+            _ => BigInt::zero(),
+        })
+    }
+
+    fn block(&mut self, f: usize, ss: &[IStmt], locals: &mut Vec<BigInt>) -> Run<Flow> {
+        for s in ss {
+            match self.stmt(f, s, locals)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn truth(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<bool> {
+        Ok(!self.expr(f, e, locals)?.is_zero())
+    }
+
+    fn stmt(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
+        self.tick()?;
+        Ok(match &s.kind {
+            IStmtKind::Expr(e) => {
+                self.expr(f, e, locals)?;
+                Flow::Normal
+            }
+            IStmtKind::Init(r, init) => {
+                let v = match init {
+                    Some(e) => self.expr(f, e, locals)?,
+                    None => BigInt::zero(),
+                };
+                self.set(*r, v, locals);
+                Flow::Normal
+            }
+            IStmtKind::If(c, a, b) => {
+                if self.truth(f, c, locals)? {
+                    self.block(f, a, locals)?
+                } else {
+                    self.block(f, b, locals)?
+                }
+            }
+            IStmtKind::Block(b) => self.block(f, b, locals)?,
+            IStmtKind::Break => Flow::Break,
+            IStmtKind::Continue => Flow::Continue,
+            IStmtKind::Return(e) => Flow::Return(match e {
+                Some(e) => self.expr(f, e, locals)?,
+                None => BigInt::zero(),
+            }),
+            IStmtKind::Error => return Err(Outcome::Error),
+            IStmtKind::Assert(c) => {
+                if !self.truth(f, c, locals)? {
+                    return Err(Outcome::Error);
+                }
+                Flow::Normal
+            }
+            IStmtKind::Assume(c) => {
+                if !self.truth(f, c, locals)? {
+                    return Err(Outcome::NoError(format!(
+                        "assumption at line {} failed",
+                        (self.line_of)(s.span.start)
+                    )));
+                }
+                Flow::Normal
+            }
+            IStmtKind::Abort => {
+                return Err(Outcome::NoError(format!(
+                    "abort at line {}",
+                    (self.line_of)(s.span.start)
+                )))
+            }
+            IStmtKind::Loop {
+                cond,
+                body,
+                step,
+                do_while,
+            } => {
+                let mut first = true;
+                loop {
+                    self.tick()?;
+                    if !(first && *do_while) {
+                        if let Some(c) = cond {
+                            if !self.truth(f, c, locals)? {
+                                break;
+                            }
+                        }
+                    }
+                    first = false;
+                    match self.block(f, body, locals)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Normal | Flow::Continue => {}
+                    }
+                    if let Some(st) = step {
+                        self.expr(f, st, locals)?;
+                    }
+                }
+                Flow::Normal
+            }
+        })
+    }
+
+    fn get(&self, r: VarRef, locals: &[BigInt]) -> BigInt {
+        match r {
+            VarRef::Global(g) => self.globals[g].clone(),
+            VarRef::Local(l) => locals[l].clone(),
+        }
+    }
+
+    fn set(&mut self, r: VarRef, v: BigInt, locals: &mut [BigInt]) {
+        match r {
+            VarRef::Global(g) => self.globals[g] = v,
+            VarRef::Local(l) => locals[l] = v,
+        }
+    }
+
+    /// A result of a signed operation must be in range (overflow is undefined).
+    fn checked(&self, v: BigInt, ty: CType, e: &IExpr) -> Run<BigInt> {
+        if ty.signed {
+            if !ty.contains(&v) {
+                return Err(self.ub("signed overflow", e.span.start));
+            }
+            Ok(v)
+        } else {
+            Ok(ty.convert(&v))
+        }
+    }
+
+    fn expr(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<BigInt> {
+        self.tick()?;
+        let b = |x: bool| BigInt::from(u8::from(x));
+        Ok(match &e.kind {
+            IExprKind::Const(v) => v.clone(),
+            IExprKind::Var(r) => self.get(*r, locals),
+            IExprKind::Arith(op, x, y) => {
+                let x = self.expr(f, x, locals)?;
+                let y = self.expr(f, y, locals)?;
+                self.arith(*op, e, x, y)?
+            }
+            IExprKind::Cmp(op, x, y) => {
+                let x = self.expr(f, x, locals)?;
+                let y = self.expr(f, y, locals)?;
+                b(match op {
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    BinOp::Ge => x >= y,
+                    BinOp::Eq => x == y,
+                    _ => x != y,
+                })
+            }
+            IExprKind::Logic(op, x, y) => {
+                let x = self.truth(f, x, locals)?;
+                match (op, x) {
+                    (BinOp::And, false) => b(false),
+                    (BinOp::Or, true) => b(true),
+                    _ => b(self.truth(f, y, locals)?),
+                }
+            }
+            IExprKind::Not(x) => b(!self.truth(f, x, locals)?),
+            IExprKind::Neg(x) => {
+                let v = -self.expr(f, x, locals)?;
+                self.checked(v, e.ty, e)?
+            }
+            IExprKind::BitNot(x) => {
+                let v = self.expr(f, x, locals)?;
+                if e.ty.signed {
+                    -v - 1
+                } else {
+                    e.ty.max() - v
+                }
+            }
+            IExprKind::Convert(x) => {
+                let v = self.expr(f, x, locals)?;
+                e.ty.convert(&v)
+            }
+            IExprKind::Assign(r, x) => {
+                let v = self.expr(f, x, locals)?;
+                self.set(*r, v.clone(), locals);
+                v
+            }
+            IExprKind::PostIncDec(r, inc) => {
+                let old = self.get(*r, locals);
+                let raw = if *inc { &old + 1 } else { &old - 1 };
+                let pt = e.ty.promote();
+                let new = self.checked(raw, pt, e)?;
+                self.set(*r, e.ty.convert(&new), locals);
+                old
+            }
+            IExprKind::Call(g, args) => {
+                let mut vals = vec![];
+                for a in args {
+                    vals.push(self.expr(f, a, locals)?);
+                }
+                self.call(*g, vals)?
+            }
+            IExprKind::Nondet(site) => {
+                let given = self.nondet.get_mut(site).and_then(|q| q.pop_front());
+                let v = match given {
+                    Some(v) => v,
+                    None => self.chooser.choose(*site, e.ty),
+                };
+                let v = if e.ty.contains(&v) {
+                    v
+                } else {
+                    e.ty.convert(&v)
+                };
+                self.consumed.push((*site, v.clone()));
+                v
+            }
+            IExprKind::Cond(c, x, y) => {
+                if self.truth(f, c, locals)? {
+                    self.expr(f, x, locals)?
+                } else {
+                    self.expr(f, y, locals)?
+                }
+            }
+            IExprKind::Comma(x, y) => {
+                self.expr(f, x, locals)?;
+                self.expr(f, y, locals)?
+            }
+        })
+    }
+
+    fn arith(&self, op: BinOp, e: &IExpr, x: BigInt, y: BigInt) -> Run<BigInt> {
+        let ty = e.ty;
+        let v = match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div | BinOp::Rem => {
+                if y.is_zero() {
+                    return Err(self.ub("division by zero", e.span.start));
+                }
+                // BigInt's / and % truncate toward zero, like C.
+                if op == BinOp::Div {
+                    x / y
+                } else {
+                    x % y
+                }
+            }
+            BinOp::Shl | BinOp::Shr => {
+                let k = match y.to_u32() {
+                    Some(k) if k < ty.bits => k,
+                    _ => return Err(self.ub("shift by an invalid amount", e.span.start)),
+                };
+                let p = BigInt::one() << k;
+                if op == BinOp::Shl {
+                    if ty.signed && x < BigInt::zero() {
+                        return Err(self.ub("left shift of a negative value", e.span.start));
+                    }
+                    x * p
+                } else {
+                    x.div_floor(&p)
+                }
+            }
+            BinOp::BitAnd => x & y,
+            BinOp::BitOr => x | y,
+            BinOp::BitXor => x ^ y,
+            _ => return Err(Outcome::Stuck("not an arithmetic operator".to_owned())),
+        };
+        self.checked(v, ty, e)
+    }
+}

@@ -1,0 +1,174 @@
+//! The resolved program both the CHC translation and the interpreter read: names bound to
+//! variables, every expression typed, implicit conversions explicit, SV-COMP built-ins turned
+//! into statements of their own.
+//!
+//! Must not: depend on terms or clauses; it is plain data.
+
+use super::ast::{BinOp, Span};
+use super::types::CType;
+use num_bigint::BigInt;
+
+/// A variable: a global or a local (parameters are the first locals) of the current function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VarRef {
+    /// Index into [`Program::globals`].
+    Global(usize),
+    /// Index into the function's [`Function::locals`].
+    Local(usize),
+}
+
+/// A declared variable.
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    /// Its source name (unique names are made by the translation).
+    pub name: String,
+    /// Its type.
+    pub ty: CType,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A typed expression.
+#[derive(Clone, Debug)]
+pub struct IExpr {
+    /// What it is.
+    pub kind: IExprKind,
+    /// Its type (after conversions; comparisons and logical operators have type `int`).
+    pub ty: CType,
+    /// Where.
+    pub span: Span,
+}
+
+/// The kinds of resolved expression. Operands of arithmetic are already converted to the
+/// operation's type (`ty`), except the right operand of shifts.
+#[derive(Clone, Debug)]
+pub enum IExprKind {
+    /// A constant of type `ty`.
+    Const(BigInt),
+    /// A variable's value.
+    Var(VarRef),
+    /// Arithmetic, bitwise or shift operation in type `ty`.
+    Arith(BinOp, Box<IExpr>, Box<IExpr>),
+    /// Comparison of two operands of the same type.
+    Cmp(BinOp, Box<IExpr>, Box<IExpr>),
+    /// `&&` / `||` (short-circuit), any operand types.
+    Logic(BinOp, Box<IExpr>, Box<IExpr>),
+    /// `!e`
+    Not(Box<IExpr>),
+    /// `-e` in type `ty`.
+    Neg(Box<IExpr>),
+    /// `~e` in type `ty`.
+    BitNot(Box<IExpr>),
+    /// Conversion of the operand to `ty`.
+    Convert(Box<IExpr>),
+    /// `x = e`; `e` already has the variable's type; the value is the new value.
+    Assign(VarRef, Box<IExpr>),
+    /// `x++` / `x--`: the old value; the variable gets `x ± 1` converted to its type.
+    PostIncDec(VarRef, bool),
+    /// A call of a defined function (arguments converted to the parameter types).
+    Call(usize, Vec<IExpr>),
+    /// `__VERIFIER_nondet_T()`: any value of `ty`; the number identifies the call site.
+    Nondet(usize),
+    /// `c ? a : b` (both branches converted to `ty`).
+    Cond(Box<IExpr>, Box<IExpr>, Box<IExpr>),
+    /// `a, b`
+    Comma(Box<IExpr>, Box<IExpr>),
+}
+
+/// A resolved statement.
+#[derive(Clone, Debug)]
+pub struct IStmt {
+    /// What it is.
+    pub kind: IStmtKind,
+    /// Where.
+    pub span: Span,
+}
+
+/// The kinds of resolved statement.
+#[derive(Clone, Debug)]
+pub enum IStmtKind {
+    /// An expression evaluated for its effects.
+    Expr(IExpr),
+    /// A local declaration: with an initialiser, or any value of its type.
+    Init(VarRef, Option<IExpr>),
+    /// `if`
+    If(IExpr, Vec<IStmt>, Vec<IStmt>),
+    /// Every loop: `while (cond) { body; step }`; `do_while` skips the first test.
+    Loop {
+        /// The condition (`None`: always true).
+        cond: Option<IExpr>,
+        /// The body.
+        body: Vec<IStmt>,
+        /// A `for` loop's step (run after the body and on `continue`).
+        step: Option<IExpr>,
+        /// Whether the first test is skipped.
+        do_while: bool,
+    },
+    /// A nested block.
+    Block(Vec<IStmt>),
+    /// `break`
+    Break,
+    /// `continue`
+    Continue,
+    /// `return` (value converted to the return type).
+    Return(Option<IExpr>),
+    /// `reach_error()`, `__VERIFIER_error()`, `__assert_fail(...)`: the error location.
+    Error,
+    /// `__VERIFIER_assert(c)`, `assert(c)`: the error if `c` is zero.
+    Assert(IExpr),
+    /// `__VERIFIER_assume(c)`, `assume_abort_if_not(c)`: executions with `c` zero stop (no error).
+    Assume(IExpr),
+    /// `abort()`, `exit(...)`: the execution stops (no error).
+    Abort,
+}
+
+/// A function definition.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Its name.
+    pub name: String,
+    /// Return type (`None` for `void`).
+    pub ret: Option<CType>,
+    /// Number of parameters: locals `0..params`.
+    pub params: usize,
+    /// Parameters then every other local, each block-scoped declaration its own variable.
+    pub locals: Vec<VarInfo>,
+    /// The body.
+    pub body: Vec<IStmt>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A nondet call site.
+#[derive(Clone, Debug)]
+pub struct NondetSite {
+    /// The type of the value.
+    pub ty: CType,
+    /// Where.
+    pub span: Span,
+}
+
+/// A whole resolved program.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Global variables.
+    pub globals: Vec<VarInfo>,
+    /// Their initial values (zero when not initialised), constants of their types.
+    pub global_init: Vec<BigInt>,
+    /// Defined functions.
+    pub functions: Vec<Function>,
+    /// The index of `main`.
+    pub main: usize,
+    /// Every nondet call site, indexed by [`IExprKind::Nondet`].
+    pub nondet_sites: Vec<NondetSite>,
+}
+
+impl Program {
+    /// The declaration of a variable of function `f`.
+    pub fn var(&self, f: usize, v: VarRef) -> &VarInfo {
+        match v {
+            VarRef::Global(i) => &self.globals[i],
+            VarRef::Local(i) => &self.functions[f].locals[i],
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! The C front end: SV-COMP-style programs over integer scalars (see the README for the
+//! subset) translated to CHC systems, and answers read back at the source level.
+//!
+//! Pipeline: [`lexer`] and the lalrpop grammar (`grammar/c.lalrpop`) → [`ast`] →
+//! [`resolve`] (names, types, built-ins; rejects what is outside the subset) → [`ir`] →
+//! [`encode`] (large-block encoding into clauses) ; after solving, [`trace`] reads the nondet
+//! values of a counterexample derivation, [`interp`] replays them concretely, and
+//! [`invariants`] prints a model's loop-head interpretations as C expressions.
+//!
+//! Must not: solve (the caller runs the engine), or print.
+
+pub mod ast;
+pub mod encode;
+pub mod error;
+pub mod explore;
+pub mod interp;
+pub mod invariants;
+pub mod ir;
+pub mod lexer;
+pub mod parse;
+pub mod resolve;
+pub mod trace;
+pub mod types;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, unused)]
+    pub(crate) grammar,
+    "/c.rs"
+);
+
+pub use encode::{translate, Translation};
+pub use error::{CError, CErrorKind};
+pub use ir::Program;
+
+use crate::term::TermStore;
+
+/// Parses and resolves a C program.
+pub fn read_program(src: &str) -> Result<Program, CError> {
+    let items = parse::parse_unit(src)?;
+    resolve::resolve(&items, src.len())
+}
+
+/// Parses, resolves and translates a C program into clauses over `store`.
+pub fn load(store: &TermStore, src: &str) -> Result<(Program, Translation), CError> {
+    let program = read_program(src)?;
+    let translation = translate(store, &program);
+    Ok((program, translation))
+}

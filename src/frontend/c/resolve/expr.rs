@@ -1,0 +1,338 @@
+//! Resolution of expressions: names, C's conversions and operand types, built-in calls inside
+//! expressions (nondet values), literals. Part of [`super`]; must not handle statements.
+
+use super::super::ast::*;
+use super::super::error::{CError, CErrorKind};
+use super::super::ir::*;
+use super::super::types::{common, CType};
+use super::{unsupported, Resolver, BUILTINS};
+use num_bigint::BigInt;
+use num_traits::Num;
+
+impl Resolver {
+    pub(super) fn lvalue(&mut self, e: &Expr) -> Result<(VarRef, CType), CError> {
+        match &e.kind {
+            ExprKind::Ident(n) => self.lookup(n).ok_or_else(|| {
+                CError::new(
+                    CErrorKind::Name,
+                    e.span,
+                    format!("undeclared variable `{n}`"),
+                )
+            }),
+            ExprKind::Unsupported(what) => Err(unsupported(e.span, what)),
+            ExprKind::Unary(UnOp::Deref, _) => Err(unsupported(e.span, "pointers")),
+            _ => Err(CError::new(
+                CErrorKind::Syntax,
+                e.span,
+                "the left side of an assignment must be a variable",
+            )),
+        }
+    }
+
+    pub(super) fn expr(&mut self, e: &Expr) -> Result<IExpr, CError> {
+        let span = e.span;
+        let mk = |kind, ty| IExpr { kind, ty, span };
+        Ok(match &e.kind {
+            ExprKind::Ident(n) => {
+                let (v, ty) = self.lookup(n).ok_or_else(|| {
+                    CError::new(CErrorKind::Name, span, format!("undeclared variable `{n}`"))
+                })?;
+                mk(IExprKind::Var(v), ty)
+            }
+            ExprKind::Int(text) => {
+                let (v, ty) = int_literal(text)
+                    .ok_or_else(|| CError::new(CErrorKind::Syntax, span, "bad integer literal"))?;
+                mk(IExprKind::Const(v), ty)
+            }
+            ExprKind::Char(text) => {
+                let v = char_literal(text)
+                    .ok_or_else(|| unsupported(span, "this character literal"))?;
+                mk(IExprKind::Const(BigInt::from(v)), CType::INT)
+            }
+            ExprKind::Str => return Err(unsupported(span, "strings")),
+            ExprKind::Float => return Err(unsupported(span, "floating-point numbers")),
+            ExprKind::Unsupported(what) => return Err(unsupported(span, what)),
+            ExprKind::Unary(op, a) => {
+                let a = self.expr(a)?;
+                match op {
+                    UnOp::Plus => {
+                        let t = a.ty.promote();
+                        convert(a, t)
+                    }
+                    UnOp::Neg => {
+                        let t = a.ty.promote();
+                        mk(IExprKind::Neg(Box::new(convert(a, t))), t)
+                    }
+                    UnOp::BitNot => {
+                        let t = a.ty.promote();
+                        mk(IExprKind::BitNot(Box::new(convert(a, t))), t)
+                    }
+                    UnOp::Not => mk(IExprKind::Not(Box::new(a)), CType::INT),
+                    UnOp::Deref | UnOp::AddrOf => return Err(unsupported(span, "pointers")),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                binary(*op, a, b, span)
+            }
+            ExprKind::Assign(op, lhs, rhs) => {
+                let (v, ty) = self.lvalue(lhs)?;
+                let rhs = self.expr(rhs)?;
+                let value = match op {
+                    None => rhs,
+                    Some(op) => {
+                        let cur = IExpr {
+                            kind: IExprKind::Var(v),
+                            ty,
+                            span: lhs.span,
+                        };
+                        binary(*op, cur, rhs, span)
+                    }
+                };
+                mk(IExprKind::Assign(v, Box::new(convert(value, ty))), ty)
+            }
+            ExprKind::IncDec(pre, inc, x) => {
+                let (v, ty) = self.lvalue(x)?;
+                if *pre {
+                    let cur = IExpr {
+                        kind: IExprKind::Var(v),
+                        ty,
+                        span: x.span,
+                    };
+                    let one = IExpr {
+                        kind: IExprKind::Const(BigInt::from(1)),
+                        ty: CType::INT,
+                        span,
+                    };
+                    let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                    let value = binary(op, cur, one, span);
+                    mk(IExprKind::Assign(v, Box::new(convert(value, ty))), ty)
+                } else {
+                    mk(IExprKind::PostIncDec(v, *inc), ty)
+                }
+            }
+            ExprKind::Call(f, args) => {
+                let ExprKind::Ident(name) = &f.kind else {
+                    return Err(unsupported(f.span, "calls through expressions"));
+                };
+                if let Some(tname) = name.strip_prefix("__VERIFIER_nondet_") {
+                    let ty = nondet_type(tname)
+                        .ok_or_else(|| unsupported(span, &format!("`{name}`")))?;
+                    self.sites.push(NondetSite { ty, span });
+                    return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), ty));
+                }
+                if name == "main" {
+                    // `main`'s returns end the execution; calling it is outside the subset.
+                    return Err(unsupported(span, "calls of `main`"));
+                }
+                let Some(sig) = self.sigs.get(name) else {
+                    if BUILTINS.contains(&name.as_str()) {
+                        return Err(unsupported(span, &format!("`{name}` inside an expression")));
+                    }
+                    return Err(CError::new(
+                        CErrorKind::Name,
+                        span,
+                        format!("call of undeclared function `{name}`"),
+                    ));
+                };
+                let Some(index) = sig.index else {
+                    return Err(unsupported(
+                        span,
+                        &format!("call of `{name}`, which is declared but not defined"),
+                    ));
+                };
+                let (ret, ptys, _) = (sig.ret, sig.params.clone(), sig.span);
+                if ptys.len() != args.len() {
+                    return Err(CError::new(
+                        CErrorKind::Name,
+                        span,
+                        format!(
+                            "`{name}` takes {} arguments, {} given",
+                            ptys.len(),
+                            args.len()
+                        ),
+                    ));
+                }
+                let mut iargs = vec![];
+                for (a, t) in args.iter().zip(ptys) {
+                    let ia = self.expr(a)?;
+                    iargs.push(convert(ia, t));
+                }
+                // A void call has no value; give it type int (its value is never used).
+                mk(IExprKind::Call(index, iargs), ret.unwrap_or(CType::INT))
+            }
+            ExprKind::Cast(t, a) => {
+                if t.pointers > 0 {
+                    return Err(unsupported(span, "pointers"));
+                }
+                let a = self.expr(a)?;
+                match self.base_type(&t.specs)? {
+                    Some(ty) => convert(a, ty),
+                    None => a, // (void) e
+                }
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = self.expr(c)?;
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                let t = common(a.ty, b.ty);
+                mk(
+                    IExprKind::Cond(
+                        Box::new(c),
+                        Box::new(convert(a, t)),
+                        Box::new(convert(b, t)),
+                    ),
+                    t,
+                )
+            }
+            ExprKind::Comma(a, b) => {
+                let a = self.expr(a)?;
+                let b = self.expr(b)?;
+                let t = b.ty;
+                mk(IExprKind::Comma(Box::new(a), Box::new(b)), t)
+            }
+        })
+    }
+}
+
+fn nondet_type(name: &str) -> Option<CType> {
+    Some(match name {
+        "int" => CType::INT,
+        "uint" | "unsigned_int" | "unsigned" => CType::UINT,
+        "bool" | "_Bool" => CType::BOOL,
+        "char" => CType::CHAR,
+        "uchar" | "unsigned_char" => CType::of_rank(1, false),
+        "short" => CType::of_rank(2, true),
+        "ushort" | "unsigned_short" => CType::of_rank(2, false),
+        "long" => CType::of_rank(4, true),
+        "ulong" | "unsigned_long" => CType::of_rank(4, false),
+        "longlong" | "long_long" => CType::of_rank(5, true),
+        "ulonglong" | "unsigned_long_long" => CType::of_rank(5, false),
+        _ => return None,
+    })
+}
+
+/// Wraps `e` in a conversion to `ty` unless it already has that type.
+pub fn convert(e: IExpr, ty: CType) -> IExpr {
+    if e.ty == ty {
+        return e;
+    }
+    let span = e.span;
+    IExpr {
+        kind: IExprKind::Convert(Box::new(e)),
+        ty,
+        span,
+    }
+}
+
+fn binary(op: BinOp, a: IExpr, b: IExpr, span: Span) -> IExpr {
+    use BinOp::*;
+    match op {
+        And | Or => IExpr {
+            kind: IExprKind::Logic(op, Box::new(a), Box::new(b)),
+            ty: CType::INT,
+            span,
+        },
+        Lt | Le | Gt | Ge | Eq | Ne => {
+            let t = common(a.ty, b.ty);
+            IExpr {
+                kind: IExprKind::Cmp(op, Box::new(convert(a, t)), Box::new(convert(b, t))),
+                ty: CType::INT,
+                span,
+            }
+        }
+        Shl | Shr => {
+            let t = a.ty.promote();
+            let bt = b.ty.promote();
+            IExpr {
+                kind: IExprKind::Arith(op, Box::new(convert(a, t)), Box::new(convert(b, bt))),
+                ty: t,
+                span,
+            }
+        }
+        _ => {
+            let t = common(a.ty, b.ty);
+            IExpr {
+                kind: IExprKind::Arith(op, Box::new(convert(a, t)), Box::new(convert(b, t))),
+                ty: t,
+                span,
+            }
+        }
+    }
+}
+
+/// The value of a constant expression (used for global initialisers).
+pub fn const_value(e: &IExpr) -> Option<BigInt> {
+    match &e.kind {
+        IExprKind::Const(v) => Some(v.clone()),
+        IExprKind::Convert(a) => const_value(a).map(|v| e.ty.convert(&v)),
+        IExprKind::Neg(a) => const_value(a).map(|v| e.ty.convert(&-v)),
+        _ => None,
+    }
+}
+
+fn int_literal(text: &str) -> Option<(BigInt, CType)> {
+    let lower = text.to_ascii_lowercase();
+    let digits_end = lower.find(['u', 'l']).unwrap_or(lower.len());
+    let (digits, suffix) = if let Some(hex) = lower.strip_prefix("0x") {
+        let end = hex
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .map_or(lower.len(), |i| i + 2);
+        (&lower[..end], &lower[end..])
+    } else {
+        (&lower[..digits_end], &lower[digits_end..])
+    };
+    let (value, decimal) = if let Some(h) = digits.strip_prefix("0x") {
+        (BigInt::from_str_radix(h, 16).ok()?, false)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        (BigInt::from_str_radix(&digits[1..], 8).ok()?, false)
+    } else {
+        (BigInt::from_str_radix(digits, 10).ok()?, true)
+    };
+    let uns = suffix.contains('u');
+    let longs = suffix.matches('l').count();
+    if suffix.chars().any(|c| c != 'u' && c != 'l') || longs > 2 {
+        return None;
+    }
+    let min_rank = match longs {
+        0 => 3,
+        1 => 4,
+        _ => 5,
+    };
+    for rank in min_rank..=5u8 {
+        for signed in [true, false] {
+            if (uns && signed) || (decimal && !uns && !signed) {
+                continue;
+            }
+            let t = CType::of_rank(rank, signed);
+            if t.contains(&value) {
+                return Some((value, t));
+            }
+        }
+    }
+    None
+}
+
+fn char_literal(text: &str) -> Option<i64> {
+    let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    let v = match inner.as_bytes() {
+        [c] => *c as i64,
+        [b'\\', c] => match c {
+            b'n' => 10,
+            b't' => 9,
+            b'r' => 13,
+            b'0' => 0,
+            b'\\' => 92,
+            b'\'' => 39,
+            b'"' => 34,
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'v' => 11,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(v)
+}

@@ -1,0 +1,221 @@
+//! The C front end end to end (`hornbeam verify`) on the hand-written programs of
+//! `tests/data/c/`: every `safe/` program is verified `safe` (never `unsafe`), every `unsafe/`
+//! program `unsafe` with a replayed trace of its nondet values, every `error/` program fails
+//! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
+//! Snapshots of the emitted clauses pin the encoding of a few programs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_hornbeam");
+
+/// The `.c` files of `tests/data/c/<folder>`, sorted; never empty.
+fn programs(folder: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/c")
+        .join(folder);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .c files in {}", dir.display());
+    files
+}
+
+/// Checks one program against the folder it is in; `Err` says what went wrong.
+fn check(input: &Path) -> Result<(), String> {
+    let expected = input
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let path = input.to_str().expect("UTF-8 path");
+    // Without the concrete test runs, so that every answer comes from the clauses; unsafe
+    // programs with BMC alone (the full time for the engine that finds counterexamples).
+    let mut args = vec!["verify", "--timeout", "60", "--trace", "--no-testing", path];
+    if expected == "unsafe" {
+        args.extend(["--engine", "bmc"]);
+    }
+    let out = Command::new(BIN)
+        .args(&args)
+        .output()
+        .map_err(|e| format!("cannot run {BIN}: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let first = stdout.lines().next().unwrap_or_default();
+    let describe = || format!("status {}\nstdout: {stdout}\nstderr: {stderr}", out.status);
+    match expected.as_str() {
+        "safe" if first == "safe" => Ok(()),
+        "unsafe" if first == "unsafe" => {
+            // The trace lists every nondet value with its line: `line L:C: text = value`.
+            if stdout
+                .lines()
+                .skip(1)
+                .all(|l| l.starts_with("line ") && l.contains(" = "))
+            {
+                Ok(())
+            } else {
+                Err(format!("malformed trace\n{}", describe()))
+            }
+        }
+        "error" => {
+            let src = std::fs::read_to_string(input).map_err(|e| e.to_string())?;
+            let expect = src
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("// expect: "))
+                .ok_or("the first line must be `// expect: LINE:COL: text`")?;
+            let wanted = format!("{path}:{expect}");
+            if out.status.code() == Some(2)
+                && stdout.starts_with("(error \"")
+                && stderr
+                    .lines()
+                    .next()
+                    .is_some_and(|l| l.starts_with(&wanted))
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "expected `{wanted}` and exit status 2\n{}",
+                    describe()
+                ))
+            }
+        }
+        _ => Err(format!("expected {expected}\n{}", describe())),
+    }
+}
+
+fn check_folder(folder: &str) {
+    let files = programs(folder);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .chunks(files.len().div_ceil(2))
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .filter_map(|f| check(f).err().map(|e| format!("{}: {e}", f.display())))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
+
+#[test]
+fn safe_programs_are_verified_safe() {
+    check_folder("safe");
+}
+
+#[test]
+fn unsafe_programs_are_verified_unsafe_with_a_trace() {
+    check_folder("unsafe");
+}
+
+#[test]
+fn programs_outside_the_subset_are_rejected_where_the_problem_is() {
+    check_folder("error");
+}
+
+fn emitted(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/c")
+        .join(name);
+    let out = Command::new(BIN)
+        .args(["verify", "--emit-chc"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn clauses_of_the_small_refinements_example() {
+    insta::assert_snapshot!(emitted("safe/sr-fig2.c"));
+}
+
+#[test]
+fn clauses_of_the_formula_slicing_nested_loops() {
+    insta::assert_snapshot!(emitted("safe/fs-fig3.c"));
+}
+
+#[test]
+fn clauses_of_mutual_recursion() {
+    insta::assert_snapshot!(emitted("unsafe/functions.c"));
+}
+
+#[test]
+fn clauses_of_unsigned_wrap_around() {
+    insta::assert_snapshot!(emitted("unsafe/unsigned-wrap.c"));
+}
+
+#[test]
+fn over_approximation_never_gives_unsafe() {
+    for f in programs("approx") {
+        let out = Command::new(BIN)
+            .args(["verify", "--engine", "bmc", "--timeout", "10"])
+            .arg(&f)
+            .output()
+            .expect("runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            stdout.lines().next(),
+            Some("unknown"),
+            "{}: {stdout}{stderr}",
+            f.display()
+        );
+        assert!(
+            stderr.contains("does not replay"),
+            "{}: {stderr}",
+            f.display()
+        );
+    }
+}
+
+#[test]
+fn concrete_exploration_finds_shallow_errors_and_never_fakes_one() {
+    use hornbeam::frontend::c::{explore, read_program};
+    use std::time::{Duration, Instant};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c");
+    let find = |name: &str| {
+        let src = std::fs::read_to_string(dir.join(name)).expect("test file");
+        let program = read_program(&src).expect("in the subset");
+        let until = Instant::now() + Duration::from_secs(20);
+        explore::search(&program, 64, until, &|_| 0)
+    };
+    for name in [
+        "unsafe/counter.c",
+        "unsafe/recursion.c",
+        "unsafe/control.c",
+        "unsafe/functions.c",
+    ] {
+        assert!(find(name).is_some(), "{name}: no run reaches the error");
+    }
+    for f in programs("safe") {
+        let name = format!("safe/{}", f.file_name().unwrap().to_string_lossy());
+        assert!(find(&name).is_none(), "{name}: a run reaches the error");
+    }
+}
+
+#[test]
+fn emitting_clauses_prints_a_horn_script() {
+    let text = emitted("safe/fs-fig1.c");
+    assert!(text.starts_with("(set-logic HORN)"), "{text}");
+    assert!(text.contains("(check-sat)"));
+}

@@ -1,0 +1,4 @@
+// expect: 3:10: undeclared variable `y`
+int main() {
+  return y;
+}
