@@ -25,7 +25,7 @@ use refine::{analyse, Analysis};
 use std::time::Instant;
 
 /// Most time one uniform-unfolding analysis may take before the tree shape takes over.
-const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// The shape of the counterexamples refined.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -157,7 +157,7 @@ impl Engine for Cegar {
             if let Some(an) = &analysis {
                 let k = uniform::depth_of(&tree.0, &tree.2);
                 uniform_depth = uniform_depth.max(k as u64);
-                // at most half the time left (and 10 s): the tree shape remains as fall-back
+                // at most half the time left (and 4 s): the tree shape remains as fall-back
                 let budget = cx
                     .deadline
                     .remaining()
