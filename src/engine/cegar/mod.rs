@@ -8,7 +8,12 @@
 //! the states per predicate is the model. (3) Otherwise its counterexample tree is checked
 //! concretely: feasible gives `unsat` with the derivation; spurious gives small tree
 //! interpolants, added as candidates of the predicate symbols (every copy of a symbol feeds the
-//! same candidate set). A refinement that adds nothing ends in `unknown`.
+//! same candidate set). With [`CexShape::Uniform`] (linear systems) the counterexample refined
+//! is instead the uniform unfolding that contains the abstract path (every loop unfolded the
+//! same number of times, [`uniform`]); when it is too large, too slow or not refuted the tree is
+//! refined as above. Interpolants are computed over the exact clause constraints (disjunctions
+//! included), so that a refinement refutes the whole counterexample. A refinement that adds
+//! nothing ends in `unknown`.
 //!
 //! Must not: call another engine, print, or return a model it has not validated.
 
