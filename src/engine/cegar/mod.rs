@@ -10,7 +10,7 @@
 //! interpolants, added as candidates of the predicate symbols (every copy of a symbol feeds the
 //! same candidate set). With [`CexShape::Uniform`] (linear systems) the counterexample refined
 //! is instead the uniform unfolding that contains the abstract path (every loop unfolded the
-//! same number of times, [`uniform`]); when it is too large, too slow or not refuted the tree is
+//! same number of times, see `uniform.rs`); when it is too large, too slow or not refuted the tree is
 //! refined as above. Interpolants are computed over the exact clause constraints (disjunctions
 //! included), so that a refinement refutes the whole counterexample. A refinement that adds
 //! nothing ends in `unknown`.
