@@ -10,10 +10,10 @@
 //! interpolants, added as candidates of the predicate symbols (every copy of a symbol feeds the
 //! same candidate set). With [`CexShape::Uniform`] (linear systems) the counterexample refined
 //! is instead the uniform unfolding that contains the abstract path (every loop unfolded the
-//! same number of times, see `uniform.rs`); when it is too large, too slow or not refuted the tree is
-//! refined as above. Interpolants are computed over the exact clause constraints (disjunctions
-//! included), so that a refinement refutes the whole counterexample. A refinement that adds
-//! nothing ends in `unknown`.
+//! same number of times, see `uniform.rs`); when it is too large, too slow or not refuted, the
+//! tree is refined as above. Interpolants are computed over the exact clause constraints
+//! (disjunctions included), so that a refinement refutes the whole counterexample. A refinement
+//! that adds nothing ends in `unknown`.
 //!
 //! Must not: call another engine, print, or return a model it has not validated.
 
