@@ -8,8 +8,11 @@
 //! tightened first ([`tighten`]), so that problems unsatisfiable only over ℤ are caught; if the
 //! tightened problem is still rational-satisfiable the answer is `None`. Every result is checked
 //! with a solver (A ⇒ I, I ∧ B unsat, vars(I) ⊆ shared) before it is returned. Must not: return
-//! an unchecked interpolant; literals it cannot read as linear are dropped (which keeps the
-//! result sound: A only gets weaker, B only weaker).
+//! an unchecked interpolant. Arithmetic subterms it cannot read (`mod`, `div`, non-linear
+//! products, `select`, `ite`) are read as opaque variables (`mod`/`div` by a positive constant
+//! with their defining constraints `e = c·q + r`, `0 ≤ r < c`) and translated back before the
+//! check; literals it still cannot read are dropped (which keeps the result sound: A only gets
+//! weaker, B only weaker).
 
 use super::linear::{
     atom_term, is_integral, lin_atom_with, linearize_with, size, tighten, LinAtom, LinExpr, Rel,

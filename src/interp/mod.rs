@@ -2,7 +2,8 @@
 //! small predicates.
 //!
 //! Duty: linear forms ([`linear`]), implicants of formulas under a model ([`implicant`]), Farkas
-//! interpolation of conjunctions with a preference for small results ([`Interpolator`]), and tree
+//! interpolation of conjunctions with a preference for small results ([`Interpolator`]),
+//! interpolation of arbitrary quantifier-free formulas by cube enumeration ([`formula`]), and tree
 //! interpolation of a recursion-free unwinding ([`tree_interpolate`], [`select_cubes`]). Z3 is
 //! used only through [`crate::smt::Smt`] as an LP/SMT oracle. Must not: know about engines or
 //! predicates of a system (it sees terms and trees of constraints), return an interpolant it has

@@ -8,7 +8,12 @@
 //! the states per predicate is the model. (3) Otherwise its counterexample tree is checked
 //! concretely: feasible gives `unsat` with the derivation; spurious gives small tree
 //! interpolants, added as candidates of the predicate symbols (every copy of a symbol feeds the
-//! same candidate set). A refinement that adds nothing ends in `unknown`.
+//! same candidate set). With [`CexShape::Uniform`] (linear systems) the counterexample refined
+//! is instead the uniform unfolding that contains the abstract path (every loop unfolded the
+//! same number of times, see `uniform.rs`); when it is too large, too slow or not refuted, the
+//! tree is refined as above. Interpolants are computed over the exact clause constraints
+//! (disjunctions included), so that a refinement refutes the whole counterexample. A refinement
+//! that adds nothing ends in `unknown`.
 //!
 //! Must not: call another engine, print, or return a model it has not validated.
 
@@ -25,7 +30,7 @@ use refine::{analyse, Analysis};
 use std::time::Instant;
 
 /// Most time one uniform-unfolding analysis may take before the tree shape takes over.
-const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// The shape of the counterexamples refined.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -157,7 +162,7 @@ impl Engine for Cegar {
             if let Some(an) = &analysis {
                 let k = uniform::depth_of(&tree.0, &tree.2);
                 uniform_depth = uniform_depth.max(k as u64);
-                // at most half the time left (and 10 s): the tree shape remains as fall-back
+                // at most half the time left (and 4 s): the tree shape remains as fall-back
                 let budget = cx
                     .deadline
                     .remaining()

@@ -17,7 +17,7 @@ use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use std::collections::{HashMap, VecDeque};
 
 /// Most predicate copies of one unfolding; beyond it the caller uses the tree shape.
-const MAX_NODES: usize = 80;
+const MAX_NODES: usize = 40;
 
 /// A copy of a predicate in the unfolding.
 struct Node {
