@@ -150,3 +150,58 @@ pub(crate) fn load(
         Err(e) => Err(input_error(&e.render(&name, &src))),
     }
 }
+
+/// What a solving worker produced: its output and exit status.
+pub(crate) struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// Stack size of a solving thread: deep terms and derivations recurse.
+const WORKER_STACK: usize = 512 << 20;
+
+/// Runs `job` on a thread with a large stack and prints its outcome. The calling thread enforces
+/// the time limit (plus `grace` for validation and printing), answering `unknown` if the worker
+/// overruns it, and turns a worker panic into `unknown`. Returns the exit status.
+pub(crate) fn run_on_worker(
+    name: &str,
+    limit: Option<std::time::Duration>,
+    grace: std::time::Duration,
+    job: impl FnOnce() -> Outcome + Send + 'static,
+) -> i32 {
+    let start = std::time::Instant::now();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name(name.into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let _ = tx.send(job());
+        });
+    if let Err(e) = spawned {
+        println!("unknown");
+        eprintln!("cannot start the solver thread: {e}");
+        return 0;
+    }
+    let received = match limit {
+        Some(l) => rx.recv_timeout(l + grace).map_err(|e| e.to_string()),
+        None => rx.recv().map_err(|e| e.to_string()),
+    };
+    match received {
+        Ok(out) => {
+            print!("{}", out.stdout);
+            eprint!("{}", out.stderr);
+            out.code
+        }
+        Err(_) if limit.is_some_and(|l| start.elapsed() >= l) => {
+            println!("unknown");
+            eprintln!("timeout");
+            0
+        }
+        Err(_) => {
+            println!("unknown");
+            eprintln!("internal error: the solver stopped unexpectedly");
+            0
+        }
+    }
+}

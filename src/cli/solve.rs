@@ -3,14 +3,13 @@
 //! Solving runs on a worker thread with a large stack; the main thread enforces the time limit
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
-use super::{load, CexShapeChoice, EngineChoice, WeakeningChoice};
+use super::{load, run_on_worker, CexShapeChoice, EngineChoice, Outcome, WeakeningChoice};
 use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
 use hornbeam::term::TermStore;
 use hornbeam::witness::Answer;
 use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Options of `hornbeam solve`.
@@ -45,58 +44,15 @@ pub struct SolveArgs {
     no_preprocess: bool,
 }
 
-/// What the worker produced.
-struct Outcome {
-    stdout: String,
-    stderr: String,
-    code: i32,
-}
-
-/// Stack size of the solving thread: deep terms recurse.
-const WORKER_STACK: usize = 512 << 20;
-
 /// Runs `solve`; returns the exit status.
 pub fn run(args: &SolveArgs) -> i32 {
     let start = Instant::now();
     let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
-    let (tx, rx) = mpsc::channel();
     let worker_args = args.clone();
-    let spawned = std::thread::Builder::new()
-        .name("solve".into())
-        .stack_size(WORKER_STACK)
-        .spawn(move || {
-            let out = solve(&worker_args, start);
-            let _ = tx.send(out);
-        });
-    if let Err(e) = spawned {
-        println!("unknown");
-        eprintln!("cannot start the solver thread: {e}");
-        return 0;
-    }
     // Grace period past the limit for validation and printing.
-    let received = match limit {
-        Some(l) => rx
-            .recv_timeout(l + Duration::from_secs(2))
-            .map_err(|e| e.to_string()),
-        None => rx.recv().map_err(|e| e.to_string()),
-    };
-    match received {
-        Ok(out) => {
-            print!("{}", out.stdout);
-            eprint!("{}", out.stderr);
-            out.code
-        }
-        Err(_) if limit.is_some() && start.elapsed() >= limit.unwrap_or_default() => {
-            println!("unknown");
-            eprintln!("timeout");
-            0
-        }
-        Err(_) => {
-            println!("unknown");
-            eprintln!("internal error: the solver stopped unexpectedly");
-            0
-        }
-    }
+    run_on_worker("solve", limit, Duration::from_secs(2), move || {
+        solve(&worker_args, start)
+    })
 }
 
 fn solve(args: &SolveArgs, start: Instant) -> Outcome {

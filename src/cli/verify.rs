@@ -5,7 +5,7 @@
 //!
 //! Solving runs on a worker thread with a large stack; the main thread enforces the limit.
 
-use super::{input_error, EngineChoice};
+use super::{input_error, run_on_worker, EngineChoice, Outcome};
 use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
@@ -15,7 +15,6 @@ use hornbeam::term::TermStore;
 use hornbeam::witness::Answer;
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Options of `hornbeam verify`.
@@ -43,48 +42,18 @@ pub struct VerifyArgs {
     no_testing: bool,
 }
 
-/// Stack size of the solving thread: deep terms and derivations recurse.
-const WORKER_STACK: usize = 512 << 20;
-
 /// Runs `verify`; returns the exit status.
 pub fn run(args: &VerifyArgs) -> i32 {
-    let start = Instant::now();
     let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
-    let (tx, rx) = mpsc::channel();
     let worker_args = args.clone();
-    let spawned = std::thread::Builder::new()
-        .name("verify".into())
-        .stack_size(WORKER_STACK)
-        .spawn(move || {
-            let out = verify(&worker_args);
-            let _ = tx.send(out);
-        });
-    if let Err(e) = spawned {
-        println!("unknown");
-        eprintln!("cannot start the solver thread: {e}");
-        return 0;
-    }
-    let received = match limit {
-        Some(l) => rx.recv_timeout(l + Duration::from_secs(3)),
-        None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-    };
-    match received {
-        Ok((stdout, stderr, code)) => {
-            print!("{stdout}");
-            eprint!("{stderr}");
-            code
+    run_on_worker("verify", limit, Duration::from_secs(3), move || {
+        let (stdout, stderr, code) = verify(&worker_args);
+        Outcome {
+            stdout,
+            stderr,
+            code,
         }
-        Err(_) if limit.is_some_and(|l| start.elapsed() >= l) => {
-            println!("unknown");
-            eprintln!("timeout");
-            0
-        }
-        Err(_) => {
-            println!("unknown");
-            eprintln!("internal error: the solver stopped unexpectedly");
-            0
-        }
-    }
+    })
 }
 
 /// (stdout, stderr, exit status)
