@@ -15,31 +15,16 @@ import argparse, collections, concurrent.futures as cf, csv, json, re, subproces
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_chc import solve_with_stats  # noqa: E402  (one runner for all engine benchmarks)
 
 
 def one(path, args):
     cmd = [args.bin, "solve", "--engine", "cegar", "--timeout", str(args.timeout), "--stats",
            *args.arg, str(path)]
-    t = time.monotonic()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 40)
-        out, err = p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        out, err = "", "killed"
-    secs = time.monotonic() - t
-    first = (out.splitlines() or ["crash"])[0].strip()
+    first, secs, stats, note = solve_with_stats(cmd, args.timeout, 160)
     if first.startswith("(error"):
         first = "error"
-    stats = {}
-    note = ""
-    for line in err.splitlines():
-        if line.startswith("{"):
-            try:
-                stats = json.loads(line).get("engine_stats", {})
-            except json.JSONDecodeError:
-                pass
-        elif not note:
-            note = line[:160]
     return first, secs, stats, note
 
 

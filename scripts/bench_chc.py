@@ -11,7 +11,7 @@ Usage: scripts/bench_chc.py [--timeout 20] [--jobs 2] [--engine bmc] [--out benc
                             [--skip-z3] [DIR]   (DIR defaults to ../shared/chc-bench/public)
 Writes OUT/results.tsv (one row per file) and prints a summary per track.
 """
-import argparse, concurrent.futures as cf, csv, os, re, subprocess, sys, time
+import argparse, concurrent.futures as cf, csv, json, os, re, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +27,24 @@ def run(cmd, timeout, stdin=None):
     except subprocess.TimeoutExpired:
         out, err, code = "", "killed", -1
     return out, err, code, time.monotonic() - t
+
+
+def solve_with_stats(cmd, timeout, note_len=160):
+    """Runs a `hornbeam solve ... --stats` command: (first stdout line, seconds, engine_stats,
+    first non-JSON stderr line cut to note_len). A run killed at timeout + 40 s reads `killed`."""
+    out, err, _, secs = run(cmd, timeout + 40)
+    first = (out.splitlines() or ["crash"])[0].strip()
+    stats = {}
+    note = ""
+    for line in err.splitlines():
+        if line.startswith("{"):
+            try:
+                stats = json.loads(line).get("engine_stats", {})
+            except json.JSONDecodeError:
+                pass
+        elif not note:
+            note = line[:note_len]
+    return first, secs, stats, note
 
 
 def fact_heads(path, tmp):
