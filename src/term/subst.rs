@@ -5,6 +5,7 @@
 
 use super::{Term, TermId, TermStore, VarId};
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ops::ControlFlow;
 
 impl TermStore {
     /// Replaces free variables by terms (simultaneously), rebuilding through the smart
@@ -79,37 +80,40 @@ impl TermStore {
 
     /// The number of distinct subterms (DAG size) of a term.
     pub fn dag_size(&self, t: TermId) -> usize {
+        let mut n = 0;
+        let _ = self.visit_dag(t, |_| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// Whether a quantifier occurs in `t`.
+    pub fn has_quantifier(&self, t: TermId) -> bool {
+        self.visit_dag(t, |term| match term {
+            Term::Quant(..) => ControlFlow::Break(()),
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
+    }
+
+    /// Calls `f` once on every distinct subterm of `t` (quantifier bodies included) until it
+    /// breaks.
+    fn visit_dag(&self, t: TermId, mut f: impl FnMut(&Term) -> ControlFlow<()>) -> ControlFlow<()> {
         let mut seen = HashSet::new();
         let mut stack = vec![t];
         while let Some(t) = stack.pop() {
             if !seen.insert(t) {
                 continue;
             }
-            match &self.get(t).term {
+            let node = self.get(t);
+            f(&node.term)?;
+            match &node.term {
                 Term::App(_, args) => stack.extend(args.iter()),
                 Term::Quant(_, _, body) => stack.push(*body),
                 _ => {}
             }
         }
-        seen.len()
-    }
-}
-
-impl TermStore {
-    /// Whether a quantifier occurs in `t`.
-    pub fn has_quantifier(&self, t: TermId) -> bool {
-        let mut seen = HashSet::new();
-        let mut stack = vec![t];
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t) {
-                continue;
-            }
-            match &self.get(t).term {
-                Term::Quant(..) => return true,
-                Term::App(_, args) => stack.extend(args.iter()),
-                _ => {}
-            }
-        }
-        false
+        ControlFlow::Continue(())
     }
 }
