@@ -55,6 +55,10 @@ pub struct Interpolator<'s> {
     opaque: HashMap<TermId, VarId>,
     /// The inverse of `opaque`.
     opaque_back: HashMap<VarId, TermId>,
+    /// Reused solvers (each check works in a pushed scope): creating a Z3 solver costs more
+    /// than most checks made here. `scratch` serves single checks, `lp` the Farkas problems.
+    scratch: Option<Smt<'s>>,
+    lp: Option<Smt<'s>>,
 }
 
 fn vars_of(atoms: &[LinAtom]) -> BTreeSet<VarId> {
@@ -76,7 +80,27 @@ impl<'s> Interpolator<'s> {
             check_cap: Some(std::time::Duration::from_secs(2)),
             opaque: HashMap::new(),
             opaque_back: HashMap::new(),
+            scratch: None,
+            lp: None,
         }
+    }
+
+    /// Runs `f` on a reused solver from `slot` (see [`Interpolator::scratch`]) in a fresh
+    /// scope, with this interpolator's check cap.
+    pub(super) fn with_scoped<R>(
+        &mut self,
+        lp: bool,
+        f: impl FnOnce(&mut Self, &mut Smt<'s>) -> R,
+    ) -> R {
+        let slot = if lp { &mut self.lp } else { &mut self.scratch };
+        let mut smt = slot.take().unwrap_or_else(|| self.solver());
+        smt.set_check_cap(self.check_cap);
+        smt.push();
+        let r = f(self, &mut smt);
+        smt.pop(1);
+        let slot = if lp { &mut self.lp } else { &mut self.scratch };
+        *slot = Some(smt);
+        r
     }
 
     /// A fresh solver with this interpolator's deadline and check cap.
@@ -192,12 +216,13 @@ impl<'s> Interpolator<'s> {
 
     /// Whether `premises ⇒ ¬extra` holds, i.e. `premises ∧ extra` is unsatisfiable.
     fn unsat_with(&mut self, premises: &[TermId], extra: TermId) -> bool {
-        let mut smt = self.solver();
-        for &p in premises {
-            smt.assert(p);
-        }
-        smt.assert(extra);
-        self.check(&mut smt) == SatResult::Unsat
+        self.with_scoped(false, |this, smt| {
+            for &p in premises {
+                smt.assert(p);
+            }
+            smt.assert(extra);
+            this.check(smt) == SatResult::Unsat
+        })
     }
 
     /// Whether `t` is an interpolant of `A = ∧a` and `B = ∧b`: over their shared variables,
@@ -219,6 +244,16 @@ impl<'s> Interpolator<'s> {
     /// is found (A ∧ B satisfiable over the rationals after tightening, non-linear literals,
     /// solver gave up).
     pub fn interpolate(&mut self, a: &[TermId], b: &[TermId]) -> Option<Interpolant> {
+        self.with_scoped(true, |this, smt| this.interpolate_in(smt, a, b))
+    }
+
+    /// [`Interpolator::interpolate`] with the Farkas problem posed in `smt` (a fresh scope).
+    fn interpolate_in(
+        &mut self,
+        smt: &mut Smt<'s>,
+        a: &[TermId],
+        b: &[TermId],
+    ) -> Option<Interpolant> {
         let st = self.store;
         let aa = self.read(a);
         let bb = self.read(b);
@@ -226,7 +261,6 @@ impl<'s> Interpolator<'s> {
         let vb = vars_of(&bb);
         let shared: BTreeSet<VarId> = va.intersection(&vb).copied().collect();
         let integral = aa.iter().chain(&bb).all(|x| is_integral(st, x));
-        let mut smt = self.solver();
         let real = |r: &BigRational| st.real(r.clone());
         let zero = st.real(BigRational::zero());
         // multipliers
@@ -251,8 +285,8 @@ impl<'s> Interpolator<'s> {
                 sums.into_iter().map(|(v, xs)| (v, sum(xs))).collect();
             (sums, sum(konst), sum(strict))
         };
-        let (sa, ka, stricta) = combo(&aa, "lambda", &mut smt);
-        let (sb, kb, strictb) = combo(&bb, "mu", &mut smt);
+        let (sa, ka, stricta) = combo(&aa, "lambda", smt);
+        let (sb, kb, strictb) = combo(&bb, "mu", smt);
         let mut coef: BTreeMap<VarId, TermId> = BTreeMap::new();
         let mut abs_parts = Vec::new();
         for &x in &shared {
@@ -307,7 +341,7 @@ impl<'s> Interpolator<'s> {
             parts.push(st.mul([two, at]));
             st.add(parts)
         };
-        if self.check(&mut smt) != SatResult::Sat {
+        if self.check(smt) != SatResult::Sat {
             return None;
         }
         let read_model = |smt: &mut Smt<'_>| -> Option<(LinAtom, BigRational)> {
@@ -330,7 +364,7 @@ impl<'s> Interpolator<'s> {
             let total = st.eval(total_int, &env).ok()?.as_rational()?;
             Some((atom, total))
         };
-        let (mut best, best_total) = read_model(&mut smt)?;
+        let (mut best, best_total) = read_model(smt)?;
         smt.set_check_cap(self.minimise_cap);
         // bisection on the size bound
         let (mut lo, mut hi) = (BigRational::zero(), best_total);
@@ -351,9 +385,9 @@ impl<'s> Interpolator<'s> {
                 st.real(mid.clone())
             };
             smt.assert(st.le(total_int, bound));
-            match self.check(&mut smt) {
+            match self.check(smt) {
                 SatResult::Sat => {
-                    if let Some((a, tot)) = read_model(&mut smt) {
+                    if let Some((a, tot)) = read_model(smt) {
                         best = a;
                         hi = tot;
                     }

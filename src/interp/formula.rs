@@ -152,18 +152,19 @@ impl Interpolator<'_> {
         if lits.is_empty() {
             return None;
         }
-        let mut smt = self.solver();
-        for &f in base {
-            smt.assert(f);
-        }
-        self.checks += 1;
-        if smt.check_assuming(lits) != SatResult::Unsat {
-            return None;
-        }
-        let mut core = smt.unsat_core();
-        core.sort();
-        core.dedup();
-        Some(core)
+        self.with_scoped(false, |this, smt| {
+            for &f in base {
+                smt.assert(f);
+            }
+            this.checks += 1;
+            if smt.check_assuming(lits) != SatResult::Unsat {
+                return None;
+            }
+            let mut core = smt.unsat_core();
+            core.sort();
+            core.dedup();
+            Some(core)
+        })
     }
 }
 

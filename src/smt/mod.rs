@@ -75,6 +75,10 @@ pub struct Smt<'s> {
     cap: Option<Duration>,
     /// The model of the last `Sat` check, fetched from Z3 once on first use.
     model: Option<z3::Model>,
+    /// The per-check time limit last given to Z3, in milliseconds: setting solver parameters
+    /// is costly (Z3 validates them against every module's descriptors), so it is only
+    /// re-set when the limit due now differs noticeably (see [`Smt::check_assuming`]).
+    timeout_set: Option<u32>,
 }
 
 impl<'s> Smt<'s> {
@@ -88,6 +92,7 @@ impl<'s> Smt<'s> {
             stats: SmtStats::default(),
             cap: None,
             model: None,
+            timeout_set: None,
         }
     }
 
@@ -130,9 +135,18 @@ impl<'s> Smt<'s> {
         let Some(limit) = self.limit_ms() else {
             return SatResult::Unknown("timeout".into());
         };
-        let mut params = z3::Params::new();
-        params.set_u32("timeout", limit);
-        self.solver.set_params(&params);
+        // Re-set the limit when it differs from the one Z3 has by more than a tenth (at least
+        // 20 ms): a check may then overrun the deadline by at most that much.
+        let stale = self.timeout_set.is_none_or(|set| {
+            let slack = (limit / 10).max(20);
+            set.abs_diff(limit) > slack
+        });
+        if stale {
+            let mut params = z3::Params::new();
+            params.set_u32("timeout", limit);
+            self.solver.set_params(&params);
+            self.timeout_set = Some(limit);
+        }
         self.assumptions.clear();
         let lits: Vec<Bool> = assumptions
             .iter()

@@ -95,6 +95,9 @@ pub struct Post<'a, 's> {
     pub deadline: Deadline,
     pub checks: u64,
     memo: HashMap<(ClauseId, Vec<Cube>), Option<Cube>>,
+    /// One solver per clause with its constraint asserted at the base level; each post works
+    /// in a pushed scope (creating a Z3 solver costs more than most of these checks).
+    solvers: HashMap<ClauseId, Smt<'s>>,
 }
 
 impl<'a, 's> Post<'a, 's> {
@@ -112,6 +115,7 @@ impl<'a, 's> Post<'a, 's> {
             deadline,
             checks: 0,
             memo: HashMap::new(),
+            solvers: HashMap::new(),
         }
     }
 
@@ -124,8 +128,13 @@ impl<'a, 's> Post<'a, 's> {
         }
         let st = self.store;
         let clause = self.system.clause(c);
-        let mut smt = Smt::new(st, self.deadline);
-        smt.assert(clause.constraint);
+        let deadline = self.deadline;
+        let smt = self.solvers.entry(c).or_insert_with(|| {
+            let mut smt = Smt::new(st, deadline);
+            smt.assert(clause.constraint);
+            smt
+        });
+        smt.push();
         for (atom, cube) in clause.body.iter().zip(ins) {
             for &k in cube {
                 smt.assert(self.cands.instance(st, atom, k));
@@ -147,6 +156,7 @@ impl<'a, 's> Post<'a, 's> {
             }
             Some(out)
         };
+        smt.pop(1);
         self.memo.insert(key, r.clone());
         r
     }
