@@ -8,8 +8,9 @@ use hornbeam::term::TermStore;
 use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::Duration;
 
+/// The default counterexample shape ([`CexShape::Mixed`]).
 fn solve(path: &str) -> (Answer, Stats, bool) {
-    solve_with(path, CexShape::Tree)
+    solve_with(path, CexShape::default())
 }
 
 fn solve_with(path: &str, cex_shape: CexShape) -> (Answer, Stats, bool) {
@@ -79,10 +80,20 @@ fn fig2_without_guard_is_unsafe_with_a_replayed_derivation() {
     assert!(iterations(&stats) <= 2, "{stats:?}");
 }
 
+#[test]
+fn a_bounded_counter_needs_no_disjunction_of_its_values() {
+    // Uniform unfoldings alone label the copies `x = 0`, `x = 1`, ... and took 11 iterations
+    // (`x = 0 ∨ ... ∨ x = 10`); trees find `x <= 10` at once.
+    let (answer, stats, ok) = solve("tests/data/cegar/sat/counter-bound.smt2");
+    assert_eq!(answer.keyword(), "sat", "{answer:?}");
+    assert!(ok);
+    assert!(iterations(&stats) <= 3, "{stats:?}");
+}
+
 /// Every file under tests/data/cegar/{sat,unsat} answers as its folder says, with a witness that
 /// checks, for both counterexample shapes.
 #[test]
-fn every_cegar_file_answers_as_expected_with_both_shapes() {
+fn every_cegar_file_answers_as_expected_with_every_shape() {
     for expected in ["sat", "unsat"] {
         let dir = format!("tests/data/cegar/{expected}");
         let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -91,7 +102,7 @@ fn every_cegar_file_answers_as_expected_with_both_shapes() {
             .collect();
         files.sort();
         for f in files {
-            for shape in [CexShape::Tree, CexShape::Uniform] {
+            for shape in [CexShape::Tree, CexShape::Uniform, CexShape::Mixed] {
                 let (answer, stats, ok) = solve_with(f.to_str().unwrap(), shape);
                 assert_eq!(
                     answer.keyword(),

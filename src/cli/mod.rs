@@ -41,6 +41,8 @@ pub enum CexShapeChoice {
     Tree,
     /// Uniform unfoldings: every loop unfolded the same number of times (linear systems).
     Uniform,
+    /// Trees, and uniform unfoldings as well once trees alone have not converged.
+    Mixed,
 }
 
 /// How the slicing engine weakens candidates.

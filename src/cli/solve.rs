@@ -24,7 +24,7 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = WeakeningChoice::Cex)]
     weakening: WeakeningChoice,
     /// The counterexamples CEGAR refines: abstract trees or uniform loop unfoldings.
-    #[arg(long, value_enum, default_value_t = CexShapeChoice::Uniform)]
+    #[arg(long, value_enum, default_value_t = CexShapeChoice::Mixed)]
     cex_shape: CexShapeChoice,
     /// Time limit in seconds (default: none).
     #[arg(long)]
@@ -84,6 +84,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         cex_shape: match args.cex_shape {
             CexShapeChoice::Tree => CexShape::Tree,
             CexShapeChoice::Uniform => CexShape::Uniform,
+            CexShapeChoice::Mixed => CexShape::Mixed,
         },
         ..SolveOptions::default()
     };

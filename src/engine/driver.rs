@@ -54,7 +54,7 @@ impl Default for SolveOptions {
             preprocess: true,
             timeout: None,
             validation_limit: Duration::from_secs(30),
-            cex_shape: CexShape::Uniform,
+            cex_shape: CexShape::Mixed,
         }
     }
 }

@@ -307,8 +307,20 @@ pub fn atom_term(store: &TermStore, a: &LinAtom) -> TermId {
             Rel::Eq => c.is_zero(),
         });
     }
-    let lhs = sum_term(store, &a.expr, int);
-    let rhs = num(store, &-a.expr.constant.clone(), int);
+    // `e = 0` and `-e = 0` are one predicate: equalities lead with a positive coefficient
+    let flipped;
+    let expr = match a.expr.coeffs.values().next() {
+        Some(c) if a.rel == Rel::Eq && c.is_negative() => {
+            flipped = LinExpr {
+                coeffs: a.expr.coeffs.iter().map(|(v, c)| (*v, -c)).collect(),
+                constant: -a.expr.constant.clone(),
+            };
+            &flipped
+        }
+        _ => &a.expr,
+    };
+    let lhs = sum_term(store, expr, int);
+    let rhs = num(store, &-expr.constant.clone(), int);
     match a.rel {
         Rel::Le => store.le(lhs, rhs),
         Rel::Lt => store.lt(lhs, rhs),

@@ -8,10 +8,12 @@
 //! the states per predicate is the model. (3) Otherwise its counterexample tree is checked
 //! concretely: feasible gives `unsat` with the derivation; spurious gives small tree
 //! interpolants, added as candidates of the predicate symbols (every copy of a symbol feeds the
-//! same candidate set). With [`CexShape::Uniform`] (linear systems) the counterexample refined
-//! is instead the uniform unfolding that contains the abstract path (every loop unfolded the
-//! same number of times, see `uniform.rs`); when it is too large, too slow or not refuted, the
-//! tree is refined as above. Interpolants are computed over the exact clause constraints
+//! same candidate set). For linear systems the uniform unfolding that contains the abstract path
+//! (every loop unfolded the same number of times, see `uniform.rs`) is refined as well: with
+//! [`CexShape::Mixed`] (the default) once the trees alone have not converged within
+//! [`UNIFORM_AFTER`] iterations, with [`CexShape::Uniform`] from the first; a feasible path of
+//! the unfolding replaces the tree (and becomes the derivation). Interpolants are computed over
+//! the exact clause constraints
 //! (disjunctions included), so that a refinement refutes the whole counterexample. A refinement
 //! that adds nothing ends in `unknown`.
 //!
@@ -29,19 +31,29 @@ use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
 use std::time::Instant;
 
-/// Most time one uniform-unfolding analysis may take before the tree shape takes over.
+/// Most time one uniform-unfolding analysis may take (at most half the time left).
 const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(4);
 
-/// The shape of the counterexamples refined.
+/// Iterations refined by trees alone before [`CexShape::Mixed`] adds uniform unfoldings.
+pub const UNIFORM_AFTER: usize = 5;
+
+/// The shape of the counterexamples refined. The tree's cut interpolants are small and cheap
+/// (Fig. 2 in 5 iterations); uniform unfoldings give depth-independent predicates where trees
+/// diverge (`x ≤ 4k` for growing `k`), but their node-wise labels cost more and are often
+/// disjunctions (BENCHMARKS.md, "Counterexample shapes").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CexShape {
     /// The abstract counterexample tree itself (a path for linear systems).
     Tree,
-    /// The uniform unfolding containing it (every loop unfolded the same number of times,
-    /// Terauchi Section 3.1 and Appendix C), for linear systems; others use the tree. The
-    /// default: on LIA-Lin it answers every file the tree shape answers, and more.
-    #[default]
+    /// For linear systems the uniform unfolding containing the tree (every loop unfolded the
+    /// same number of times, Terauchi Section 3.1 and Appendix C) in every iteration; the tree
+    /// when the unfolding is too large, too slow or not refuted, and for non-linear systems.
     Uniform,
+    /// The tree in every iteration; the uniform unfolding as well after [`UNIFORM_AFTER`]
+    /// iterations. The default: on LIA-Lin it answers every file either other shape answers
+    /// but one.
+    #[default]
+    Mixed,
 }
 
 /// The CEGAR engine.
@@ -64,7 +76,7 @@ impl Default for Cegar {
             max_iterations: 500,
             max_states: 20_000,
             seeds: None,
-            cex_shape: CexShape::Uniform,
+            cex_shape: CexShape::Mixed,
         }
     }
 }
@@ -80,8 +92,13 @@ impl Engine for Cegar {
         let mut sizes: Vec<u64> = Vec::new();
         let mut iterations = 0usize;
         let linear = system.clauses().all(|(_, c)| c.body.len() <= 1);
-        let analysis = (self.cex_shape == CexShape::Uniform && linear)
-            .then(|| crate::analysis::analyze(system, store));
+        let uniform_from = match self.cex_shape {
+            CexShape::Tree => usize::MAX,
+            CexShape::Uniform => 1,
+            CexShape::Mixed => UNIFORM_AFTER + 1,
+        };
+        let analysis =
+            (uniform_from != usize::MAX && linear).then(|| crate::analysis::analyze(system, store));
         let (mut uniform_refined, mut uniform_fallbacks, mut uniform_depth) = (0u64, 0u64, 0u64);
         let answer = loop {
             if cx.deadline.expired() {
@@ -158,11 +175,12 @@ impl Engine for Cegar {
             iterations += 1;
             let t1 = Instant::now();
             let mut tree = (nodes, q, kids);
-            let mut result = None;
-            if let Some(an) = &analysis {
+            // Uniform unfolding first (its feasible path replaces the tree), then the tree
+            // analysis, whose cheap, small cut interpolants are added either way.
+            let mut uniform_new = Vec::new();
+            if let Some(an) = analysis.as_ref().filter(|_| iterations >= uniform_from) {
                 let k = uniform::depth_of(&tree.0, &tree.2);
                 uniform_depth = uniform_depth.max(k as u64);
-                // at most half the time left (and 4 s): the tree shape remains as fall-back
                 let budget = cx
                     .deadline
                     .remaining()
@@ -179,14 +197,16 @@ impl Engine for Cegar {
                 ) {
                     Some(uniform::Uniform::Refined(new)) if !new.is_empty() => {
                         uniform_refined += 1;
-                        result = Some(Analysis::Refined(new));
+                        uniform_new = new;
                     }
                     // a feasible path of the unfolding: the tree analysis replays it
                     Some(uniform::Uniform::Path(n2, q2, k2)) => tree = (n2, q2, k2),
                     _ => uniform_fallbacks += 1,
                 }
             }
-            let result = result.unwrap_or_else(|| {
+            let result = if self.cex_shape == CexShape::Uniform && !uniform_new.is_empty() {
+                Analysis::Refined(std::mem::take(&mut uniform_new))
+            } else {
                 analyse(
                     store,
                     system,
@@ -198,7 +218,16 @@ impl Engine for Cegar {
                     iterations as u64,
                     &mut checks,
                 )
-            });
+            };
+            let result = match result {
+                Analysis::Refined(mut new) => {
+                    new.extend(uniform_new);
+                    Analysis::Refined(new)
+                }
+                // the tree analysis failed but the unfolding refined: progress all the same
+                Analysis::Failed(_) if !uniform_new.is_empty() => Analysis::Refined(uniform_new),
+                r => r,
+            };
             ref_ms += t1.elapsed().as_millis();
             match result {
                 Analysis::Real(d) => break Answer::Unsat(d),
