@@ -35,7 +35,7 @@ use std::time::Instant;
 const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// Iterations refined by trees alone before [`CexShape::Mixed`] adds uniform unfoldings.
-pub const UNIFORM_AFTER: usize = 5;
+pub const UNIFORM_AFTER: usize = 6;
 
 /// The shape of the counterexamples refined. The tree's cut interpolants are small and cheap
 /// (Fig. 2 in 5 iterations); uniform unfoldings give depth-independent predicates where trees
@@ -50,8 +50,8 @@ pub enum CexShape {
     /// when the unfolding is too large, too slow or not refuted, and for non-linear systems.
     Uniform,
     /// The tree in every iteration; the uniform unfolding as well after [`UNIFORM_AFTER`]
-    /// iterations. The default: on LIA-Lin it answers every file either other shape answers
-    /// but one.
+    /// iterations. The default: on LIA-Lin (5 s per file) it answers 69 files, uniform 65 and
+    /// tree 64, all of uniform's and all of tree's but two near the time limit.
     #[default]
     Mixed,
 }
