@@ -63,7 +63,7 @@ def hornbeam(path, args):
     """One `hornbeam batch FILE` run; its single record."""
     out = Path(args.out) / "tmp" / (str(abs(hash(str(path)))) + ".json")
     subprocess.run([str(HB), "batch", str(path), "--jobs", "1", "--timeout", str(args.timeout),
-                    "--memory", str(args.memory), "--json", str(out)],
+                    "--memory", str(args.memory), "--engine", args.engine, "--json", str(out)],
                    capture_output=True)
     try:
         rec = json.loads(out.read_text())["results"][0]
@@ -128,6 +128,7 @@ def main():
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "batch"))
     ap.add_argument("--expected", default=None)
     ap.add_argument("--skip-z3", action="store_true")
+    ap.add_argument("--engine", default="auto", help="hornbeam's engine (solve --engine)")
     args = ap.parse_args()
     if args.expected is None and args.paths == [str(DEFAULT)]:
         args.expected = str(DEFAULT / "expected.tsv")

@@ -81,6 +81,8 @@ pub struct BatchOptions {
     pub memory_mb: Option<u64>,
     /// The executable to run for each instance (normally the current one).
     pub exe: PathBuf,
+    /// The `--engine` value each `solve` gets (`None`: its default, the portfolio).
+    pub engine: Option<String>,
 }
 
 /// Input files with the extensions batch solves.

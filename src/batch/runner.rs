@@ -7,7 +7,8 @@
 //! the instance's own result is lost. Must not: solve in this process, or wait on a child
 //! without a limit.
 //!
-//! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`;
+//! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`
+//! (with `--engine E` when the options name one);
 //! `.smt2.gz` is decompressed (flate2) to a temporary file first. C programs (`.c`, once the
 //! front end lands) would run `verify FILE --timeout T` and map `safe`/`unsafe` to
 //! `sat`/`unsat`: only [`command_for`] and [`is_input`](super::is_input) need to learn them.
@@ -59,6 +60,9 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
         .arg("--timeout")
         .arg(format!("{}", options.timeout.as_secs_f64()))
         .arg("--stats");
+    if let Some(engine) = &options.engine {
+        cmd.arg("--engine").arg(engine);
+    }
     cmd
 }
 

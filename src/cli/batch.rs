@@ -5,6 +5,8 @@
 //! options or unreadable inputs, or 130 when interrupted (Ctrl-C or SIGTERM) without a wrong
 //! answer among the finished instances (whose results are written all the same).
 
+use super::EngineChoice;
+use clap::ValueEnum;
 use hornbeam::batch::{self, expected::Expected, output, report, BatchOptions, Record, Run};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -40,6 +42,9 @@ pub struct BatchArgs {
     /// Write an HTML report (summary table and cactus plot).
     #[arg(long)]
     report: Option<PathBuf>,
+    /// The engine each instance runs (as `solve --engine`).
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    engine: EngineChoice,
 }
 
 /// Options of `hornbeam report`.
@@ -137,6 +142,10 @@ pub fn run(args: &BatchArgs) -> i32 {
         timeout: Duration::from_secs_f64(args.timeout),
         memory_mb: (args.memory > 0).then_some(args.memory),
         exe,
+        engine: args
+            .engine
+            .to_possible_value()
+            .map(|v| v.get_name().to_string()),
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
