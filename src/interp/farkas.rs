@@ -35,6 +35,15 @@ pub struct Interpolant {
     pub size: u64,
 }
 
+/// Which reused solver of an [`Interpolator`] a check runs on.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Slot {
+    /// Single checks (implications, unsat cores).
+    Scratch,
+    /// Farkas multiplier problems (which call single checks while they are open).
+    Lp,
+}
+
 /// Farkas interpolation with a deadline and a counter of solver checks.
 pub struct Interpolator<'s> {
     pub(super) store: &'s TermStore,
@@ -85,21 +94,20 @@ impl<'s> Interpolator<'s> {
         }
     }
 
-    /// Runs `f` on a reused solver from `slot` (see [`Interpolator::scratch`]) in a fresh
-    /// scope, with this interpolator's check cap.
+    /// Runs `f` on a reused solver (see [`Interpolator::scratch`]) in a fresh scope, with this
+    /// interpolator's check cap.
     pub(super) fn with_scoped<R>(
         &mut self,
-        lp: bool,
+        slot: Slot,
         f: impl FnOnce(&mut Self, &mut Smt<'s>) -> R,
     ) -> R {
-        let slot = if lp { &mut self.lp } else { &mut self.scratch };
-        let mut smt = slot.take().unwrap_or_else(|| self.solver());
+        let reused = self.slot(slot).take();
+        let mut smt = reused.unwrap_or_else(|| self.solver());
         smt.set_check_cap(self.check_cap);
         smt.push();
         let r = f(self, &mut smt);
         smt.pop(1);
-        let slot = if lp { &mut self.lp } else { &mut self.scratch };
-        *slot = Some(smt);
+        *self.slot(slot) = Some(smt);
         r
     }
 
@@ -108,6 +116,13 @@ impl<'s> Interpolator<'s> {
         let mut smt = Smt::new(self.store, self.deadline);
         smt.set_check_cap(self.check_cap);
         smt
+    }
+
+    fn slot(&mut self, slot: Slot) -> &mut Option<Smt<'s>> {
+        match slot {
+            Slot::Scratch => &mut self.scratch,
+            Slot::Lp => &mut self.lp,
+        }
     }
 
     /// The variable standing for the opaque arithmetic term `t`.
@@ -216,7 +231,7 @@ impl<'s> Interpolator<'s> {
 
     /// Whether `premises ⇒ ¬extra` holds, i.e. `premises ∧ extra` is unsatisfiable.
     fn unsat_with(&mut self, premises: &[TermId], extra: TermId) -> bool {
-        self.with_scoped(false, |this, smt| {
+        self.with_scoped(Slot::Scratch, |this, smt| {
             for &p in premises {
                 smt.assert(p);
             }
@@ -244,7 +259,7 @@ impl<'s> Interpolator<'s> {
     /// is found (A ∧ B satisfiable over the rationals after tightening, non-linear literals,
     /// solver gave up).
     pub fn interpolate(&mut self, a: &[TermId], b: &[TermId]) -> Option<Interpolant> {
-        self.with_scoped(true, |this, smt| this.interpolate_in(smt, a, b))
+        self.with_scoped(Slot::Lp, |this, smt| this.interpolate_in(smt, a, b))
     }
 
     /// [`Interpolator::interpolate`] with the Farkas problem posed in `smt` (a fresh scope).

@@ -152,7 +152,7 @@ impl Interpolator<'_> {
         if lits.is_empty() {
             return None;
         }
-        self.with_scoped(false, |this, smt| {
+        self.with_scoped(super::farkas::Slot::Scratch, |this, smt| {
             for &f in base {
                 smt.assert(f);
             }
