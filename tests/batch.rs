@@ -317,3 +317,38 @@ fn an_interrupted_batch_keeps_what_finished() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn engine_option_reaches_every_instance() {
+    // BMC never answers `sat`: with `--engine bmc` the unsat files are refuted by BMC and the
+    // sat files stay unknown, where the default portfolio proves them.
+    let dir = scratch("engine");
+    let json = dir.join("bmc.json");
+    let out = hornbeam(&[
+        "batch",
+        common::data_dir("batch/suite").to_str().expect("utf-8"),
+        "--jobs",
+        "1",
+        "--timeout",
+        "5",
+        "--engine",
+        "bmc",
+        "--json",
+        json.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let run = load(&json);
+    assert_eq!(run.results.len(), 4);
+    for r in &run.results {
+        if r.track == "unsat" {
+            assert_eq!(
+                (r.answer.as_str(), r.engine.as_deref()),
+                ("unsat", Some("bmc")),
+                "{r:?}"
+            );
+        } else {
+            assert_eq!(r.answer, "unknown", "{r:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
