@@ -32,6 +32,7 @@
 
 use super::bmc::Bmc;
 use super::cegar::Cegar;
+use super::seeds::{conjoin, Samples};
 use super::slicing::Slicing;
 use super::{Context, Engine, Stats};
 use crate::chc::System;
@@ -51,6 +52,8 @@ pub struct Portfolio {
     pub cegar_share: f64,
     /// Hand slicing's candidates to CEGAR.
     pub seed_cegar: bool,
+    /// Time for candidate invariants from sampled states ([`Samples`]); zero skips the phase.
+    pub samples_slice: Duration,
 }
 
 impl Default for Portfolio {
@@ -60,6 +63,7 @@ impl Default for Portfolio {
             bmc_slice: Duration::from_secs(1),
             cegar_share: 0.5,
             seed_cegar: true,
+            samples_slice: Duration::from_secs(1),
         }
     }
 }
@@ -136,6 +140,39 @@ impl Portfolio {
             Answer::Sat(_) => return ("slicing", answer),
             Answer::Unknown(r) => reasons.push(r),
             Answer::Unsat(_) => unreachable!("slicing never answers unsat"),
+        }
+
+        // 1b. Candidates from sampled states: a proof, or more seeds for CEGAR.
+        if !self.samples_slice.is_zero() && !cx.deadline.expired() {
+            let t = Instant::now();
+            let sub_cx = Context {
+                store,
+                deadline: sliced(cx.deadline, Some(self.samples_slice)),
+            };
+            let mut sub = Stats::default();
+            let answer = match Samples::default().invariants(&sub_cx, system, &mut sub) {
+                Ok(found) => {
+                    let combined = seeds.as_ref().map(|s| conjoin(store, system, s, &found));
+                    let mut answer = Answer::Unknown("samples: the invariants do not exclude the queries".into());
+                    // Validation gets its own second: the sampling may have used the whole slice.
+                    let check = sliced(cx.deadline, Some(Duration::from_secs(1)));
+                    for m in combined.iter().chain([&found]) {
+                        if validate_model(store, system, m, check) == ModelCheck::Valid {
+                            answer = Answer::Sat(m.clone());
+                            break;
+                        }
+                    }
+                    seeds = Some(combined.unwrap_or(found));
+                    answer
+                }
+                Err(r) => Answer::Unknown(r),
+            };
+            record(stats, "samples", &answer, ms(t), sub);
+            match answer {
+                Answer::Sat(_) => return ("samples", answer),
+                Answer::Unknown(r) => reasons.push(r),
+                Answer::Unsat(_) => unreachable!("samples never answer unsat"),
+            }
         }
 
         // 2. BMC, first pass: shallow counterexamples.
