@@ -152,17 +152,23 @@ impl Portfolio {
             let mut sub = Stats::default();
             let answer = match Samples::default().invariants(&sub_cx, system, &mut sub) {
                 Ok(found) => {
-                    let combined = seeds.as_ref().map(|s| conjoin(store, system, s, &found));
-                    let mut answer = Answer::Unknown("samples: the invariants do not exclude the queries".into());
+                    let with = |m: &crate::witness::Model| match &seeds {
+                        Some(s) => conjoin(store, system, s, m),
+                        None => m.clone(),
+                    };
+                    let mut answer = Answer::Unknown(
+                        "samples: the invariants do not exclude the queries".into(),
+                    );
                     // Validation gets its own second: the sampling may have used the whole slice.
                     let check = sliced(cx.deadline, Some(Duration::from_secs(1)));
-                    for m in combined.iter().chain([&found]) {
-                        if validate_model(store, system, m, check) == ModelCheck::Valid {
-                            answer = Answer::Sat(m.clone());
+                    for m in [with(&found.model), found.model] {
+                        if validate_model(store, system, &m, check) == ModelCheck::Valid {
+                            answer = Answer::Sat(m);
                             break;
                         }
                     }
-                    seeds = Some(combined.unwrap_or(found));
+                    // CEGAR works in linear arithmetic: it gets the linear lemmas only.
+                    seeds = Some(with(&found.linear));
                     answer
                 }
                 Err(r) => Answer::Unknown(r),

@@ -3,7 +3,8 @@
 //!
 //! Duty: drop, clause by clause, every head lemma some model of `body lemmas ∧ constraint`
 //! falsifies, until nothing changes. A check the solver cannot decide drops every lemma of that
-//! head (sound: the result only shrinks). Must not: look at queries, or keep a lemma without
+//! head that is not already known to be inductive (sound: the result only shrinks; lemmas kept
+//! by an earlier filter stay inductive when more body lemmas are assumed). Must not: look at queries, or keep a lemma without
 //! the checks that justify it (when the deadline passes, `None`).
 
 use crate::chc::System;
@@ -21,6 +22,9 @@ pub struct Lemmas {
     pub params: Vec<Vec<VarId>>,
     /// Per predicate: the lemmas (formulas over `params`).
     pub lemmas: Vec<Vec<TermId>>,
+    /// Per predicate: how many leading lemmas are already known to be inductive (an earlier
+    /// filter kept them): they stay, whatever the solver says about the others.
+    pub known: Vec<usize>,
 }
 
 impl Lemmas {
@@ -48,7 +52,7 @@ pub fn filter(
         for (_, c) in system.clauses() {
             let Some(head) = c.head_atom() else { continue };
             let h = head.pred.0 as usize;
-            if lemmas.lemmas[h].is_empty() {
+            if lemmas.lemmas[h].len() <= lemmas.known[h] {
                 continue;
             }
             if deadline.expired() {
@@ -86,11 +90,13 @@ pub fn filter(
                         .collect();
                     if keep.iter().all(|k| *k) {
                         // The model falsifies the conjunction, so some lemma must be false;
-                        // evaluation disagreed with the solver: drop them all to stay sound.
-                        lemmas.lemmas[h].clear();
+                        // evaluation disagreed with the solver: drop the new ones to stay sound.
+                        lemmas.lemmas[h].truncate(lemmas.known[h]);
                     } else {
-                        let mut k = keep.into_iter();
-                        lemmas.lemmas[h].retain(|_| k.next().unwrap_or(false));
+                        let known = lemmas.known[h];
+                        let mut k = keep.into_iter().enumerate();
+                        lemmas.lemmas[h]
+                            .retain(|_| k.next().is_some_and(|(i, keep)| keep || i < known));
                     }
                     changed = true;
                 }
@@ -98,7 +104,7 @@ pub fn filter(
                     if deadline.expired() {
                         return (false, checks);
                     }
-                    lemmas.lemmas[h].clear();
+                    lemmas.lemmas[h].truncate(lemmas.known[h]);
                     changed = true;
                 }
             }

@@ -1,5 +1,5 @@
 //! Data-driven candidate invariants: concrete reachable states of each predicate ([`sample`]),
-//! the linear equalities, bounds and orderings that hold on all of them ([`hull`] plus simple
+//! the linear equalities, bounds, orderings and difference bounds that hold on all of them ([`hull`] plus simple
 //! comparisons), filtered to an inductive subset ([`houdini`]).
 //!
 //! Duty: give the portfolio a model whose interpretations are inductive (relative to the
@@ -18,6 +18,7 @@ use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use crate::witness::{Interp, Model};
 use houdini::Lemmas;
 use num_rational::BigRational;
+use num_traits::Zero;
 use std::collections::HashMap;
 
 /// Most predicate arguments of one sort for which pairwise orderings are proposed.
@@ -41,15 +42,25 @@ impl Default for Samples {
     }
 }
 
+/// What the samples give: inductive lemmas per predicate, all of them and the linear ones.
+pub struct Found {
+    /// Every lemma kept (linear and, when the quadratic stage succeeded, quadratic).
+    pub model: Model,
+    /// The linear lemmas only: seeds for engines that work in linear arithmetic.
+    pub linear: Model,
+}
+
 impl Samples {
-    /// The inductive subset of the candidates as a model (every predicate interpreted; `true`
-    /// where nothing survived), or the reason there is none.
+    /// The inductive subsets of the candidates as models (every predicate interpreted; `true`
+    /// where nothing survived), or the reason there are none. Linear candidates are filtered
+    /// first; quadratic ones are then filtered on top of the linear survivors, and a failure
+    /// there (timeout, non-linear checks the solver cannot decide) keeps the linear result.
     pub fn invariants(
         &self,
         cx: &Context<'_>,
         system: &System,
         stats: &mut Stats,
-    ) -> Result<Model, String> {
+    ) -> Result<Found, String> {
         let store = cx.store;
         let sampling = match cx.deadline.remaining() {
             Some(r) => crate::smt::Deadline::after(r.mul_f64(self.sampling_share)),
@@ -67,6 +78,7 @@ impl Samples {
         let mut lemmas = Lemmas {
             params: Vec::new(),
             lemmas: Vec::new(),
+            known: vec![0; system.num_preds()],
         };
         for p in system.pred_ids() {
             let d = system.pred(p);
@@ -81,32 +93,129 @@ impl Samples {
                 .push(candidates(store, &params, &states[p.0 as usize]));
             lemmas.params.push(params);
         }
-        stats.set(
-            "candidates",
-            lemmas.lemmas.iter().map(|l| l.len() as u64).sum::<u64>(),
-        );
+        stats.set("candidates", count(&lemmas.lemmas));
         let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
         stats.set("houdini_checks", checks);
         if !done {
             return Err("samples: timeout in the Houdini filter".into());
         }
-        stats.set(
-            "lemmas",
-            lemmas.lemmas.iter().map(|l| l.len() as u64).sum::<u64>(),
-        );
-        let mut model = Model::new();
+        stats.set("lemmas", count(&lemmas.lemmas));
+        let linear = to_model(store, system, &lemmas);
+        // Quadratic equalities on top of the linear lemmas.
+        let linear_lemmas = lemmas.lemmas.clone();
+        let mut added = 0;
         for p in system.pred_ids() {
             let i = p.0 as usize;
-            model.set(
-                p,
-                Interp {
-                    params: lemmas.params[i].clone(),
-                    body: store.and(lemmas.lemmas[i].clone()),
-                },
-            );
+            lemmas.known[i] = lemmas.lemmas[i].len();
+            let quad = quadratic(store, &lemmas.params[i], &states[i]);
+            added += quad.len() as u64;
+            lemmas.lemmas[i].extend(quad);
         }
-        Ok(model)
+        stats.set("quadratic_candidates", added);
+        if added == 0 || cx.deadline.expired() {
+            return Ok(Found {
+                model: linear.clone(),
+                linear,
+            });
+        }
+        let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
+        stats.add("houdini_checks", checks);
+        if !done {
+            lemmas.lemmas = linear_lemmas;
+        }
+        stats.set("all_lemmas", count(&lemmas.lemmas));
+        Ok(Found {
+            model: to_model(store, system, &lemmas),
+            linear,
+        })
     }
+}
+
+fn count(l: &[Vec<TermId>]) -> u64 {
+    l.iter().map(|x| x.len() as u64).sum()
+}
+
+/// The lemmas as a model: their conjunction per predicate.
+fn to_model(store: &TermStore, system: &System, lemmas: &Lemmas) -> Model {
+    let mut model = Model::new();
+    for p in system.pred_ids() {
+        let i = p.0 as usize;
+        model.set(
+            p,
+            Interp {
+                params: lemmas.params[i].clone(),
+                body: store.and(lemmas.lemmas[i].clone()),
+            },
+        );
+    }
+    model
+}
+
+/// Most numeric arguments of one predicate for which quadratic monomials are formed.
+const MAX_QUADRATIC_ARITY: usize = 6;
+
+/// Equalities over the arguments and their degree-2 monomials (`x*y`, `x*x`) that hold on
+/// every state, for Int arguments, only when there are clearly more distinct states than
+/// monomials (with fewer, the hull holds accidental equalities that mix with the real ones).
+pub fn quadratic(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<TermId> {
+    let idx: Vec<usize> = (0..params.len())
+        .filter(|&k| store.var_sort(params[k]) == Sort::Int)
+        .collect();
+    if idx.len() < 2 || idx.len() > MAX_QUADRATIC_ARITY {
+        return Vec::new();
+    }
+    let mut pairs = Vec::new();
+    for a in 0..idx.len() {
+        for b in a..idx.len() {
+            pairs.push((a, b));
+        }
+    }
+    let cols = idx.len() + pairs.len();
+    if states.len() < 2 * (cols + 1) {
+        return Vec::new();
+    }
+    let points: Option<Vec<Vec<BigRational>>> = states
+        .iter()
+        .map(|s| {
+            let xs: Option<Vec<BigRational>> =
+                idx.iter().map(|&k| s.get(k)?.as_rational()).collect();
+            let xs = xs?;
+            let mut row = xs.clone();
+            row.extend(pairs.iter().map(|&(a, b)| &xs[a] * &xs[b]));
+            Some(row)
+        })
+        .collect();
+    let Some(points) = points else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for eq in hull::affine_hull(&points, cols) {
+        if eq.coeffs[idx.len()..].iter().all(num_traits::Zero::is_zero) {
+            continue; // linear: already proposed
+        }
+        let terms: Vec<TermId> = eq
+            .coeffs
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !num_traits::Zero::is_zero(*a))
+            .map(|(j, a)| {
+                let m = if j < idx.len() {
+                    store.var(params[idx[j]])
+                } else {
+                    let (x, y) = pairs[j - idx.len()];
+                    store.mul([store.var(params[idx[x]]), store.var(params[idx[y]])])
+                };
+                if num_traits::One::is_one(a) {
+                    m
+                } else {
+                    store.mul([store.int(a.clone()), m])
+                }
+            })
+            .collect();
+        out.push(store.eq(store.add(terms), store.int(-eq.constant)));
+    }
+    out.retain(|t| store.as_bool(*t).is_none());
+    out
 }
 
 /// Candidate lemmas over `params` that hold on every state: per numeric sort, the affine
@@ -171,6 +280,21 @@ pub fn candidates(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) ->
                         (true, false) => out.push(store.le(x, y)),
                         (false, true) => out.push(store.ge(x, y)),
                         _ => {}
+                    }
+                    if le && ge {
+                        continue; // equal on every state: an equality of the hull
+                    }
+                    // Difference bounds (x - y within the range seen), e.g. `i <= n + 1`.
+                    let diffs = points.iter().map(|p| &p[a] - &p[b]);
+                    let (Some(lo), Some(hi)) = (diffs.clone().min(), diffs.max()) else {
+                        continue;
+                    };
+                    let d = store.sub(x, y);
+                    if !lo.is_zero() && lo != hi {
+                        out.push(store.ge(d, num(&lo)));
+                    }
+                    if !hi.is_zero() && lo != hi {
+                        out.push(store.le(d, num(&hi)));
                     }
                 }
             }

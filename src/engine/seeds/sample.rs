@@ -20,8 +20,9 @@ use std::time::Duration;
 
 /// Most time one solver check may take.
 const CHECK_CAP: Duration = Duration::from_millis(50);
-/// Assumption sets tried (each dropping the previous unsat core) before solving without any.
-const RETRIES: usize = 3;
+/// Most assumption sets tried (each dropping the previous unsat core, which often names a
+/// single determined variable) before solving without any.
+const RETRIES: usize = 16;
 
 /// A small deterministic pseudo-random generator (xorshift64*).
 pub struct Rng(u64);
@@ -77,9 +78,11 @@ pub fn collect(
         .filter(|(_, c)| !c.is_query())
         .map(|(id, _)| id)
         .collect();
+    // Clause instances in a row that added no state (a body state that does not enable the
+    // clause, or a state already seen) before giving up.
+    let patience = 30 + 10 * clauses.len();
     let mut idle = 0;
-    while idle < 3 && !deadline.expired() {
-        let mut progress = false;
+    while idle < patience && !deadline.expired() {
         for &cid in &clauses {
             if deadline.expired() {
                 break;
@@ -101,14 +104,21 @@ pub fn collect(
                 }
             }
             let phi = store.substitute(c.constraint, &map);
+            idle += 1;
             if let Some(state) = step(&mut smt, store, phi, &head.args, &mut rng) {
                 if seen[h].insert(state.clone()) {
                     pools[h].push(state);
-                    progress = true;
+                    idle = 0;
                 }
             }
         }
-        idle = if progress { 0 } else { idle + 1 };
+        if clauses.iter().all(|&cid| {
+            let c = system.clause(cid);
+            c.head_pred().is_some_and(|h| pools[h.0 as usize].len() >= max_per_pred)
+                || c.body.iter().any(|a| pools[a.pred.0 as usize].is_empty())
+        }) {
+            break; // every clause is full or cannot fire
+        }
     }
     let checks = smt.stats().checks;
     (pools, checks)
@@ -143,8 +153,9 @@ fn step(
         })
         .collect();
     let mut result = None;
-    for attempt in 0..=RETRIES {
-        if attempt == RETRIES {
+    let retries = RETRIES.min(assumptions.len() + 1);
+    for attempt in 0..=retries {
+        if attempt == retries {
             assumptions.clear();
         }
         match smt.check_assuming(&assumptions) {

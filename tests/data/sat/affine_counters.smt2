@@ -1,0 +1,15 @@
+(set-logic HORN)
+; Up n times, then down n times. Invariants: up(i, n, s) := s = 7 i ∧ 0 <= i <= n and
+; down(j, n, s) := s = 7 (n - j) ∧ 0 <= j <= n; at the end j = n, so s = 0.
+(declare-fun up (Int Int Int) Bool)
+(declare-fun down (Int Int Int) Bool)
+(assert (forall ((n Int)) (=> (>= n 0) (up 0 n 0))))
+(assert (forall ((i Int) (n Int) (s Int))
+  (=> (and (up i n s) (< i n)) (up (+ i 1) n (+ s 7)))))
+(assert (forall ((i Int) (n Int) (s Int))
+  (=> (and (up i n s) (>= i n)) (down 0 n s))))
+(assert (forall ((j Int) (n Int) (s Int))
+  (=> (and (down j n s) (< j n)) (down (+ j 1) n (- s 7)))))
+(assert (forall ((j Int) (n Int) (s Int))
+  (=> (and (down j n s) (>= j n) (not (= s 0))) false)))
+(check-sat)
