@@ -13,7 +13,12 @@
 //!
 //! ## The schedule and the measurement behind it
 //!
-//! Slicing 2 s, BMC 1 s, CEGAR (seeded) half of the time left, BMC the rest. Chosen by replaying
+//! Slicing 2 s, candidates from sampled states 1 s ([`Samples`]: affine and quadratic
+//! equalities, bounds and orderings that hold on concrete reachable states, filtered to an
+//! inductive subset; validated together with slicing's candidates, a proof when they exclude
+//! the queries, else their linear lemmas join CEGAR's seeds), BMC 1 s, CEGAR (seeded) half of
+//! the time left, BMC the rest. The sampling phase was added after the measurement below, for
+//! the SV-COMP safe tasks (BENCHMARKS.md, "C programs (issue 7)"). Chosen by replaying
 //! the single engines' per-file results on the 269 non-ADT files of `../shared/chc-bench/public`
 //! (`scripts/portfolio_schedule.py`; tables in BENCHMARKS.md, "The portfolio's schedule"):
 //!

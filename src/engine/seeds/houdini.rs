@@ -84,9 +84,7 @@ pub fn filter(
                     };
                     let keep: Vec<bool> = heads
                         .iter()
-                        .map(|&t| {
-                            matches!(store.eval(t, &env), Ok(crate::term::Value::Bool(true)))
-                        })
+                        .map(|&t| matches!(store.eval(t, &env), Ok(crate::term::Value::Bool(true))))
                         .collect();
                     if keep.iter().all(|k| *k) {
                         // The model falsifies the conjunction, so some lemma must be false;

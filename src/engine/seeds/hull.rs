@@ -88,6 +88,24 @@ pub fn affine_hull(points: &[Vec<BigRational>], n: usize) -> Vec<Equality> {
     out
 }
 
+/// Coordinates that are affinely independent on the points: the others are affine functions
+/// of these on every point (the pivot columns of the points' echelon form, in order).
+pub fn independent(points: &[Vec<BigRational>], n: usize) -> Vec<usize> {
+    let mut rows: Vec<Vec<BigRational>> = points
+        .iter()
+        .map(|p| {
+            let mut r = vec![BigRational::one()];
+            r.extend(p.iter().cloned());
+            r
+        })
+        .collect();
+    rref(&mut rows, n + 1)
+        .into_iter()
+        .filter(|&c| c > 0)
+        .map(|c| c - 1)
+        .collect()
+}
+
 /// Scales a rational vector `(a, c)` to coprime integers with a positive first nonzero entry;
 /// `None` when `a` is zero (no constraint on the coordinates).
 fn integral(v: &[BigRational]) -> Option<Equality> {
@@ -95,9 +113,7 @@ fn integral(v: &[BigRational]) -> Option<Equality> {
     if a.iter().all(Zero::is_zero) {
         return None;
     }
-    let lcm = v
-        .iter()
-        .fold(BigInt::one(), |l, x| l.lcm(x.denom()));
+    let lcm = v.iter().fold(BigInt::one(), |l, x| l.lcm(x.denom()));
     let mut ints: Vec<BigInt> = v
         .iter()
         .map(|x| (x * BigRational::from_integer(lcm.clone())).to_integer())
@@ -121,7 +137,11 @@ mod tests {
 
     fn pts(v: &[&[i64]]) -> Vec<Vec<BigRational>> {
         v.iter()
-            .map(|p| p.iter().map(|&x| BigRational::from_integer(x.into())).collect())
+            .map(|p| {
+                p.iter()
+                    .map(|&x| BigRational::from_integer(x.into()))
+                    .collect()
+            })
             .collect()
     }
 
@@ -171,6 +191,13 @@ mod tests {
         let spanning = pts(&[&[0, 0], &[1, 0], &[0, 1], &[5, 7]]);
         assert!(affine_hull(&spanning, 2).is_empty());
         assert!(affine_hull(&[], 2).is_empty());
+    }
+
+    #[test]
+    fn dependent_coordinates_are_left_out() {
+        // z = 2x + 1 on every point: x and y are independent, z is not.
+        let p = pts(&[&[0, 0, 1], &[1, 5, 3], &[2, 1, 5], &[3, 3, 7]]);
+        assert_eq!(independent(&p, 3), vec![0, 1]);
     }
 
     #[test]

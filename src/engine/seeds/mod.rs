@@ -68,10 +68,7 @@ impl Samples {
         };
         let (states, checks) = sample::collect(store, system, sampling, self.max_states);
         stats.set("sample_checks", checks);
-        stats.set(
-            "states",
-            states.iter().map(|s| s.len() as u64).sum::<u64>(),
-        );
+        stats.set("states", states.iter().map(|s| s.len() as u64).sum::<u64>());
         if states.iter().all(|s| s.is_empty()) {
             return Err("samples: no reachable state found".into());
         }
@@ -161,12 +158,23 @@ pub fn quadratic(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> 
     let idx: Vec<usize> = (0..params.len())
         .filter(|&k| store.var_sort(params[k]) == Sort::Int)
         .collect();
-    if idx.len() < 2 || idx.len() > MAX_QUADRATIC_ARITY {
+    let linear: Option<Vec<Vec<BigRational>>> = states
+        .iter()
+        .map(|s| idx.iter().map(|&k| s.get(k)?.as_rational()).collect())
+        .collect();
+    let Some(linear) = linear else {
+        return Vec::new();
+    };
+    // Monomials over the affinely independent arguments only: with a dependent one (o = 2k+1)
+    // the hull would also hold its products with the linear equalities, redundant lemmas that
+    // make every non-linear check harder.
+    let free = hull::independent(&linear, idx.len());
+    if free.is_empty() || free.len() > MAX_QUADRATIC_ARITY {
         return Vec::new();
     }
     let mut pairs = Vec::new();
-    for a in 0..idx.len() {
-        for b in a..idx.len() {
+    for (i, &a) in free.iter().enumerate() {
+        for &b in &free[i..] {
             pairs.push((a, b));
         }
     }

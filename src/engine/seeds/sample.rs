@@ -114,7 +114,8 @@ pub fn collect(
         }
         if clauses.iter().all(|&cid| {
             let c = system.clause(cid);
-            c.head_pred().is_some_and(|h| pools[h.0 as usize].len() >= max_per_pred)
+            c.head_pred()
+                .is_some_and(|h| pools[h.0 as usize].len() >= max_per_pred)
                 || c.body.iter().any(|a| pools[a.pred.0 as usize].is_empty())
         }) {
             break; // every clause is full or cannot fire
