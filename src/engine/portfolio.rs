@@ -164,9 +164,11 @@ impl Portfolio {
                     let mut answer = Answer::Unknown(
                         "samples: the invariants do not exclude the queries".into(),
                     );
-                    // Validation gets its own second: the sampling may have used the whole slice.
-                    let check = sliced(cx.deadline, Some(Duration::from_secs(1)));
-                    for m in [with(&found.model), found.model] {
+                    // Each validation gets its own second (the sampling may have used the whole
+                    // slice, and a non-linear check the solver cannot decide must not starve the
+                    // other); the samples' model alone first, as it is the simpler one.
+                    for m in [found.model.clone(), with(&found.model)] {
+                        let check = sliced(cx.deadline, Some(Duration::from_secs(1)));
                         if validate_model(store, system, &m, check) == ModelCheck::Valid {
                             answer = Answer::Sat(m);
                             break;
