@@ -1,7 +1,7 @@
 //! The portfolio (`solve` with the default `--engine auto`) on the `sat/` and `unsat/` corpora:
 //! it never contradicts a file's folder, every counterexample of `unsat/` (fewer than 15 steps)
 //! is found, `--stats` names the member that answered and lists the phases run in schedule
-//! order (slicing first).
+//! order (slicing first), and the candidates from sampled states prove a quadratic invariant.
 
 mod common;
 
@@ -45,7 +45,7 @@ fn check(folder: &str, must_answer: bool) {
             a => {
                 assert_eq!(a, folder, "{}: {stats}", path.display());
                 let can = match a {
-                    "sat" => ["slicing", "cegar"].contains(&engine),
+                    "sat" => ["slicing", "samples", "cegar"].contains(&engine),
                     _ => ["bmc", "cegar"].contains(&engine),
                 };
                 assert!(can, "{}: {a} from {engine}", path.display());
@@ -64,4 +64,14 @@ fn the_portfolio_never_contradicts_a_safe_file() {
 #[test]
 fn the_portfolio_finds_every_short_counterexample() {
     check("unsat", true);
+}
+
+#[test]
+fn sampled_states_give_the_quadratic_invariant() {
+    // odd_squares.smt2 needs s = k * k: no interpolant of CEGAR's and no slicing lemma says it.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sat/odd_squares.smt2");
+    let (answer, stats) = solve_auto(&path);
+    assert_eq!(answer, "sat", "{stats}");
+    assert_eq!(stats["engine"], "samples", "{stats}");
 }

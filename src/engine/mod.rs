@@ -8,6 +8,7 @@ pub mod bmc;
 pub mod cegar;
 pub mod driver;
 pub mod portfolio;
+pub mod seeds;
 pub mod slicing;
 
 use crate::chc::System;

@@ -1,0 +1,351 @@
+//! Data-driven candidate invariants: concrete reachable states of each predicate ([`sample`]),
+//! the linear equalities, bounds, orderings and difference bounds that hold on all of them ([`hull`] plus simple
+//! comparisons), filtered to an inductive subset ([`houdini`]).
+//!
+//! Duty: give the portfolio a model whose interpretations are inductive (relative to the
+//! facts and every non-query clause) and often contain the affine equalities (`sn = 2 i - 2`)
+//! that interpolation and slicing do not find; the portfolio validates it (a proof when it
+//! excludes the queries) and otherwise hands it to CEGAR as seeds. Must not: answer (this is not
+//! an [`Engine`](super::Engine)), call other engines, or exceed the caller's deadline.
+
+pub mod houdini;
+pub mod hull;
+pub mod sample;
+
+use super::{Context, Stats};
+use crate::chc::System;
+use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use crate::witness::{Interp, Model};
+use houdini::Lemmas;
+use num_rational::BigRational;
+use num_traits::Zero;
+use std::collections::HashMap;
+
+/// Most predicate arguments of one sort for which pairwise orderings are proposed.
+const MAX_PAIR_ARITY: usize = 12;
+
+/// Candidate invariants from samples of reachable states.
+#[derive(Clone, Debug)]
+pub struct Samples {
+    /// Most distinct states kept per predicate.
+    pub max_states: usize,
+    /// Share of the caller's time spent collecting states (the rest filters candidates).
+    pub sampling_share: f64,
+}
+
+impl Default for Samples {
+    fn default() -> Self {
+        Samples {
+            max_states: 48,
+            sampling_share: 0.4,
+        }
+    }
+}
+
+/// What the samples give: inductive lemmas per predicate, all of them and the linear ones.
+pub struct Found {
+    /// Every lemma kept (linear and, when the quadratic stage succeeded, quadratic).
+    pub model: Model,
+    /// The linear lemmas only: seeds for engines that work in linear arithmetic.
+    pub linear: Model,
+}
+
+impl Samples {
+    /// The inductive subsets of the candidates as models (every predicate interpreted; `true`
+    /// where nothing survived), or the reason there are none. Linear candidates are filtered
+    /// first; quadratic ones are then filtered on top of the linear survivors, and a failure
+    /// there (timeout, non-linear checks the solver cannot decide) keeps the linear result.
+    pub fn invariants(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        stats: &mut Stats,
+    ) -> Result<Found, String> {
+        let store = cx.store;
+        let sampling = match cx.deadline.remaining() {
+            Some(r) => crate::smt::Deadline::after(r.mul_f64(self.sampling_share)),
+            None => crate::smt::Deadline::after(std::time::Duration::from_secs(1)),
+        };
+        let (states, checks) = sample::collect(store, system, sampling, self.max_states);
+        stats.set("sample_checks", checks);
+        stats.set("states", states.iter().map(|s| s.len() as u64).sum::<u64>());
+        if states.iter().all(|s| s.is_empty()) {
+            return Err("samples: no reachable state found".into());
+        }
+        let mut lemmas = Lemmas {
+            params: Vec::new(),
+            lemmas: Vec::new(),
+            known: vec![0; system.num_preds()],
+        };
+        for p in system.pred_ids() {
+            let d = system.pred(p);
+            let params: Vec<VarId> = d
+                .sorts
+                .iter()
+                .enumerate()
+                .map(|(k, s)| store.new_var(&format!("{}#{k}", d.name), s.clone()))
+                .collect();
+            lemmas
+                .lemmas
+                .push(candidates(store, &params, &states[p.0 as usize]));
+            lemmas.params.push(params);
+        }
+        stats.set("candidates", count(&lemmas.lemmas));
+        let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
+        stats.set("houdini_checks", checks);
+        if !done {
+            return Err("samples: timeout in the Houdini filter".into());
+        }
+        stats.set("lemmas", count(&lemmas.lemmas));
+        let linear = to_model(store, system, &lemmas);
+        // Quadratic equalities on top of the linear lemmas.
+        let linear_lemmas = lemmas.lemmas.clone();
+        let mut added = 0;
+        for p in system.pred_ids() {
+            let i = p.0 as usize;
+            lemmas.known[i] = lemmas.lemmas[i].len();
+            let quad = quadratic(store, &lemmas.params[i], &states[i]);
+            added += quad.len() as u64;
+            lemmas.lemmas[i].extend(quad);
+        }
+        stats.set("quadratic_candidates", added);
+        if added == 0 || cx.deadline.expired() {
+            return Ok(Found {
+                model: linear.clone(),
+                linear,
+            });
+        }
+        let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
+        stats.add("houdini_checks", checks);
+        if !done {
+            lemmas.lemmas = linear_lemmas;
+        }
+        stats.set("all_lemmas", count(&lemmas.lemmas));
+        Ok(Found {
+            model: to_model(store, system, &lemmas),
+            linear,
+        })
+    }
+}
+
+fn count(l: &[Vec<TermId>]) -> u64 {
+    l.iter().map(|x| x.len() as u64).sum()
+}
+
+/// The lemmas as a model: their conjunction per predicate.
+fn to_model(store: &TermStore, system: &System, lemmas: &Lemmas) -> Model {
+    let mut model = Model::new();
+    for p in system.pred_ids() {
+        let i = p.0 as usize;
+        model.set(
+            p,
+            Interp {
+                params: lemmas.params[i].clone(),
+                body: store.and(lemmas.lemmas[i].clone()),
+            },
+        );
+    }
+    model
+}
+
+/// Most numeric arguments of one predicate for which quadratic monomials are formed.
+const MAX_QUADRATIC_ARITY: usize = 6;
+
+/// Equalities over the arguments and their degree-2 monomials (`x*y`, `x*x`) that hold on
+/// every state, for Int arguments, only when there are clearly more distinct states than
+/// monomials (with fewer, the hull holds accidental equalities that mix with the real ones).
+pub fn quadratic(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<TermId> {
+    let idx: Vec<usize> = (0..params.len())
+        .filter(|&k| store.var_sort(params[k]) == Sort::Int)
+        .collect();
+    let linear: Option<Vec<Vec<BigRational>>> = states
+        .iter()
+        .map(|s| idx.iter().map(|&k| s.get(k)?.as_rational()).collect())
+        .collect();
+    let Some(linear) = linear else {
+        return Vec::new();
+    };
+    // Monomials over the affinely independent arguments only: with a dependent one (o = 2k+1)
+    // the hull would also hold its products with the linear equalities, redundant lemmas that
+    // make every non-linear check harder.
+    let free = hull::independent(&linear, idx.len());
+    if free.is_empty() || free.len() > MAX_QUADRATIC_ARITY {
+        return Vec::new();
+    }
+    let mut pairs = Vec::new();
+    for (i, &a) in free.iter().enumerate() {
+        for &b in &free[i..] {
+            pairs.push((a, b));
+        }
+    }
+    let cols = idx.len() + pairs.len();
+    if states.len() < 2 * (cols + 1) {
+        return Vec::new();
+    }
+    let points: Option<Vec<Vec<BigRational>>> = states
+        .iter()
+        .map(|s| {
+            let xs: Option<Vec<BigRational>> =
+                idx.iter().map(|&k| s.get(k)?.as_rational()).collect();
+            let xs = xs?;
+            let mut row = xs.clone();
+            row.extend(pairs.iter().map(|&(a, b)| &xs[a] * &xs[b]));
+            Some(row)
+        })
+        .collect();
+    let Some(points) = points else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for eq in hull::affine_hull(&points, cols) {
+        if eq.coeffs[idx.len()..].iter().all(num_traits::Zero::is_zero) {
+            continue; // linear: already proposed
+        }
+        let terms: Vec<TermId> = eq
+            .coeffs
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| !num_traits::Zero::is_zero(*a))
+            .map(|(j, a)| {
+                let m = if j < idx.len() {
+                    store.var(params[idx[j]])
+                } else {
+                    let (x, y) = pairs[j - idx.len()];
+                    store.mul([store.var(params[idx[x]]), store.var(params[idx[y]])])
+                };
+                if num_traits::One::is_one(a) {
+                    m
+                } else {
+                    store.mul([store.int(a.clone()), m])
+                }
+            })
+            .collect();
+        out.push(store.eq(store.add(terms), store.int(-eq.constant)));
+    }
+    out.retain(|t| store.as_bool(*t).is_none());
+    out
+}
+
+/// Candidate lemmas over `params` that hold on every state: per numeric sort, the affine
+/// hull's equalities, lower and upper bounds, and orderings between arguments; constant
+/// Booleans. No candidate without states.
+pub fn candidates(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<TermId> {
+    let mut out = Vec::new();
+    if states.is_empty() {
+        return out;
+    }
+    for sort in [Sort::Int, Sort::Real] {
+        let idx: Vec<usize> = (0..params.len())
+            .filter(|&k| store.var_sort(params[k]) == sort)
+            .collect();
+        if idx.is_empty() {
+            continue;
+        }
+        let points: Option<Vec<Vec<BigRational>>> = states
+            .iter()
+            .map(|s| idx.iter().map(|&k| s.get(k)?.as_rational()).collect())
+            .collect();
+        let Some(points) = points else { continue };
+        for eq in hull::affine_hull(&points, idx.len()) {
+            let terms: Vec<TermId> = eq
+                .coeffs
+                .iter()
+                .zip(&idx)
+                .filter(|(a, _)| !num_traits::Zero::is_zero(*a))
+                .map(|(a, &k)| {
+                    let v = store.var(params[k]);
+                    if num_traits::One::is_one(a) {
+                        v
+                    } else {
+                        store.mul([store.numeral(a.clone(), &sort), v])
+                    }
+                })
+                .collect();
+            out.push(store.eq(store.add(terms), store.numeral(-eq.constant, &sort)));
+        }
+        let num = |r: &BigRational| match sort {
+            Sort::Int => store.int(r.to_integer()),
+            _ => store.real(r.clone()),
+        };
+        for (j, &k) in idx.iter().enumerate() {
+            let col = points.iter().map(|p| &p[j]);
+            let (Some(lo), Some(hi)) = (col.clone().min(), col.max()) else {
+                continue;
+            };
+            if lo == hi {
+                continue; // an equality of the hull
+            }
+            out.push(store.ge(store.var(params[k]), num(lo)));
+            out.push(store.le(store.var(params[k]), num(hi)));
+        }
+        if idx.len() <= MAX_PAIR_ARITY {
+            for a in 0..idx.len() {
+                for b in a + 1..idx.len() {
+                    let le = points.iter().all(|p| p[a] <= p[b]);
+                    let ge = points.iter().all(|p| p[a] >= p[b]);
+                    let (x, y) = (store.var(params[idx[a]]), store.var(params[idx[b]]));
+                    match (le, ge) {
+                        (true, false) => out.push(store.le(x, y)),
+                        (false, true) => out.push(store.ge(x, y)),
+                        _ => {}
+                    }
+                    if le && ge {
+                        continue; // equal on every state: an equality of the hull
+                    }
+                    // Difference bounds (x - y within the range seen), e.g. `i <= n + 1`.
+                    let diffs = points.iter().map(|p| &p[a] - &p[b]);
+                    let (Some(lo), Some(hi)) = (diffs.clone().min(), diffs.max()) else {
+                        continue;
+                    };
+                    let d = store.sub(x, y);
+                    if !lo.is_zero() && lo != hi {
+                        out.push(store.ge(d, num(&lo)));
+                    }
+                    if !hi.is_zero() && lo != hi {
+                        out.push(store.le(d, num(&hi)));
+                    }
+                }
+            }
+        }
+    }
+    for (k, &v) in params.iter().enumerate() {
+        if store.var_sort(v) != Sort::Bool {
+            continue;
+        }
+        let first = states[0].get(k);
+        if let Some(Value::Bool(b)) = first {
+            if states.iter().all(|s| s.get(k) == first) {
+                let t = store.var(v);
+                out.push(if *b { t } else { store.not(t) });
+            }
+        }
+    }
+    out.retain(|t| store.as_bool(*t).is_none());
+    out
+}
+
+/// The conjunction of two models, predicate by predicate (a predicate missing from either is
+/// `false`, as in a model).
+pub fn conjoin(store: &TermStore, system: &System, a: &Model, b: &Model) -> Model {
+    let mut out = Model::new();
+    for p in system.pred_ids() {
+        let (Some(x), Some(y)) = (a.get(p), b.get(p)) else {
+            continue;
+        };
+        let map: HashMap<VarId, TermId> = y
+            .params
+            .iter()
+            .zip(&x.params)
+            .map(|(from, to)| (*from, store.var(*to)))
+            .collect();
+        let yb = store.substitute(y.body, &map);
+        out.set(
+            p,
+            Interp {
+                params: x.params.clone(),
+                body: store.and([x.body, yb]),
+            },
+        );
+    }
+    out
+}

@@ -1,0 +1,181 @@
+//! Concrete reachable states of every predicate, found by running the clauses forwards one
+//! clause instance at a time.
+//!
+//! Duty: starting from the facts, repeatedly pick a clause whose body predicates already have
+//! states, fill its body atoms with stored states (chosen at random), and ask the solver for a
+//! head state. Unconstrained values (nondet inputs) are pushed towards pseudo-random small
+//! numbers through assumptions (dropped when they conflict, by unsat core) so that the states
+//! differ; the same seed always gives the same states. Every state is reachable (a derivation
+//! exists), so whatever holds on all reachable states holds on the samples.
+//!
+//! Must not: exceed its deadline (each check is capped), or claim anything about unsampled
+//! states.
+
+use crate::chc::{ClauseId, System};
+use crate::smt::{Deadline, SatResult, Smt};
+use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use crate::transform::value_term;
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+/// Most time one solver check may take.
+const CHECK_CAP: Duration = Duration::from_millis(50);
+/// Most assumption sets tried (each dropping the previous unsat core, which often names a
+/// single determined variable) before solving without any.
+const RETRIES: usize = 16;
+
+/// A small deterministic pseudo-random generator (xorshift64*).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a nonzero seed.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.max(1))
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A value for an unconstrained number: mostly small (loops run a few times), sometimes
+    /// larger, so that the samples are not all alike.
+    fn small(&mut self) -> i64 {
+        match self.below(10) {
+            0..=5 => self.below(13) as i64 - 2,
+            6..=8 => self.below(71) as i64 - 20,
+            _ => self.below(2001) as i64 - 1000,
+        }
+    }
+}
+
+/// Reachable states per predicate (indexed by `PredId`), each a value per argument.
+pub type States = Vec<Vec<Vec<Value>>>;
+
+/// Collects up to `max_per_pred` distinct states per predicate until `deadline`, or until no
+/// clause adds a state for a few rounds. Returns the states and the number of solver checks.
+pub fn collect(
+    store: &TermStore,
+    system: &System,
+    deadline: Deadline,
+    max_per_pred: usize,
+) -> (States, u64) {
+    let n = system.num_preds();
+    let mut pools: States = vec![Vec::new(); n];
+    let mut seen: Vec<HashSet<Vec<Value>>> = vec![HashSet::new(); n];
+    let mut smt = Smt::new(store, deadline);
+    smt.set_check_cap(Some(CHECK_CAP));
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+    let clauses: Vec<ClauseId> = system
+        .clauses()
+        .filter(|(_, c)| !c.is_query())
+        .map(|(id, _)| id)
+        .collect();
+    // Clause instances in a row that added no state (a body state that does not enable the
+    // clause, or a state already seen) before giving up.
+    let patience = 30 + 10 * clauses.len();
+    let mut idle = 0;
+    while idle < patience && !deadline.expired() {
+        for &cid in &clauses {
+            if deadline.expired() {
+                break;
+            }
+            let c = system.clause(cid);
+            let Some(head) = c.head_atom() else { continue };
+            let h = head.pred.0 as usize;
+            if pools[h].len() >= max_per_pred
+                || c.body.iter().any(|a| pools[a.pred.0 as usize].is_empty())
+            {
+                continue;
+            }
+            let mut map: HashMap<VarId, TermId> = HashMap::new();
+            for a in &c.body {
+                let pool = &pools[a.pred.0 as usize];
+                let state = &pool[rng.below(pool.len())];
+                for (v, x) in a.args.iter().zip(state) {
+                    map.insert(*v, value_term(store, x, &store.var_sort(*v)));
+                }
+            }
+            let phi = store.substitute(c.constraint, &map);
+            idle += 1;
+            if let Some(state) = step(&mut smt, store, phi, &head.args, &mut rng) {
+                if seen[h].insert(state.clone()) {
+                    pools[h].push(state);
+                    idle = 0;
+                }
+            }
+        }
+        if clauses.iter().all(|&cid| {
+            let c = system.clause(cid);
+            c.head_pred()
+                .is_some_and(|h| pools[h.0 as usize].len() >= max_per_pred)
+                || c.body.iter().any(|a| pools[a.pred.0 as usize].is_empty())
+        }) {
+            break; // every clause is full or cannot fire
+        }
+    }
+    let checks = smt.stats().checks;
+    (pools, checks)
+}
+
+/// One clause instance: a model of `phi` (body already filled in), read at `head`.
+fn step(
+    smt: &mut Smt<'_>,
+    store: &TermStore,
+    phi: TermId,
+    head: &[VarId],
+    rng: &mut Rng,
+) -> Option<Vec<Value>> {
+    if store.as_bool(phi) == Some(false) {
+        return None;
+    }
+    smt.push();
+    smt.assert(phi);
+    // Head arguments the constraint does not mention are free too.
+    let mut free: Vec<VarId> = store.free_vars(phi).into_iter().collect();
+    for v in head {
+        if !free.contains(v) {
+            free.push(*v);
+        }
+    }
+    let mut assumptions: Vec<TermId> = free
+        .iter()
+        .filter(|v| matches!(store.var_sort(**v), Sort::Int | Sort::Real))
+        .map(|v| {
+            let s = store.var_sort(*v);
+            store.eq(store.var(*v), store.numeral(rng.small(), &s))
+        })
+        .collect();
+    let mut result = None;
+    let retries = RETRIES.min(assumptions.len() + 1);
+    for attempt in 0..=retries {
+        if attempt == retries {
+            assumptions.clear();
+        }
+        match smt.check_assuming(&assumptions) {
+            SatResult::Sat => {
+                result = smt
+                    .values(head.iter().copied())
+                    .map(|vals| head.iter().map(|v| vals[v].clone()).collect());
+                break;
+            }
+            SatResult::Unsat if !assumptions.is_empty() => {
+                let core: HashSet<TermId> = smt.unsat_core().into_iter().collect();
+                if core.is_empty() {
+                    break; // unsatisfiable without assumptions: the clause does not apply
+                }
+                assumptions.retain(|a| !core.contains(a));
+            }
+            _ => break,
+        }
+    }
+    smt.pop(1);
+    result
+}
