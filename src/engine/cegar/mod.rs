@@ -13,9 +13,8 @@
 //! [`CexShape::Mixed`] (the default) once the trees alone have not converged within
 //! [`UNIFORM_AFTER`] iterations, with [`CexShape::Uniform`] from the first; a feasible path of
 //! the unfolding replaces the tree (and becomes the derivation). Interpolants are computed over
-//! the exact clause constraints
-//! (disjunctions included), so that a refinement refutes the whole counterexample. A refinement
-//! that adds nothing ends in `unknown`.
+//! the exact clause constraints (disjunctions included), so that a refinement refutes the whole
+//! counterexample. A refinement that adds nothing ends in `unknown`.
 //!
 //! Must not: call another engine, print, or return a model it has not validated.
 
@@ -205,9 +204,9 @@ impl Engine for Cegar {
                 }
             }
             let result = if self.cex_shape == CexShape::Uniform && !uniform_new.is_empty() {
-                Analysis::Refined(std::mem::take(&mut uniform_new))
+                Analysis::Refined(uniform_new)
             } else {
-                analyse(
+                match analyse(
                     store,
                     system,
                     cx.deadline,
@@ -217,16 +216,17 @@ impl Engine for Cegar {
                     &tree.2,
                     iterations as u64,
                     &mut checks,
-                )
-            };
-            let result = match result {
-                Analysis::Refined(mut new) => {
-                    new.extend(uniform_new);
-                    Analysis::Refined(new)
+                ) {
+                    Analysis::Refined(mut new) => {
+                        new.extend(uniform_new);
+                        Analysis::Refined(new)
+                    }
+                    // the tree analysis failed but the unfolding refined: progress all the same
+                    Analysis::Failed(_) if !uniform_new.is_empty() => {
+                        Analysis::Refined(uniform_new)
+                    }
+                    r => r,
                 }
-                // the tree analysis failed but the unfolding refined: progress all the same
-                Analysis::Failed(_) if !uniform_new.is_empty() => Analysis::Refined(uniform_new),
-                r => r,
             };
             ref_ms += t1.elapsed().as_millis();
             match result {
