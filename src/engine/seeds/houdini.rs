@@ -4,8 +4,9 @@
 //! Duty: drop, clause by clause, every head lemma some model of `body lemmas ∧ constraint`
 //! falsifies, until nothing changes. A check the solver cannot decide drops every lemma of that
 //! head that is not already known to be inductive (sound: the result only shrinks; lemmas kept
-//! by an earlier filter stay inductive when more body lemmas are assumed). Must not: look at queries, or keep a lemma without
-//! the checks that justify it (when the deadline passes, `None`).
+//! by an earlier filter stay inductive when more body lemmas are assumed). Must not: look at
+//! queries, or keep a lemma without the checks that justify it (when the deadline passes,
+//! `None`).
 
 use crate::chc::System;
 use crate::smt::{Deadline, SatResult, Smt};

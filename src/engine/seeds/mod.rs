@@ -1,6 +1,6 @@
 //! Data-driven candidate invariants: concrete reachable states of each predicate ([`sample`]),
-//! the linear equalities, bounds, orderings and difference bounds that hold on all of them ([`hull`] plus simple
-//! comparisons), filtered to an inductive subset ([`houdini`]).
+//! the linear equalities, bounds, orderings and difference bounds that hold on all of them
+//! ([`hull`] plus simple comparisons), filtered to an inductive subset ([`houdini`]).
 //!
 //! Duty: give the portfolio a model whose interpretations are inductive (relative to the
 //! facts and every non-query clause) and often contain the affine equalities (`sn = 2 i - 2`)
