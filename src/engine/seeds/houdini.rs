@@ -8,7 +8,7 @@
 //! queries, or keep a lemma without the checks that justify it (when the deadline passes,
 //! `None`).
 
-use crate::chc::System;
+use crate::chc::{ClauseId, System};
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use std::collections::HashMap;
@@ -29,6 +29,33 @@ pub struct Lemmas {
 }
 
 impl Lemmas {
+    /// Adds `extra` (per predicate) on top of the current lemmas, which must be inductive, and
+    /// filters the new ones until `deadline`. When that fails the current lemmas stay as they
+    /// were. Returns how many candidates were added, and the number of solver checks.
+    pub fn strengthen(
+        &mut self,
+        store: &TermStore,
+        system: &System,
+        extra: Vec<Vec<TermId>>,
+        deadline: Deadline,
+    ) -> (u64, u64) {
+        let added: u64 = extra.iter().map(|e| e.len() as u64).sum();
+        if added == 0 {
+            return (0, 0);
+        }
+        for (i, e) in extra.into_iter().enumerate() {
+            self.known[i] = self.lemmas[i].len();
+            self.lemmas[i].extend(e);
+        }
+        let (done, checks) = filter(store, system, self, deadline);
+        if !done {
+            for (l, &k) in self.lemmas.iter_mut().zip(&self.known) {
+                l.truncate(k);
+            }
+        }
+        (added, checks)
+    }
+
     fn instance(&self, store: &TermStore, p: usize, args: &[VarId], t: TermId) -> TermId {
         let map: HashMap<VarId, TermId> = self.params[p]
             .iter()
@@ -48,9 +75,12 @@ pub fn filter(
     deadline: Deadline,
 ) -> (bool, u64) {
     let mut checks = 0;
+    // One solver per clause, its constraint asserted once; each round's lemmas go in a
+    // pushed scope (creating a Z3 solver costs more than most of these checks).
+    let mut solvers: HashMap<ClauseId, Smt> = HashMap::new();
     loop {
         let mut changed = false;
-        for (_, c) in system.clauses() {
+        for (cid, c) in system.clauses() {
             let Some(head) = c.head_atom() else { continue };
             let h = head.pred.0 as usize;
             if lemmas.lemmas[h].len() <= lemmas.known[h] {
@@ -59,7 +89,7 @@ pub fn filter(
             if deadline.expired() {
                 return (false, checks);
             }
-            let mut parts = vec![c.constraint];
+            let mut parts = Vec::new();
             for a in &c.body {
                 let p = a.pred.0 as usize;
                 for &l in &lemmas.lemmas[p] {
@@ -71,18 +101,25 @@ pub fn filter(
                 .map(|&l| lemmas.instance(store, h, &head.args, l))
                 .collect();
             parts.push(store.not(store.and(heads.clone())));
-            let mut smt = Smt::new(store, deadline);
-            smt.set_check_cap(Some(CHECK_CAP));
+            let smt = solvers.entry(cid).or_insert_with(|| {
+                let mut smt = Smt::new(store, deadline);
+                smt.set_check_cap(Some(CHECK_CAP));
+                smt.assert(c.constraint);
+                smt
+            });
+            smt.push();
             smt.assert(store.and(parts));
             checks += 1;
-            match smt.check() {
+            let result = smt.check();
+            let values = match result {
+                SatResult::Sat => smt.values(c.vars(store).into_iter().collect::<Vec<VarId>>()),
+                _ => None,
+            };
+            smt.pop(1);
+            match result {
                 SatResult::Unsat => continue,
                 SatResult::Sat => {
-                    let vars: Vec<VarId> = c.vars(store).into_iter().collect();
-                    let env: HashMap<VarId, _> = match smt.values(vars) {
-                        Some(m) => m.into_iter().collect(),
-                        None => HashMap::new(),
-                    };
+                    let env: HashMap<VarId, _> = values.into_iter().flatten().collect();
                     let keep: Vec<bool> = heads
                         .iter()
                         .map(|&t| matches!(store.eval(t, &env), Ok(crate::term::Value::Bool(true))))

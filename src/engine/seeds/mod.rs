@@ -1,6 +1,8 @@
 //! Data-driven candidate invariants: concrete reachable states of each predicate ([`sample`]),
 //! the linear equalities, bounds, orderings and difference bounds that hold on all of them
-//! ([`hull`] plus simple comparisons), filtered to an inductive subset ([`houdini`]).
+//! ([`hull`] plus simple comparisons), filtered to an inductive subset ([`houdini`]); then, in
+//! stages on top of that subset, bounds at program constants the samples never reach,
+//! congruences (`x mod 2 = 0`) and degree-2 equalities.
 //!
 //! Duty: give the portfolio a model whose interpretations are inductive (relative to the
 //! facts and every non-query clause) and often contain the affine equalities (`sn = 2 i - 2`)
@@ -14,12 +16,14 @@ pub mod sample;
 
 use super::{Context, Stats};
 use crate::chc::System;
-use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use crate::witness::{Interp, Model};
 use houdini::Lemmas;
+use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Most predicate arguments of one sort for which pairwise orderings are proposed.
 const MAX_PAIR_ARITY: usize = 12;
@@ -97,35 +101,163 @@ impl Samples {
             return Err("samples: timeout in the Houdini filter".into());
         }
         stats.set("lemmas", count(&lemmas.lemmas));
-        let linear = to_model(store, system, &lemmas);
-        // Quadratic equalities on top of the linear lemmas.
-        let linear_lemmas = lemmas.lemmas.clone();
-        let mut added = 0;
-        for p in system.pred_ids() {
-            let i = p.0 as usize;
-            lemmas.known[i] = lemmas.lemmas[i].len();
-            let quad = quadratic(store, &lemmas.params[i], &states[i]);
-            added += quad.len() as u64;
-            lemmas.lemmas[i].extend(quad);
-        }
-        stats.set("quadratic_candidates", added);
-        if added == 0 || cx.deadline.expired() {
-            return Ok(Found {
-                model: linear.clone(),
-                linear,
-            });
-        }
-        let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
+        // Stronger candidates on top of the inductive ones, each stage with half the time
+        // left (the last with all of it); a stage that fails leaves the lemmas as they were.
+        let params = lemmas.params.clone();
+        let per_pred = |f: &dyn Fn(usize) -> Vec<TermId>| -> Vec<Vec<TermId>> {
+            (0..params.len()).map(f).collect()
+        };
+        let consts = constants(store, system);
+        let bounds = per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts));
+        let (added, checks) =
+            lemmas.strengthen(store, system, bounds, half_of_remaining(cx.deadline));
+        stats.set("constant_candidates", added);
         stats.add("houdini_checks", checks);
-        if !done {
-            lemmas.lemmas = linear_lemmas;
-        }
+        let linear = to_model(store, system, &lemmas);
+        let modular = per_pred(&|i| modular(store, &params[i], &states[i]));
+        let (added, checks) =
+            lemmas.strengthen(store, system, modular, half_of_remaining(cx.deadline));
+        stats.set("modular_candidates", added);
+        stats.add("houdini_checks", checks);
+        let quad = per_pred(&|i| quadratic(store, &params[i], &states[i]));
+        let (added, checks) = lemmas.strengthen(store, system, quad, cx.deadline);
+        stats.set("quadratic_candidates", added);
+        stats.add("houdini_checks", checks);
         stats.set("all_lemmas", count(&lemmas.lemmas));
         Ok(Found {
             model: to_model(store, system, &lemmas),
             linear,
         })
     }
+}
+
+/// A deadline half-way between now and `d` (`d` itself when it has no limit).
+fn half_of_remaining(d: crate::smt::Deadline) -> crate::smt::Deadline {
+    match d.remaining() {
+        Some(r) => crate::smt::Deadline::after(r / 2),
+        None => d,
+    }
+}
+
+/// Most program constants used as bounds.
+const MAX_CONSTANTS: usize = 16;
+
+/// Program constants beyond this many bits are type ranges (2^31 - 1, 2^32), not loop bounds.
+const MAX_CONSTANT_BITS: u64 = 30;
+
+/// Integer literals of the clause constraints and their neighbours `c - 1`, `c + 1`, small ones
+/// first, from at most [`MAX_CONSTANTS`] literals: loop bounds such as `i < 1000000` that
+/// samples never reach.
+fn constants(store: &TermStore, system: &System) -> Vec<BigInt> {
+    let mut seen = HashSet::new();
+    let mut stack: Vec<TermId> = system.clauses().map(|(_, c)| c.constraint).collect();
+    let mut literals = BTreeSet::new();
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        match &store.get(t).term {
+            Term::Int(i) if i.bits() <= MAX_CONSTANT_BITS => {
+                literals.insert(i.clone());
+            }
+            Term::App(_, args) => stack.extend(args.iter().copied()),
+            _ => {}
+        }
+    }
+    let mut literals: Vec<BigInt> = literals.into_iter().collect();
+    literals.sort_by_key(|c| c.bits());
+    literals.truncate(MAX_CONSTANTS);
+    let mut out: Vec<BigInt> = literals
+        .into_iter()
+        .flat_map(|c| [&c - 1, c.clone(), c + 1])
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The values of Int argument `k` on every state (`None` when one is not an integer).
+fn int_column(states: &[Vec<Value>], k: usize) -> Option<Vec<BigInt>> {
+    states
+        .iter()
+        .map(|s| match s.get(k) {
+            Some(Value::Int(i)) => Some(i.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `x <= c` and `x >= c` for Int arguments `x` and program constants `c` beyond the sampled
+/// range of `x` (bounds inside it are the sampled ones). Every such constant is proposed: the
+/// filter keeps the inductive one (for `i < 1000000; i++` that is `i <= 1000000`).
+fn constant_bounds(
+    store: &TermStore,
+    params: &[VarId],
+    states: &[Vec<Value>],
+    consts: &[BigInt],
+) -> Vec<TermId> {
+    let mut out = Vec::new();
+    if states.is_empty() || params.len() > MAX_PAIR_ARITY {
+        return out;
+    }
+    for (k, &v) in params.iter().enumerate() {
+        if store.var_sort(v) != Sort::Int {
+            continue;
+        }
+        let Some(col) = int_column(states, k) else {
+            continue;
+        };
+        let (Some(lo), Some(hi)) = (col.iter().min(), col.iter().max()) else {
+            continue;
+        };
+        for c in consts {
+            if c > hi {
+                out.push(store.le(store.var(v), store.int(c.clone())));
+            } else if c < lo {
+                out.push(store.ge(store.var(v), store.int(c.clone())));
+            }
+        }
+    }
+    out
+}
+
+/// Moduli tried for congruences.
+const MODULI: [u32; 3] = [2, 3, 4];
+
+/// Congruences that hold on every state: `x mod m = r` for Int arguments and `(x - y) mod 2 = r`
+/// for pairs, each only when the sampled values of `x` (or `x - y`) are not all equal.
+fn modular(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<TermId> {
+    let mut out = Vec::new();
+    if states.is_empty() || params.len() > MAX_PAIR_ARITY {
+        return out;
+    }
+    let cols: Vec<(usize, Vec<BigInt>)> = (0..params.len())
+        .filter(|&k| store.var_sort(params[k]) == Sort::Int)
+        .filter_map(|k| Some((k, int_column(states, k)?)))
+        .collect();
+    let mut congruent = |t: TermId, col: &[BigInt], moduli: &[u32]| {
+        if col.iter().all(|x| *x == col[0]) {
+            return;
+        }
+        for &m in moduli {
+            let m = BigInt::from(m);
+            let r = col[0].mod_floor(&m);
+            if col.iter().all(|x| x.mod_floor(&m) == r) {
+                let md = store.app(Op::Mod, vec![t, store.int(m)]);
+                out.push(store.eq(md, store.int(r)));
+            }
+        }
+    };
+    for (a, (ka, xa)) in cols.iter().enumerate() {
+        congruent(store.var(params[*ka]), xa, &MODULI);
+        for (kb, xb) in &cols[a + 1..] {
+            let diff: Vec<BigInt> = xa.iter().zip(xb).map(|(x, y)| x - y).collect();
+            let t = store.sub(store.var(params[*ka]), store.var(params[*kb]));
+            congruent(t, &diff, &MODULI[..1]);
+        }
+    }
+    out.retain(|t| store.as_bool(*t).is_none());
+    out
 }
 
 fn count(l: &[Vec<TermId>]) -> u64 {
