@@ -62,7 +62,7 @@ def limit_memory(mb):
 def hornbeam(path, args):
     """One `hornbeam batch FILE` run; its single record."""
     out = Path(args.out) / "tmp" / (str(abs(hash(str(path)))) + ".json")
-    subprocess.run([str(HB), "batch", str(path), "--jobs", "1", "--timeout", str(args.timeout),
+    subprocess.run([args.bin, "batch", str(path), "--jobs", "1", "--timeout", str(args.timeout),
                     "--memory", str(args.memory), "--engine", args.engine, "--json", str(out)],
                    capture_output=True)
     try:
@@ -129,6 +129,8 @@ def main():
     ap.add_argument("--expected", default=None)
     ap.add_argument("--skip-z3", action="store_true")
     ap.add_argument("--engine", default="auto", help="hornbeam's engine (solve --engine)")
+    ap.add_argument("--bin", default=str(HB),
+                    help="hornbeam binary (a frozen copy keeps a long run safe from rebuilds)")
     args = ap.parse_args()
     if args.expected is None and args.paths == [str(DEFAULT)]:
         args.expected = str(DEFAULT / "expected.tsv")
@@ -160,7 +162,7 @@ def main():
         names.append(f"{name}={out}")
         summary(name, run)
     report = Path(args.out) / "report.html"
-    subprocess.run([str(HB), "report", *names, "--out", str(report)], check=True)
+    subprocess.run([args.bin, "report", *names, "--out", str(report)], check=True)
     print(f"\nreport: {report}  (the wall time is that of both solvers together)")
     wrong = sum(r["wrong"] for rs in runs.values() for r in rs)
     return 1 if wrong else 0
