@@ -8,6 +8,22 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
 impl TermStore {
+    /// Renames variables `from[i]` to `to[i]` (simultaneously): a predicate's interpretation
+    /// over its parameters, read at an atom's arguments.
+    pub fn rename(&self, t: TermId, from: &[VarId], to: &[VarId]) -> TermId {
+        debug_assert_eq!(
+            from.len(),
+            to.len(),
+            "renaming between lists of different lengths"
+        );
+        let map: HashMap<VarId, TermId> = from
+            .iter()
+            .zip(to)
+            .map(|(x, y)| (*x, self.var(*y)))
+            .collect();
+        self.substitute(t, &map)
+    }
+
     /// Replaces free variables by terms (simultaneously), rebuilding through the smart
     /// constructors. Bound variables are fresh by construction, so no capture can occur.
     pub fn substitute(&self, t: TermId, map: &HashMap<VarId, TermId>) -> TermId {

@@ -4,7 +4,7 @@
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
 use crate::smt::{eliminate_quantifiers, Deadline, SatResult, Smt};
 use crate::term::{print::symbol, TermId, TermPrinter, TermStore, VarId};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The interpretation of one predicate: `λ params. body`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,15 +41,7 @@ impl Model {
     pub fn apply(&self, store: &TermStore, atom: &Atom) -> TermId {
         match self.interps.get(&atom.pred) {
             None => store.ff(),
-            Some(i) => {
-                let map: HashMap<VarId, TermId> = i
-                    .params
-                    .iter()
-                    .zip(&atom.args)
-                    .map(|(p, a)| (*p, store.var(*a)))
-                    .collect();
-                store.substitute(i.body, &map)
-            }
+            Some(i) => store.rename(i.body, &i.params, &atom.args),
         }
     }
 

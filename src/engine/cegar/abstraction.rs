@@ -73,12 +73,7 @@ impl Candidates {
     /// Candidate `k` of the atom's predicate, over the atom's arguments.
     pub fn instance(&self, store: &TermStore, atom: &Atom, k: usize) -> TermId {
         let p = atom.pred.0 as usize;
-        let map: HashMap<VarId, TermId> = self.params[p]
-            .iter()
-            .zip(&atom.args)
-            .map(|(x, a)| (*x, store.var(*a)))
-            .collect();
-        store.substitute(self.preds[p][k], &map)
+        store.rename(self.preds[p][k], &self.params[p], &atom.args)
     }
 
     /// The conjunction of a cube over the predicate's parameters.

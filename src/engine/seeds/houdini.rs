@@ -57,12 +57,7 @@ impl Lemmas {
     }
 
     fn instance(&self, store: &TermStore, p: usize, args: &[VarId], t: TermId) -> TermId {
-        let map: HashMap<VarId, TermId> = self.params[p]
-            .iter()
-            .zip(args)
-            .map(|(x, a)| (*x, store.var(*a)))
-            .collect();
-        store.substitute(t, &map)
+        store.rename(t, &self.params[p], args)
     }
 }
 

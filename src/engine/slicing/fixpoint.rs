@@ -205,14 +205,11 @@ impl<'a, 's> Fixpoint<'a, 's> {
         let store = self.cx.store;
         match &self.cand[p.0 as usize] {
             None => store.ff(),
-            Some(lemmas) => {
-                let map: HashMap<VarId, TermId> = self.params[p.0 as usize]
-                    .iter()
-                    .zip(args)
-                    .map(|(a, b)| (*a, store.var(*b)))
-                    .collect();
-                store.substitute(store.and(lemmas.iter().copied()), &map)
-            }
+            Some(lemmas) => store.rename(
+                store.and(lemmas.iter().copied()),
+                &self.params[p.0 as usize],
+                args,
+            ),
         }
     }
 
