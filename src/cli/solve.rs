@@ -44,15 +44,18 @@ pub struct SolveArgs {
     no_preprocess: bool,
 }
 
+/// Time past `--timeout` for translating back, validating and printing.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// The part of [`GRACE`] validation may use (the rest is for printing).
+const VALIDATION: Duration = Duration::from_millis(1500);
+
 /// Runs `solve`; returns the exit status.
 pub fn run(args: &SolveArgs) -> i32 {
     let start = Instant::now();
     let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
     let worker_args = args.clone();
-    // Grace period past the limit for validation and printing.
-    run_on_worker("solve", limit, Duration::from_secs(2), move || {
-        solve(&worker_args, start)
-    })
+    run_on_worker("solve", limit, GRACE, move || solve(&worker_args, start))
 }
 
 fn solve(args: &SolveArgs, start: Instant) -> Outcome {
@@ -87,6 +90,13 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             CexShapeChoice::Mixed => CexShape::Mixed,
         },
         ..SolveOptions::default()
+    };
+    let options = match options.timeout {
+        Some(_) => SolveOptions {
+            validation_limit: VALIDATION,
+            ..options
+        },
+        None => options,
     };
     let solved = driver::solve(&store, &system, &options);
     let answer = solved.answer;

@@ -46,7 +46,7 @@ pub struct VerifyArgs {
 pub fn run(args: &VerifyArgs) -> i32 {
     let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
     let worker_args = args.clone();
-    run_on_worker("verify", limit, Duration::from_secs(3), move || {
+    run_on_worker("verify", limit, GRACE, move || {
         let (stdout, stderr, code) = verify(&worker_args);
         Outcome {
             stdout,
@@ -172,6 +172,12 @@ fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> St
     out
 }
 
+/// Time past `--timeout` for the last checks, the concrete replay and printing.
+const GRACE: Duration = Duration::from_secs(3);
+
+/// The part of [`GRACE`] the answer's validation may use.
+const VALIDATION: Duration = Duration::from_secs(2);
+
 /// One engine through the shared pipeline (preprocess, solve, translate back, validate).
 fn run_engine(
     store: &TermStore,
@@ -182,6 +188,11 @@ fn run_engine(
     let options = SolveOptions {
         engine,
         timeout: limit,
+        validation_limit: if limit.is_some() {
+            VALIDATION
+        } else {
+            SolveOptions::default().validation_limit
+        },
         ..SolveOptions::default()
     };
     driver::solve(store, system, &options).answer

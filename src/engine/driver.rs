@@ -40,8 +40,9 @@ pub struct SolveOptions {
     pub preprocess: bool,
     /// Time limit for preprocessing and the engine (validation has its own).
     pub timeout: Option<Duration>,
-    /// Time limit for validating the answer: a correct answer found just before the deadline
-    /// must not be lost to it.
+    /// Time for translating the answer back and validating it, beyond what is left of
+    /// `timeout` when the engine answers: a correct answer found just before the deadline must
+    /// not be lost to it, and the whole call ends by `timeout` plus this.
     pub validation_limit: Duration,
     /// The counterexample shape CEGAR refines.
     pub cex_shape: CexShape,
@@ -120,7 +121,8 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         }
     };
     let t2 = Instant::now();
-    let vdeadline = Deadline::after(options.validation_limit);
+    let vdeadline =
+        Deadline::after(deadline.remaining().unwrap_or_default() + options.validation_limit);
     let answer = pipeline.answer(store, answer, vdeadline);
     let answer = answer.validated(store, system, vdeadline);
     let t3 = Instant::now();

@@ -48,6 +48,14 @@ impl Deadline {
         self.0.map(|t| t.saturating_duration_since(Instant::now()))
     }
 
+    /// The earlier of this deadline and `d` from now.
+    pub fn at_most(&self, d: Duration) -> Self {
+        match self.remaining() {
+            Some(r) if r <= d => *self,
+            _ => Deadline::after(d),
+        }
+    }
+
     /// Whether the deadline has passed.
     pub fn expired(&self) -> bool {
         self.remaining() == Some(Duration::ZERO)
@@ -255,4 +263,27 @@ pub fn check_sat(store: &TermStore, t: TermId, deadline: Deadline) -> SatResult 
     let mut smt = Smt::new(store, deadline);
     smt.assert(t);
     smt.check()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Deadline;
+    use std::time::Duration;
+
+    #[test]
+    fn at_most_keeps_the_earlier_deadline() {
+        let long = Duration::from_secs(3600);
+        let short = Duration::from_millis(100);
+        // An unbounded or later deadline is cut to the cap.
+        for d in [Deadline::none(), Deadline::after(long)] {
+            let capped = d
+                .at_most(short)
+                .remaining()
+                .expect("capped deadline is bounded");
+            assert!(capped <= short, "{capped:?}");
+        }
+        // An earlier deadline stays.
+        let early = Deadline::after(Duration::from_millis(10));
+        assert_eq!(early.at_most(long), early);
+    }
 }

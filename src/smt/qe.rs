@@ -37,11 +37,7 @@ pub fn eliminate(
     let bound: Vec<Dynamic> = vars.iter().map(|v| tr.var(*v)).collect();
     let refs: Vec<&dyn Ast> = bound.iter().map(|d| d as &dyn Ast).collect();
     let goal = Goal::new(false, false, false);
-    match mode {
-        QeMode::Full => goal.assert(&z3::ast::exists_const(&refs, &[], &body)),
-        // qe-light works on free constants: assert the body and let it project `vars`.
-        QeMode::Light => goal.assert(&z3::ast::exists_const(&refs, &[], &body)),
-    }
+    goal.assert(&z3::ast::exists_const(&refs, &[], &body));
     let name = match mode {
         QeMode::Light => "qe-light",
         QeMode::Full => "qe",
