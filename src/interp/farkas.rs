@@ -259,6 +259,11 @@ impl<'s> Interpolator<'s> {
     /// is found (A ∧ B satisfiable over the rationals after tightening, non-linear literals,
     /// solver gave up).
     pub fn interpolate(&mut self, a: &[TermId], b: &[TermId]) -> Option<Interpolant> {
+        // Posing the problem costs time of its own on large formulas (a multiplier per atom):
+        // do not start after the deadline.
+        if self.deadline.expired() {
+            return None;
+        }
         self.with_scoped(Slot::Lp, |this, smt| this.interpolate_in(smt, a, b))
     }
 
