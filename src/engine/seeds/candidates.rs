@@ -25,7 +25,7 @@ const MAX_CONSTANTS: usize = 16;
 const MAX_CONSTANT_BITS: u64 = 30;
 
 /// Integer literals of the clause constraints and their neighbours `c - 1`, `c + 1`, small ones
-/// first, from at most [`MAX_CONSTANTS`] literals: loop bounds such as `i < 1000000` that
+/// first, from at most `MAX_CONSTANTS` literals: loop bounds such as `i < 1000000` that
 /// samples never reach.
 pub fn constants(store: &TermStore, system: &System) -> Vec<BigInt> {
     let mut seen = HashSet::new();

@@ -1,6 +1,6 @@
 //! Data-driven candidate invariants: concrete reachable states of each predicate ([`sample`]),
 //! the linear equalities, bounds, orderings and difference bounds that hold on all of them
-//! ([`candidates`], with [`hull`]), filtered to an inductive subset ([`houdini`]); then, in
+//! ([`mod@candidates`], with [`hull`]), filtered to an inductive subset ([`houdini`]); then, in
 //! stages on top of that subset, bounds at program constants the samples never reach,
 //! congruences (`x mod 2 = 0`) and degree-2 equalities.
 //!
