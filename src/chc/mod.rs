@@ -141,6 +141,16 @@ impl System {
         &self.preds[p.0 as usize]
     }
 
+    /// Fresh variables for `p`'s arguments, named `P#k` (what engines interpret `p` over).
+    pub fn fresh_params(&self, store: &TermStore, p: PredId) -> Vec<VarId> {
+        let d = self.pred(p);
+        d.sorts
+            .iter()
+            .enumerate()
+            .map(|(k, s)| store.new_var(&format!("{}#{k}", d.name), s.clone()))
+            .collect()
+    }
+
     /// A clause.
     pub fn clause(&self, c: ClauseId) -> &Clause {
         &self.clauses[c.0 as usize]

@@ -29,14 +29,7 @@ impl Candidates {
     pub fn new(store: &TermStore, system: &System) -> Self {
         let params = system
             .pred_ids()
-            .map(|p| {
-                let d = system.pred(p);
-                d.sorts
-                    .iter()
-                    .enumerate()
-                    .map(|(k, s)| store.new_var(&format!("{}#{k}", d.name), s.clone()))
-                    .collect()
-            })
+            .map(|p| system.fresh_params(store, p))
             .collect();
         Candidates {
             params,

@@ -77,13 +77,7 @@ impl Samples {
             known: vec![0; system.num_preds()],
         };
         for p in system.pred_ids() {
-            let d = system.pred(p);
-            let params: Vec<VarId> = d
-                .sorts
-                .iter()
-                .enumerate()
-                .map(|(k, s)| store.new_var(&format!("{}#{k}", d.name), s.clone()))
-                .collect();
+            let params = system.fresh_params(store, p);
             lemmas
                 .lemmas
                 .push(candidates(store, &params, &states[p.0 as usize]));
