@@ -75,12 +75,7 @@ impl Default for Portfolio {
 
 /// A deadline `slice` from now, but never past `outer`.
 fn sliced(outer: Deadline, slice: Option<Duration>) -> Deadline {
-    match (outer.remaining(), slice) {
-        (Some(r), Some(s)) => Deadline::after(r.min(s)),
-        (Some(r), None) => Deadline::after(r),
-        (None, Some(s)) => Deadline::after(s),
-        (None, None) => Deadline::none(),
-    }
+    slice.map_or(outer, |s| outer.at_most(s))
 }
 
 /// What one phase did, for `--stats`.
