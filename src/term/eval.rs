@@ -139,6 +139,35 @@ pub(crate) fn euclid_mod(a: &BigInt, b: &BigInt) -> BigInt {
 }
 
 impl TermStore {
+    /// A ground term equal to `v`, of sort `sort` (a value read back into a formula).
+    pub fn value_term(&self, v: &Value, sort: &Sort) -> TermId {
+        match (v, sort) {
+            (Value::Bool(b), _) => self.bool(*b),
+            (Value::Int(i), _) => self.int(i.clone()),
+            (Value::Real(r), _) => self.real(r.clone()),
+            (Value::Array(d, entries), Sort::Array(i, e)) => {
+                let mut t = self.app(Op::ConstArray(sort.clone()), vec![self.value_term(d, e)]);
+                for (k, x) in entries {
+                    let kt = self.value_term(k, i);
+                    let xt = self.value_term(x, e);
+                    t = self.app(Op::Store, vec![t, kt, xt]);
+                }
+                t
+            }
+            (Value::Ctor(c, _, fields), _) => {
+                let decl = self.ctor(*c);
+                let args = fields
+                    .iter()
+                    .zip(&decl.fields)
+                    .map(|(x, (_, s))| self.value_term(x, s))
+                    .collect();
+                self.app(Op::Ctor(*c), args)
+            }
+            // An array value for a non-array sort cannot come from a well-sorted model.
+            (Value::Array(..), _) => self.ff(),
+        }
+    }
+
     /// Evaluates a quantifier-free term under `env`.
     pub fn eval(&self, t: TermId, env: &HashMap<VarId, Value>) -> Result<Value, EvalError> {
         let mut memo = HashMap::new();

@@ -8,7 +8,7 @@
 //! premise that derived them, with the head's dropped values recomputed from their defining
 //! equations, or, failing that, found by the SMT solver with every kept value fixed.
 
-use super::{default_value, value_term, BackError, BackTranslator, Transform};
+use super::{default_value, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, Head, System};
 use crate::smt::{Deadline, SatResult, Smt};
@@ -209,7 +209,7 @@ impl Back {
         let mut smt = Smt::new(store, deadline);
         smt.assert(c.constraint);
         for (v, x) in fixed {
-            let eq = store.eq(store.var(*v), value_term(store, x, &store.var_sort(*v)));
+            let eq = store.eq(store.var(*v), store.value_term(x, &store.var_sort(*v)));
             smt.assert(eq);
         }
         match smt.check() {

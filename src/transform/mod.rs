@@ -23,7 +23,7 @@ pub use useless::RemoveUseless;
 
 use crate::chc::{PredId, System};
 use crate::smt::Deadline;
-use crate::term::{Op, Sort, TermId, TermStore, Value};
+use crate::term::{Sort, TermStore, Value};
 use crate::witness::{Answer, Derivation, Model};
 use std::time::Instant;
 
@@ -208,35 +208,6 @@ pub(crate) fn default_value(store: &TermStore, sort: &Sort) -> Value {
     store
         .default_value(sort)
         .unwrap_or_else(|| Value::default_of(sort))
-}
-
-/// A ground term equal to `v`, of sort `sort`.
-pub(crate) fn value_term(store: &TermStore, v: &Value, sort: &Sort) -> TermId {
-    match (v, sort) {
-        (Value::Bool(b), _) => store.bool(*b),
-        (Value::Int(i), _) => store.int(i.clone()),
-        (Value::Real(r), _) => store.real(r.clone()),
-        (Value::Array(d, entries), Sort::Array(i, e)) => {
-            let mut t = store.app(Op::ConstArray(sort.clone()), vec![value_term(store, d, e)]);
-            for (k, x) in entries {
-                let kt = value_term(store, k, i);
-                let xt = value_term(store, x, e);
-                t = store.app(Op::Store, vec![t, kt, xt]);
-            }
-            t
-        }
-        (Value::Ctor(c, _, fields), _) => {
-            let decl = store.ctor(*c);
-            let args = fields
-                .iter()
-                .zip(&decl.fields)
-                .map(|(x, (_, s))| value_term(store, x, s))
-                .collect();
-            store.app(Op::Ctor(*c), args)
-        }
-        // An array value for a non-array sort cannot come from a well-sorted derivation.
-        (Value::Array(..), _) => store.ff(),
-    }
 }
 
 /// Fresh variables for the parameters of predicate `p` of `system` (named `x!k`... made

@@ -14,7 +14,7 @@
 use crate::chc::{ClauseId, System};
 use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
-use crate::transform::value_term;
+
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -100,7 +100,7 @@ pub fn collect(
                 let pool = &pools[a.pred.0 as usize];
                 let state = &pool[rng.below(pool.len())];
                 for (v, x) in a.args.iter().zip(state) {
-                    map.insert(*v, value_term(store, x, &store.var_sort(*v)));
+                    map.insert(*v, store.value_term(x, &store.var_sort(*v)));
                 }
             }
             let phi = store.substitute(c.constraint, &map);
