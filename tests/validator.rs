@@ -249,6 +249,40 @@ fn quantified_interpretations_are_eliminated_before_checking() {
 }
 
 #[test]
+fn a_large_quantified_model_prints_back_into_the_same_model() {
+    // The printer shares repeated subterms through `let`s in front of the whole term; a shared
+    // subterm under `exists` that mentions the bound `k` must not be hoisted out of its scope.
+    let store = TermStore::new();
+    let system = load(&store, &data("sat/counter.smt2"));
+    // Terms whose tree unfolding is large: `v` three times per level.
+    let chain = |v: &str| {
+        let mut t = format!("(+ {v} 1)");
+        for _ in 0..6 {
+            t = format!("(ite (> {t} 0) {t} (- {t}))");
+        }
+        t
+    };
+    let (on_k, on_x) = (chain("k"), chain("x"));
+    let text = format!(
+        "(define-fun inv ((x Int)) Bool (exists ((k Int)) \
+         (and (= k x) (<= x 10) (>= {on_k} 0) (>= {on_x} 0))))"
+    );
+    let m = read_model(&store, &system, &text).expect("model parses");
+    let printed = m.to_smtlib(&store, &system);
+    assert!(
+        printed.contains("(let "),
+        "large enough to share: {printed}"
+    );
+    let back = read_model(&store, &system, &printed)
+        .unwrap_or_else(|e| panic!("{}\n{printed}", e.render("printed", &printed)));
+    let deadline = || Deadline::after(Duration::from_secs(30));
+    assert_eq!(
+        validate_model(&store, &system, &back, deadline()),
+        ModelCheck::Valid
+    );
+}
+
+#[test]
 fn the_empty_model_is_invalid() {
     // Every predicate `false`: the facts fail.
     for case in CASES {

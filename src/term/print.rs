@@ -6,7 +6,7 @@
 use super::{Op, Quantifier, Term, TermId, TermStore, VarId};
 use num_rational::BigRational;
 use num_traits::Signed;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// Prints terms of one store.
@@ -139,15 +139,28 @@ impl<'a> TermPrinter<'a> {
         if size.get(&t).copied().unwrap_or(1) < LET_THRESHOLD {
             return Vec::new();
         }
+        // The lets go in front of the whole term, outside every quantifier: a subterm that
+        // mentions a bound variable (or is quantified itself) must stay where it is.
+        let mut bound = HashSet::new();
+        for &s in &order {
+            if let Term::Quant(_, vars, _) = &self.store.get(s).term {
+                bound.extend(vars.iter().copied());
+            }
+        }
+        let mut scoped: HashMap<TermId, bool> = HashMap::new();
+        for &s in &order {
+            let m = match &self.store.get(s).term {
+                Term::Var(v) => bound.contains(v),
+                Term::App(_, args) => args.iter().any(|a| scoped[a]),
+                Term::Quant(..) => true,
+                _ => false,
+            };
+            scoped.insert(s, m);
+        }
         order
             .into_iter()
-            .filter(|s| *s != t && refs[s] > 1 && size[s] > 3 && !self.under_binder(*s))
+            .filter(|s| *s != t && refs[s] > 1 && size[s] > 3 && !scoped[s])
             .collect()
-    }
-
-    fn under_binder(&self, t: TermId) -> bool {
-        // Quantified subterms are never let-bound: their bodies mention bound variables.
-        matches!(self.store.get(t).term, Term::Quant(..))
     }
 
     /// Counts references of every subterm; `order` receives them in post-order.
