@@ -7,6 +7,7 @@
 //! `smt`; it must not know any engine.
 
 mod derivation;
+mod instantiate;
 mod model;
 
 pub use derivation::{replay_derivation, DerivNode, Derivation, ReplayError};

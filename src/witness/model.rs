@@ -1,6 +1,7 @@
 //! Models: one interpretation (a formula over parameters) per predicate, their printing, and
 //! their validation against a system.
 
+use super::instantiate::check_by_instantiation;
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
 use crate::smt::{eliminate_quantifiers, Deadline, SatResult, Smt};
 use crate::term::{print::symbol, TermId, TermPrinter, TermStore, VarId};
@@ -160,14 +161,29 @@ pub fn validate_model(
             SatResult::Unknown(_) => deferred.push(cid),
         }
     }
-    if deferred.is_empty() {
+    // Second chance: instantiate the head's existentials with the clause's variables, each
+    // deferred clause with an equal share of half the time left.
+    let mut still = Vec::new();
+    for (k, cid) in deferred.iter().enumerate() {
+        let share = deadline.remaining().map_or(Deadline::none(), |rem| {
+            Deadline::after(rem / 2 / (deferred.len() - k) as u32)
+        });
+        let (premise, head) = clause_query(store, system, model, *cid);
+        match check_by_instantiation(store, premise, head, share) {
+            SatResult::Unsat => {}
+            SatResult::Sat => return invalid(*cid),
+            SatResult::Unknown(_) => still.push(*cid),
+        }
+    }
+    if still.is_empty() {
         return ModelCheck::Valid;
     }
+    // Third chance: eliminate the model's quantifiers.
     let half = deadline
         .remaining()
         .map_or(Deadline::none(), |rem| Deadline::after(rem / 2));
     let eliminated = model.without_quantifiers(store, half);
-    for cid in deferred {
+    for cid in still {
         match check_clause(store, system, &eliminated, cid, deadline) {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(cid),
@@ -192,15 +208,26 @@ fn check_clause(
     cid: ClauseId,
     deadline: Deadline,
 ) -> SatResult {
+    let (premise, head) = clause_query(store, system, model, cid);
+    let mut smt = Smt::new(store, deadline);
+    smt.assert(store.and([premise, store.not(head)]));
+    smt.check()
+}
+
+/// The premise `φ ∧ M(body)` of clause `cid` under `model`, and its head `M(head)` (`false`
+/// for a query).
+pub(super) fn clause_query(
+    store: &TermStore,
+    system: &System,
+    model: &Model,
+    cid: ClauseId,
+) -> (TermId, TermId) {
     let clause = system.clause(cid);
     let mut parts = vec![clause.constraint];
     parts.extend(clause.body.iter().map(|a| model.apply(store, a)));
-    if let Head::Atom(h) = &clause.head {
-        let head = model.apply(store, h);
-        parts.push(store.not(head));
-    }
-    let query = store.and(parts);
-    let mut smt = Smt::new(store, deadline);
-    smt.assert(query);
-    smt.check()
+    let head = match &clause.head {
+        Head::Atom(h) => model.apply(store, h),
+        Head::False => store.ff(),
+    };
+    (store.and(parts), head)
 }
