@@ -25,6 +25,9 @@ use std::collections::HashMap;
 /// Most rounds of the instantiation loop for one clause.
 const MAX_ROUNDS: usize = 200;
 
+/// Most defining terms collected per existential variable.
+const MAX_DEFS: usize = 8;
+
 /// Whether `premise ∧ ¬head` is satisfiable, where `head` has existentials in positive
 /// positions, by instantiating them with the premise's variables. `Sat` means the clause is
 /// violated, `Unsat` that it holds.
@@ -57,84 +60,228 @@ pub(super) fn check_by_instantiation(
     outer.assert(premise);
     let mut inner = Smt::new(store, deadline);
     inner.assert(matrix);
-    let mut choice: Vec<Option<Choice>> = vec![None; ys.len()];
-    let mut score: Vec<HashMap<VarId, u32>> = vec![HashMap::new(); ys.len()];
+    let mut chooser = Chooser::new(store, &ys, matrix, pool);
     for _ in 0..MAX_ROUNDS {
         match outer.check() {
             SatResult::Unsat => return SatResult::Unsat,
             SatResult::Unknown(r) => return SatResult::Unknown(r),
             SatResult::Sat => {}
         }
-        let Some(m) = outer.values(pool.iter().copied()) else {
+        let Some(m) = outer.values(chooser.pool.iter().copied()) else {
             return SatResult::Unknown("no model of the premise".into());
         };
         let m: HashMap<VarId, Value> = m.into_iter().collect();
-        let Some(v) = solve_matrix(store, &mut inner, &head_free, &ys, &choice, &m) else {
+        let prefer = chooser.current_values(&m);
+        let Some(v) = solve_matrix(store, &mut inner, &head_free, &ys, &prefer, &m) else {
             return SatResult::Unknown("cannot solve the head at a premise model".into());
         };
         let Some(v) = v else {
             // No witness for this model of the premise: the clause is violated.
             return SatResult::Sat;
         };
-        let mut map = HashMap::new();
-        for (i, y) in ys.iter().enumerate() {
-            let sort = store.var_sort(*y);
-            for w in &pool {
-                if store.var_sort(*w) == sort && m[w] == v[y] {
-                    *score[i].entry(*w).or_default() += 1;
-                }
-            }
-            let keep = choice[i]
-                .as_ref()
-                .is_some_and(|c| c.value(&m).as_ref() == Some(&v[y]));
-            if !keep {
-                let best = pool
-                    .iter()
-                    .filter(|w| store.var_sort(**w) == sort && m[*w] == v[y])
-                    .max_by_key(|w| score[i].get(w).copied().unwrap_or(0));
-                choice[i] = Some(match best {
-                    Some(w) => Choice::Var(*w),
-                    None => Choice::Const(v[y].clone()),
-                });
-            }
-            let term = match choice[i].as_ref().expect("a choice was just made") {
-                Choice::Var(w) => store.var(*w),
-                Choice::Const(c) => store.value_term(c, &sort),
-            };
-            map.insert(*y, term);
-        }
+        let map = chooser.choose(&m, &v);
         outer.assert(store.not(store.substitute(matrix, &map)));
     }
     SatResult::Unknown(format!("no instantiation in {MAX_ROUNDS} rounds"))
 }
 
-/// What an existential variable is instantiated with.
-#[derive(Clone, Debug)]
-enum Choice {
-    /// A variable of the clause.
-    Var(VarId),
-    /// A constant.
-    Const(Value),
+/// The instantiation terms of the existential variables, revised at every sample.
+struct Chooser<'s> {
+    store: &'s TermStore,
+    ys: Vec<VarId>,
+    /// The premise's variables: instantiation terms are built over them.
+    pool: Vec<VarId>,
+    /// Per existential: terms the matrix equates it with (they may mention other existentials).
+    defs: Vec<Vec<TermId>>,
+    /// Per existential: in how many samples each candidate (defining term or pool variable)
+    /// had its value.
+    score: Vec<HashMap<TermId, u32>>,
+    /// Per existential: the current term, over `pool`.
+    choice: Vec<Option<TermId>>,
 }
 
-impl Choice {
-    fn value(&self, m: &HashMap<VarId, Value>) -> Option<Value> {
-        match self {
-            Choice::Var(w) => m.get(w).cloned(),
-            Choice::Const(c) => Some(c.clone()),
+impl<'s> Chooser<'s> {
+    fn new(store: &'s TermStore, ys: &[VarId], matrix: TermId, pool: Vec<VarId>) -> Self {
+        Chooser {
+            store,
+            ys: ys.to_vec(),
+            pool,
+            defs: defining_terms(store, ys, matrix),
+            score: vec![HashMap::new(); ys.len()],
+            choice: vec![None; ys.len()],
         }
+    }
+
+    /// The current choices' values at the premise model `m`, by existential.
+    fn current_values(&self, m: &HashMap<VarId, Value>) -> Vec<Option<Value>> {
+        self.choice
+            .iter()
+            .map(|c| c.and_then(|t| self.store.eval(t, m).ok()))
+            .collect()
+    }
+
+    /// Revises the choices so that each existential's term has its value `v` at the sample
+    /// `m` where possible, and returns them as a substitution. A choice that still fits is
+    /// kept; otherwise the fitting candidate (defining term or pool variable) that fitted in
+    /// most samples, or else the value itself.
+    fn choose(
+        &mut self,
+        m: &HashMap<VarId, Value>,
+        v: &HashMap<VarId, Value>,
+    ) -> HashMap<VarId, TermId> {
+        let store = self.store;
+        let mut env = m.clone();
+        env.extend(v.iter().map(|(y, x)| (*y, x.clone())));
+        let mut raw = Vec::with_capacity(self.ys.len());
+        for (i, y) in self.ys.iter().enumerate() {
+            let sort = store.var_sort(*y);
+            let fits = |t: TermId| store.eval(t, &env).ok().as_ref() == Some(&v[y]);
+            let defs: Vec<TermId> = self.defs[i].iter().copied().filter(|d| fits(*d)).collect();
+            let vars = self
+                .pool
+                .iter()
+                .filter(|w| store.var_sort(**w) == sort && m[*w] == v[y]);
+            let fitting: Vec<TermId> = defs
+                .iter()
+                .copied()
+                .chain(vars.map(|w| store.var(*w)))
+                .collect();
+            for t in &fitting {
+                *self.score[i].entry(*t).or_default() += 1;
+            }
+            raw.push(match self.choice[i] {
+                Some(t) if fits(t) => Raw::Fixed(t),
+                _ => {
+                    // The candidate that fitted most often; defining terms first on a tie.
+                    let best = fitting.iter().rev().max_by_key(|t| self.score[i][*t]);
+                    match best {
+                        Some(t) if defs.contains(t) => Raw::Def(*t),
+                        Some(t) => Raw::Fixed(*t),
+                        None => Raw::Fixed(store.value_term(&v[y], &sort)),
+                    }
+                }
+            });
+        }
+        let mut state = vec![Resolve::Open; self.ys.len()];
+        for i in 0..self.ys.len() {
+            let t = self.resolve(i, &raw, &mut state, m, v);
+            self.choice[i] = Some(t);
+        }
+        self.ys
+            .iter()
+            .zip(&self.choice)
+            .map(|(y, c)| (*y, c.expect("every existential was just resolved")))
+            .collect()
+    }
+
+    /// The pool variable of the right sort with value `val` at `m` that had its value most
+    /// often, or `val` itself.
+    fn fallback(&self, i: usize, m: &HashMap<VarId, Value>, val: &Value) -> TermId {
+        let store = self.store;
+        let sort = store.var_sort(self.ys[i]);
+        let best = self
+            .pool
+            .iter()
+            .filter(|w| store.var_sort(**w) == sort && &m[*w] == val)
+            .max_by_key(|w| self.score[i].get(&store.var(**w)).copied().unwrap_or(0));
+        match best {
+            Some(w) => store.var(*w),
+            None => store.value_term(val, &sort),
+        }
+    }
+
+    /// The term of existential `i` over the pool: a defining term with the other existentials
+    /// it mentions resolved in turn (on a cycle, the fallback breaks it).
+    fn resolve(
+        &self,
+        i: usize,
+        raw: &[Raw],
+        state: &mut [Resolve],
+        m: &HashMap<VarId, Value>,
+        v: &HashMap<VarId, Value>,
+    ) -> TermId {
+        match state[i] {
+            Resolve::Done(t) => return t,
+            Resolve::Active => return self.fallback(i, m, &v[&self.ys[i]]),
+            Resolve::Open => {}
+        }
+        let t = match raw[i] {
+            Raw::Fixed(t) => t,
+            Raw::Def(d) => {
+                state[i] = Resolve::Active;
+                let mut map = HashMap::new();
+                for x in self.store.free_vars(d) {
+                    if let Some(j) = self.ys.iter().position(|y| *y == x) {
+                        map.insert(x, self.resolve(j, raw, state, m, v));
+                    }
+                }
+                self.store.substitute(d, &map)
+            }
+        };
+        state[i] = Resolve::Done(t);
+        t
     }
 }
 
+/// A choice before the existentials it mentions are resolved.
+#[derive(Clone, Copy)]
+enum Raw {
+    /// A term over the pool.
+    Fixed(TermId),
+    /// A defining term that may mention other existentials.
+    Def(TermId),
+}
+
+/// Progress of resolving one existential's term.
+#[derive(Clone, Copy)]
+enum Resolve {
+    Open,
+    Active,
+    Done(TermId),
+}
+
+/// Per existential of `ys`: the terms `t` with an equality `y = t` somewhere in `matrix` (at
+/// most [`MAX_DEFS`], not mentioning `y` itself).
+fn defining_terms(store: &TermStore, ys: &[VarId], matrix: TermId) -> Vec<Vec<TermId>> {
+    let index: HashMap<VarId, usize> = ys.iter().enumerate().map(|(i, y)| (*y, i)).collect();
+    let mut defs = vec![Vec::new(); ys.len()];
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![matrix];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        let Term::App(op, args) = &store.get(t).term else {
+            continue;
+        };
+        if *op == Op::Eq {
+            for (a, b) in [(args[0], args[1]), (args[1], args[0])] {
+                let Some(i) = store.as_var(a).and_then(|y| index.get(&y).copied()) else {
+                    continue;
+                };
+                if defs[i].len() < MAX_DEFS
+                    && !defs[i].contains(&b)
+                    && !store.free_vars(b).contains(&ys[i])
+                {
+                    defs[i].push(b);
+                }
+            }
+        }
+        stack.extend(args.iter().copied());
+    }
+    defs
+}
+
 /// Values of `ys` satisfying the matrix at the premise model `m` (the head's free variables
-/// fixed to their values), as close to the current choices as the solver allows: `Some(None)`
+/// fixed to their values), as close to the values `prefer` of the current choices as the
+/// solver allows: `Some(None)`
 /// when there are none, `None` when the solver cannot tell.
 fn solve_matrix(
     store: &TermStore,
     inner: &mut Smt,
     head_free: &[VarId],
     ys: &[VarId],
-    choice: &[Option<Choice>],
+    prefer: &[Option<Value>],
     m: &HashMap<VarId, Value>,
 ) -> Option<Option<HashMap<VarId, Value>>> {
     inner.push();
@@ -144,10 +291,10 @@ fn solve_matrix(
     }
     let mut prefer: Vec<TermId> = ys
         .iter()
-        .zip(choice)
-        .filter_map(|(y, c)| {
-            let val = c.as_ref()?.value(m)?;
-            Some(store.eq(store.var(*y), store.value_term(&val, &store.var_sort(*y))))
+        .zip(prefer)
+        .filter_map(|(y, val)| {
+            let val = val.as_ref()?;
+            Some(store.eq(store.var(*y), store.value_term(val, &store.var_sort(*y))))
         })
         .collect();
     let out = loop {
@@ -278,6 +425,18 @@ mod tests {
             (exists ((u Bool)) (and (= u (> a 0))
               (exists ((v Bool)) (and (= v (and u (< a 10))) (= r (ite v 1 0)))))))";
         assert_eq!(instantiate(LOCALS, good), SatResult::Unsat);
+    }
+
+    #[test]
+    fn existentials_without_a_matching_variable_take_their_defining_terms() {
+        // No clause variable has the value of `u` (2a + 1) or `v`: they are instantiated with
+        // the terms the head equates them with, `v` through `u`.
+        let sys = "(declare-fun p (Int Int) Bool)
+            (assert (forall ((x Int) (r Int)) (=> (= r (+ x x x x 2)) (p x r))))
+            (check-sat)";
+        let good = "(define-fun p ((a Int) (r Int)) Bool
+            (exists ((u Int) (v Int)) (and (= u (+ a a 1)) (= v (+ u u)) (= r v))))";
+        assert_eq!(instantiate(sys, good), SatResult::Unsat);
     }
 
     #[test]

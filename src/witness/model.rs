@@ -129,16 +129,20 @@ impl Model {
     }
 }
 
-/// How long a clause under a quantified model is tried before quantifier elimination.
+/// How long one try at a clause under a quantified model may take at most (instantiation,
+/// then the direct check), before quantifier elimination.
 pub const QUANTIFIED_FIRST_TRY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Checks `model` against every clause of `system`, each with a fresh solver: a clause
 /// `body ∧ φ → head` holds when `φ ∧ M(body) ∧ ¬M(head)` is unsatisfiable.
 ///
-/// Quantified interpretations (from other solvers) get a second chance: a clause the solver
-/// cannot decide within half the time left (at most [`QUANTIFIED_FIRST_TRY`]) is checked again once the model's quantifiers are
-/// eliminated ([`Model::without_quantifiers`]). Eliminating first for every clause would cost
-/// models whose quantifiers the solver handles directly.
+/// Quantified interpretations (from other solvers, or ours back-translated through inlining)
+/// make a clause whose head they interpret a universal problem. Such a clause is first checked
+/// by instantiating the head's existentials with the clause's variables
+/// ([`instantiate`](super::instantiate)), then directly; each try gets half the time left, at
+/// most [`QUANTIFIED_FIRST_TRY`]. The clauses still undecided are checked once more after the
+/// model's quantifiers are eliminated ([`Model::without_quantifiers`]): eliminating first would
+/// cost models whose quantifiers the solver handles directly.
 pub fn validate_model(
     store: &TermStore,
     system: &System,
@@ -146,13 +150,21 @@ pub fn validate_model(
     deadline: Deadline,
 ) -> ModelCheck {
     let quantified = model.interps.values().any(|i| store.has_quantifier(i.body));
+    let first_try = || match deadline.remaining() {
+        Some(rem) if quantified => Deadline::after((rem / 2).min(QUANTIFIED_FIRST_TRY)),
+        _ => deadline,
+    };
     let mut deferred = Vec::new();
     for (cid, _) in system.clauses() {
-        let limit = match deadline.remaining() {
-            Some(rem) if quantified => Deadline::after((rem / 2).min(QUANTIFIED_FIRST_TRY)),
-            _ => deadline,
-        };
-        match check_clause(store, system, model, cid, limit) {
+        let (premise, head) = clause_query(store, system, model, cid);
+        if store.has_quantifier(head) {
+            match check_by_instantiation(store, premise, head, first_try()) {
+                SatResult::Unsat => continue,
+                SatResult::Sat => return invalid(cid),
+                SatResult::Unknown(_) => {}
+            }
+        }
+        match check_clause(store, premise, head, first_try()) {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(cid),
             SatResult::Unknown(r) if !quantified || deadline.expired() => {
@@ -161,30 +173,16 @@ pub fn validate_model(
             SatResult::Unknown(_) => deferred.push(cid),
         }
     }
-    // Second chance: instantiate the head's existentials with the clause's variables, each
-    // deferred clause with an equal share of half the time left.
-    let mut still = Vec::new();
-    for (k, cid) in deferred.iter().enumerate() {
-        let share = deadline.remaining().map_or(Deadline::none(), |rem| {
-            Deadline::after(rem / 2 / (deferred.len() - k) as u32)
-        });
-        let (premise, head) = clause_query(store, system, model, *cid);
-        match check_by_instantiation(store, premise, head, share) {
-            SatResult::Unsat => {}
-            SatResult::Sat => return invalid(*cid),
-            SatResult::Unknown(_) => still.push(*cid),
-        }
-    }
-    if still.is_empty() {
+    if deferred.is_empty() {
         return ModelCheck::Valid;
     }
-    // Third chance: eliminate the model's quantifiers.
     let half = deadline
         .remaining()
         .map_or(Deadline::none(), |rem| Deadline::after(rem / 2));
     let eliminated = model.without_quantifiers(store, half);
-    for cid in still {
-        match check_clause(store, system, &eliminated, cid, deadline) {
+    for cid in deferred {
+        let (premise, head) = clause_query(store, system, &eliminated, cid);
+        match check_clause(store, premise, head, deadline) {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(cid),
             SatResult::Unknown(r) => return ModelCheck::Unknown(format!("clause {}: {r}", cid.0)),
@@ -200,15 +198,8 @@ fn invalid(clause: ClauseId) -> ModelCheck {
     }
 }
 
-/// Whether `φ ∧ M(body) ∧ ¬M(head)` of clause `cid` is satisfiable, with a fresh solver.
-fn check_clause(
-    store: &TermStore,
-    system: &System,
-    model: &Model,
-    cid: ClauseId,
-    deadline: Deadline,
-) -> SatResult {
-    let (premise, head) = clause_query(store, system, model, cid);
+/// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, with a fresh solver.
+fn check_clause(store: &TermStore, premise: TermId, head: TermId, deadline: Deadline) -> SatResult {
     let mut smt = Smt::new(store, deadline);
     smt.assert(store.and([premise, store.not(head)]));
     smt.check()
