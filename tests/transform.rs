@@ -8,7 +8,8 @@ use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::transform::{
-    BackTranslator, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless, Transform,
+    BackTranslator, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless, SplitBooleans,
+    Transform,
 };
 use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::Duration;
@@ -180,6 +181,57 @@ const ALL: &str = r#"
 (assert (forall ((x Int) (y Int)) (=> (and (exit x) (exit y) (> (+ x y) LIMIT)) false)))
 (check-sat)
 "#;
+
+/// A transition system whose control state is two Boolean arguments `(a, b)`: location 00
+/// counts `x` to 10, moves to 10 copying `x` into `y`, then to 01. Location 11 is unreachable.
+const CONTROL: &str = r#"
+(set-logic HORN)
+(declare-fun st (Bool Bool Int Int) Bool)
+(assert (forall ((a Bool) (b Bool) (x Int) (y Int))
+  (=> (and (not a) (not b) (= x 0) (= y 0)) (st a b x y))))
+(assert (forall ((a Bool) (b Bool) (x Int) (y Int) (a2 Bool) (b2 Bool) (x2 Int) (y2 Int))
+  (=> (and (st a b x y)
+           (or (and (not a) (not b) (< x 10) (not a2) (not b2) (= x2 (+ x 1)) (= y2 y))
+               (and (not a) (not b) (>= x 10) a2 (not b2) (= x2 x) (= y2 x))
+               (and a (not b) (not a2) b2 (= x2 x) (= y2 y))))
+      (st a2 b2 x2 y2))))
+(assert (forall ((a Bool) (b Bool) (x Int) (y Int))
+  (=> (and (st a b x y) (not a) b (not (= y LIMIT))) false)))
+(check-sat)
+"#;
+
+#[test]
+fn split_bools_sat() {
+    // One predicate per reachable location, each with a conjunctive invariant.
+    let src = CONTROL.replace("LIMIT", "10");
+    let model = "(define-fun st@00 ((x Int) (y Int)) Bool (and (>= x 0) (<= x 10) (= y 0)))
+                 (define-fun st@10 ((x Int) (y Int)) Bool (and (= x 10) (= y 10)))
+                 (define-fun st@01 ((x Int) (y Int)) Bool (and (= x 10) (= y 10)))";
+    let split = SplitBooleans::default();
+    insta::assert_snapshot!("split_bools", sat_case(&src, Some(&split), model));
+}
+
+#[test]
+fn split_bools_unsat() {
+    unsat_case(
+        &CONTROL.replace("LIMIT", "9"),
+        Some(&SplitBooleans::default()),
+    );
+}
+
+#[test]
+fn split_bools_keeps_predicates_with_too_many_valuations() {
+    let store = TermStore::new();
+    let split = SplitBooleans {
+        max_valuations: 2,
+        ..SplitBooleans::default()
+    };
+    let (orig, new, _) = apply(&store, &CONTROL.replace("LIMIT", "10"), Some(&split));
+    assert_eq!(
+        SystemPrinter::new(&store, &new).script(),
+        SystemPrinter::new(&store, &orig).script()
+    );
+}
 
 #[test]
 fn useless_sat() {

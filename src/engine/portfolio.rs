@@ -8,6 +8,13 @@
 //! once here, and once more by the driver against the original system); an `unsat` counts only
 //! when its derivation replays (ground evaluation, cheap).
 //!
+//! Systems whose predicates carry Boolean arguments (control state in VMT and Lustre
+//! encodings) are split first ([`SplitBooleans`]: one predicate per reachable valuation, at most
+//! 2 s): slicing, the sampling phase and CEGAR work on the split system, whose invariants are
+//! conjunctive where the original's are disjunctive in the control state; their answers are
+//! translated back. BMC keeps the unsplit system, which it unrolls faster (on the public set
+//! three kind2 refutations take 0.7 s unsplit and time out split).
+//!
 //! Must not: print, run engines in parallel (batch already runs one instance per core), or let
 //! an unchecked answer out.
 //!
@@ -42,6 +49,7 @@ use super::slicing::Slicing;
 use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::smt::Deadline;
+use crate::transform::{BackTranslator, SplitBooleans};
 use crate::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::{Duration, Instant};
 
@@ -59,6 +67,9 @@ pub struct Portfolio {
     pub seed_cegar: bool,
     /// Time for candidate invariants from sampled states ([`Samples`]); zero skips the phase.
     pub samples_slice: Duration,
+    /// Split predicates by their reachable Boolean valuations for slicing, the sampling phase
+    /// and CEGAR (BMC keeps the system as it is); `None`: no split.
+    pub split_bools: Option<SplitBooleans>,
 }
 
 impl Default for Portfolio {
@@ -69,6 +80,7 @@ impl Default for Portfolio {
             cegar_share: 0.8,
             seed_cegar: true,
             samples_slice: Duration::from_secs(1),
+            split_bools: Some(SplitBooleans::default()),
         }
     }
 }
@@ -109,6 +121,31 @@ impl Portfolio {
     ) -> (&'static str, Answer) {
         let store = cx.store;
         let mut reasons: Vec<String> = Vec::new();
+        let t = Instant::now();
+        let split = self
+            .split_bools
+            .as_ref()
+            .and_then(|s| s.split(store, system));
+        if let Some((s, _)) = &split {
+            stats.set("split_bools_ms", ms(t));
+            stats.set("split_bools_predicates", s.num_preds());
+        }
+        // The invariant engines' system, and the map of their answers back to `system`.
+        let (inv_system, back): (&System, Option<&dyn BackTranslator>) = match &split {
+            Some((s, b)) => (s, Some(b.as_ref())),
+            None => (system, None),
+        };
+        let lift = |answer: Answer| -> Answer {
+            let Some(b) = back else { return answer };
+            match answer {
+                Answer::Sat(m) => Answer::Sat(b.model(store, m, cx.deadline)),
+                Answer::Unsat(d) => match b.derivation(store, d, cx.deadline) {
+                    Ok(d) => checked(cx, system, Answer::Unsat(d)),
+                    Err(e) => Answer::Unknown(format!("internal error: Boolean split: {e}")),
+                },
+                u => u,
+            }
+        };
 
         // 1. Formula slicing: a proof, or seeds for CEGAR.
         let t = Instant::now();
@@ -118,8 +155,8 @@ impl Portfolio {
         };
         let mut sub = Stats::default();
         let mut seeds = None;
-        let answer = match Slicing::default().invariants(&sub_cx, system, &mut sub) {
-            Ok(model) => match validate_model(store, system, &model, sub_cx.deadline) {
+        let answer = match Slicing::default().invariants(&sub_cx, inv_system, &mut sub) {
+            Ok(model) => match validate_model(store, inv_system, &model, sub_cx.deadline) {
                 ModelCheck::Valid => Answer::Sat(model),
                 ModelCheck::Invalid { clause, .. } => {
                     seeds = Some(model);
@@ -137,7 +174,7 @@ impl Portfolio {
         };
         record(stats, "slicing", &answer, ms(t), sub);
         match answer {
-            Answer::Sat(_) => return ("slicing", answer),
+            Answer::Sat(_) => return ("slicing", lift(answer)),
             Answer::Unknown(r) => reasons.push(r),
             Answer::Unsat(_) => unreachable!("slicing never answers unsat"),
         }
@@ -150,10 +187,10 @@ impl Portfolio {
                 deadline: sliced(cx.deadline, Some(self.samples_slice)),
             };
             let mut sub = Stats::default();
-            let answer = match Samples::default().invariants(&sub_cx, system, &mut sub) {
+            let answer = match Samples::default().invariants(&sub_cx, inv_system, &mut sub) {
                 Ok(found) => {
                     let with = |m: &crate::witness::Model| match &seeds {
-                        Some(s) => conjoin(store, system, s, m),
+                        Some(s) => conjoin(store, inv_system, s, m),
                         None => m.clone(),
                     };
                     let mut answer = Answer::Unknown(
@@ -164,7 +201,7 @@ impl Portfolio {
                     // other); the samples' model alone first, as it is the simpler one.
                     for m in [found.model.clone(), with(&found.model)] {
                         let check = sliced(cx.deadline, Some(Duration::from_secs(1)));
-                        if validate_model(store, system, &m, check) == ModelCheck::Valid {
+                        if validate_model(store, inv_system, &m, check) == ModelCheck::Valid {
                             answer = Answer::Sat(m);
                             break;
                         }
@@ -177,7 +214,7 @@ impl Portfolio {
             };
             record(stats, "samples", &answer, ms(t), sub);
             match answer {
-                Answer::Sat(_) => return ("samples", answer),
+                Answer::Sat(_) => return ("samples", lift(answer)),
                 Answer::Unknown(r) => reasons.push(r),
                 Answer::Unsat(_) => unreachable!("samples never answer unsat"),
             }
@@ -204,9 +241,9 @@ impl Portfolio {
                 deadline: sliced(cx.deadline, slice),
             };
             let mut sub = Stats::default();
-            let answer = checked(cx, system, cegar.solve(&sub_cx, system, &mut sub));
+            let answer = checked(cx, inv_system, cegar.solve(&sub_cx, inv_system, &mut sub));
             record(stats, "cegar", &answer, ms(t), sub);
-            match answer {
+            match lift(answer) {
                 Answer::Unknown(r) => reasons.push(r),
                 a => return ("cegar", a),
             }

@@ -6,19 +6,23 @@
 //! the new system to a model or derivation of the old one. A [`Pipeline`] chains transforms and
 //! their back-translators; [`Preprocess`] is the default chain: remove useless clauses
 //! ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
-//! not loop heads ([`Inline`]), and remove dead arguments again.
+//! not loop heads ([`Inline`]), and remove dead arguments again. [`SplitBooleans`] (one
+//! predicate per reachable valuation of Boolean arguments) is not part of it: the portfolio
+//! applies it for its invariant engines only.
 //!
-//! Must not: solve (transforms themselves call no solver; only back-translation may, to
-//! reconstruct values or eliminate quantifiers), print, or trust itself: back-translated
+//! Must not: solve (transforms call no solver, except the Boolean split's bounded enumeration
+//! of valuations; back-translation may, to reconstruct values or eliminate quantifiers), print, or trust itself: back-translated
 //! witnesses are validated against the original system by the caller. Uses `term`, `chc`,
 //! `analysis`, `smt` and `witness`.
 
 mod dead_args;
 mod inline;
+mod split_bools;
 mod useless;
 
 pub use dead_args::RemoveDeadArgs;
 pub use inline::Inline;
+pub use split_bools::SplitBooleans;
 pub use useless::RemoveUseless;
 
 use crate::chc::{PredId, System};
