@@ -7,7 +7,8 @@
 //! solver often cannot decide. This module decides it by model-based instantiation restricted
 //! to the clause's variables (a CEGIS loop): take a model of the premise together with the
 //! negated instances found so far; solve `φ` at that model's head arguments for values of `y`;
-//! pick, for each `y_i`, a clause variable that has the same value (or the value itself); add
+//! pick, for each `y_i`, a term with the same value there: a clause variable or a term that `φ`
+//! equates `y_i` with (whichever fitted the most samples so far), else the value itself; add
 //! the negation of `φ` under that choice. Once the premise and the negated instances are
 //! unsatisfiable, the clause holds (every model of the premise satisfies one instance); a
 //! premise model for which `φ` has no solution is a counterexample. Choices are kept across
