@@ -242,3 +242,33 @@ fn error_corpus_is_complete() {
         "binary_garbage.smt2 must not be UTF-8"
     );
 }
+
+/// `print --preprocessed --split-bools` shows the system the portfolio's invariant engines see:
+/// `bool_ite`'s flag `b` becomes two predicates, and the printed system solves to `sat` again.
+#[test]
+fn print_shows_the_split_system() {
+    let path = data_dir("sat").join("bool_ite.smt2");
+    let args = [
+        "print",
+        path.to_str().expect("UTF-8 path"),
+        "--preprocessed",
+        "--split-bools",
+    ];
+    let out = hornbeam(&args);
+    assert!(out.status.success(), "{}", describe(&args, &out));
+    let printed = text(&out.stdout);
+    insta::assert_snapshot!("print_split_bools", printed);
+    let dir = std::env::temp_dir().join(format!("hornbeam-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("split.smt2");
+    std::fs::write(&file, &printed).expect("write the printed system");
+    let solve = ["solve", file.to_str().expect("UTF-8 path")];
+    let out = hornbeam(&solve);
+    assert_eq!(
+        text(&out.stdout).trim(),
+        "sat",
+        "{}",
+        describe(&solve, &out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@ use super::{input_error, load};
 use hornbeam::chc::SystemPrinter;
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
+use hornbeam::transform::{Preprocess, SplitBooleans};
 use hornbeam::witness::{validate_model, ModelCheck};
 use std::path::Path;
 use std::time::Duration;
@@ -45,14 +46,24 @@ pub fn run(file: &Path, model: &Path, timeout: f64) -> i32 {
     }
 }
 
-/// Prints the normalised system.
-pub fn print(file: &Path) -> i32 {
+/// Prints the normalised system; with `preprocessed`, after the default preprocessing; with
+/// `split_bools`, also split by reachable Boolean valuations.
+pub fn print(file: &Path, preprocessed: bool, split_bools: bool) -> i32 {
     let store = TermStore::new();
-    match load(&store, file) {
-        Ok((system, _)) => {
-            print!("{}", SystemPrinter::new(&store, &system).script());
-            0
-        }
-        Err(code) => code,
-    }
+    let system = match load(&store, file) {
+        Ok((system, _)) => system,
+        Err(code) => return code,
+    };
+    let system = match preprocessed {
+        true => Preprocess::default().run(&store, &system).0,
+        false => system,
+    };
+    let system = match split_bools {
+        true => SplitBooleans::default()
+            .split(&store, &system)
+            .map_or(system, |(s, _)| s),
+        false => system,
+    };
+    print!("{}", SystemPrinter::new(&store, &system).script());
+    0
 }

@@ -74,6 +74,14 @@ enum Command {
     Print {
         /// The CHC-COMP file.
         file: PathBuf,
+        /// Print the system the engines see: after the default preprocessing (useless
+        /// clauses, dead arguments, inlining).
+        #[arg(long)]
+        preprocessed: bool,
+        /// Also split predicates by their reachable Boolean valuations, as the portfolio
+        /// does for slicing, the sampling phase and CEGAR.
+        #[arg(long)]
+        split_bools: bool,
     },
     /// Prints the structure of a file's clause system: reachability, loops, live arguments.
     Analyze {
@@ -116,7 +124,11 @@ pub fn run() -> i32 {
             model,
             timeout,
         } => check::run(&file, &model, timeout),
-        Command::Print { file } => check::print(&file),
+        Command::Print {
+            file,
+            preprocessed,
+            split_bools,
+        } => check::print(&file, preprocessed, split_bools),
         Command::Analyze {
             file,
             json,
