@@ -140,7 +140,7 @@ impl Portfolio {
             match answer {
                 Answer::Sat(m) => Answer::Sat(b.model(store, m, cx.deadline)),
                 Answer::Unsat(d) => match b.derivation(store, d, cx.deadline) {
-                    Ok(d) => checked(cx, system, Answer::Unsat(d)),
+                    Ok(d) => Answer::Unsat(d),
                     Err(e) => Answer::Unknown(format!("internal error: Boolean split: {e}")),
                 },
                 u => u,
@@ -241,9 +241,10 @@ impl Portfolio {
                 deadline: sliced(cx.deadline, slice),
             };
             let mut sub = Stats::default();
-            let answer = checked(cx, inv_system, cegar.solve(&sub_cx, inv_system, &mut sub));
+            // One replay, against `system`, of a derivation translated back from the split.
+            let answer = checked(cx, system, lift(cegar.solve(&sub_cx, inv_system, &mut sub)));
             record(stats, "cegar", &answer, ms(t), sub);
-            match lift(answer) {
+            match answer {
                 Answer::Unknown(r) => reasons.push(r),
                 a => return ("cegar", a),
             }

@@ -90,6 +90,8 @@ pub(super) fn check_by_instantiation(
 struct Chooser<'s> {
     store: &'s TermStore,
     ys: Vec<VarId>,
+    /// Position of each existential in `ys`.
+    index: HashMap<VarId, usize>,
     /// The premise's variables: instantiation terms are built over them.
     pool: Vec<VarId>,
     /// Per existential: terms the matrix equates it with (they may mention other existentials).
@@ -103,11 +105,13 @@ struct Chooser<'s> {
 
 impl<'s> Chooser<'s> {
     fn new(store: &'s TermStore, ys: &[VarId], matrix: TermId, pool: Vec<VarId>) -> Self {
+        let index: HashMap<VarId, usize> = ys.iter().enumerate().map(|(i, y)| (*y, i)).collect();
         Chooser {
             store,
             ys: ys.to_vec(),
+            defs: defining_terms(store, &index, ys, matrix),
+            index,
             pool,
-            defs: defining_terms(store, ys, matrix),
             score: vec![HashMap::new(); ys.len()],
             choice: vec![None; ys.len()],
         }
@@ -212,7 +216,7 @@ impl<'s> Chooser<'s> {
                 state[i] = Resolve::Active;
                 let mut map = HashMap::new();
                 for x in self.store.free_vars(d) {
-                    if let Some(j) = self.ys.iter().position(|y| *y == x) {
+                    if let Some(&j) = self.index.get(&x) {
                         map.insert(x, self.resolve(j, raw, state, m, v));
                     }
                 }
@@ -243,8 +247,12 @@ enum Resolve {
 
 /// Per existential of `ys`: the terms `t` with an equality `y = t` somewhere in `matrix` (at
 /// most [`MAX_DEFS`], not mentioning `y` itself).
-fn defining_terms(store: &TermStore, ys: &[VarId], matrix: TermId) -> Vec<Vec<TermId>> {
-    let index: HashMap<VarId, usize> = ys.iter().enumerate().map(|(i, y)| (*y, i)).collect();
+fn defining_terms(
+    store: &TermStore,
+    index: &HashMap<VarId, usize>,
+    ys: &[VarId],
+    matrix: TermId,
+) -> Vec<Vec<TermId>> {
     let mut defs = vec![Vec::new(); ys.len()];
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![matrix];
