@@ -32,6 +32,8 @@ pub enum EngineChoice {
     Cegar,
     /// Formula slicing (proves safety only).
     Slicing,
+    /// Property-directed reachability (IC3/PDR; linear systems).
+    Pdr,
 }
 
 /// The counterexamples the CEGAR engine refines.

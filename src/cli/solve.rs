@@ -75,6 +75,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         EngineChoice::Auto => driver::EngineChoice::Auto,
         EngineChoice::Bmc => driver::EngineChoice::Bmc,
         EngineChoice::Cegar => driver::EngineChoice::Cegar,
+        EngineChoice::Pdr => driver::EngineChoice::Pdr,
         EngineChoice::Slicing => driver::EngineChoice::Slicing(match args.weakening {
             WeakeningChoice::Cex => Weakening::Cex,
             WeakeningChoice::Syntactic => Weakening::Syntactic,

@@ -204,6 +204,7 @@ fn solve(store: &TermStore, system: &System, choice: EngineChoice, deadline: Dea
         EngineChoice::Auto => driver::EngineChoice::Auto,
         EngineChoice::Bmc => driver::EngineChoice::Bmc,
         EngineChoice::Cegar => driver::EngineChoice::Cegar,
+        EngineChoice::Pdr => driver::EngineChoice::Pdr,
         EngineChoice::Slicing => driver::EngineChoice::Slicing(Weakening::Cex),
     };
     run_engine(store, system, engine, deadline.remaining())

@@ -7,6 +7,7 @@
 
 use super::bmc::Bmc;
 use super::cegar::{Cegar, CexShape};
+use super::pdr::Pdr;
 use super::portfolio::Portfolio;
 use super::slicing::{Slicing, Weakening};
 use super::{Context, Engine, Stats};
@@ -29,6 +30,8 @@ pub enum EngineChoice {
     Slicing(Weakening),
     /// CEGAR with small refinements.
     Cegar,
+    /// Property-directed reachability.
+    Pdr,
 }
 
 /// How to solve.
@@ -119,6 +122,7 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
             };
             ("cegar", engine.solve(&cx, &solved_system, &mut stats))
         }
+        EngineChoice::Pdr => ("pdr", Pdr::default().solve(&cx, &solved_system, &mut stats)),
     };
     let t2 = Instant::now();
     let vdeadline =

@@ -1,4 +1,4 @@
-//! Engines (bmc, slicing, cegar): one module per engine; the portfolio composes them, each behind the one-method [`Engine`] trait.
+//! Engines (bmc, slicing, cegar, pdr): one module per engine; the portfolio composes them, each behind the one-method [`Engine`] trait.
 //!
 //! An engine reads a system and returns an [`Answer`]; it never calls another engine (the
 //! portfolio composes them) and never prints. Answers are validated by the caller
@@ -7,6 +7,7 @@
 pub mod bmc;
 pub mod cegar;
 pub mod driver;
+pub mod pdr;
 pub mod portfolio;
 pub mod seeds;
 pub mod slicing;

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 use translate::{from_z3, ToZ3};
 use z3::ast::{Bool, Dynamic};
+use z3::quantifier_elimination::QuantifierElimination;
 
 /// The answer of one satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,6 +244,50 @@ impl<'s> Smt<'s> {
             );
         }
         Some(out)
+    }
+}
+
+impl Smt<'_> {
+    /// After `Sat`: a model-based projection of `t` (which must hold in the last model) onto
+    /// the variables outside `eliminate` — a quantifier-free formula that holds in the model and
+    /// implies `∃ eliminate. t` (an under-approximation of the projection). Z3's projection
+    /// handles linear arithmetic, arrays and datatypes; variables it cannot eliminate are
+    /// replaced by their model values, which keeps the result an under-approximation. `None`
+    /// without a model.
+    pub fn project(&mut self, t: TermId, eliminate: &[VarId]) -> Option<TermId> {
+        self.fetch_model();
+        let model = self.model.as_ref()?;
+        let body = self.tr.bool(t);
+        let consts: Vec<Dynamic> = eliminate.iter().map(|&v| self.tr.var(v)).collect();
+        let refs: Vec<&dyn z3::ast::Ast> = consts.iter().map(|d| d as &dyn z3::ast::Ast).collect();
+        // The wrapper unwraps a null result (a Z3 error): treat that as "no projection".
+        let projected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            QuantifierElimination::model_project(model, &refs, &body)
+        }));
+        let store = self.tr.store;
+        let mut memo = HashMap::new();
+        let back = projected
+            .ok()
+            .and_then(|p| from_z3(store, &self.tr.names, &Dynamic::from_ast(&p), &mut memo).ok())
+            // Z3 failed or introduced something this crate cannot read back: eliminate by
+            // model values (the point projection) instead.
+            .unwrap_or(t);
+        let left: Vec<VarId> = store
+            .free_vars(back)
+            .into_iter()
+            .filter(|v| eliminate.contains(v))
+            .collect();
+        if left.is_empty() {
+            return Some(back);
+        }
+        let mut map = HashMap::new();
+        for v in left {
+            let d = self.tr.var(v);
+            let val = model.eval(&d, true)?;
+            let val = dynamic_value(store, &val, &store.var_sort(v))?;
+            map.insert(v, store.value_term(&val, &store.var_sort(v)));
+        }
+        Some(store.substitute(back, &map))
     }
 }
 
