@@ -44,6 +44,7 @@
 
 use super::bmc::Bmc;
 use super::cegar::Cegar;
+use super::pdr::Pdr;
 use super::seeds::{conjoin, Samples};
 use super::slicing::Slicing;
 use super::{Context, Engine, Stats};
@@ -65,6 +66,11 @@ pub struct Portfolio {
     pub cegar_share: f64,
     /// Hand slicing's candidates to CEGAR.
     pub seed_cegar: bool,
+    /// Most time CEGAR gets on a linear system, where PDR follows it.
+    pub cegar_linear_slice: Duration,
+    /// Share of the time left after CEGAR that PDR may use on a linear system (BMC gets the
+    /// rest); zero skips PDR.
+    pub pdr_share: f64,
     /// Time for candidate invariants from sampled states ([`Samples`]); zero skips the phase.
     pub samples_slice: Duration,
     /// Split predicates by their reachable Boolean valuations for slicing, the sampling phase
@@ -79,6 +85,8 @@ impl Default for Portfolio {
             bmc_slice: Duration::from_secs(1),
             cegar_share: 0.8,
             seed_cegar: true,
+            cegar_linear_slice: Duration::from_secs(4),
+            pdr_share: 1.0,
             samples_slice: Duration::from_secs(1),
             split_bools: Some(SplitBooleans::default()),
         }
@@ -225,17 +233,22 @@ impl Portfolio {
             return ("bmc", a);
         }
 
-        // 3. CEGAR, seeded with slicing's candidates, for its share of the rest.
+        // 3. CEGAR, seeded with slicing's candidates, for its share of the rest (capped on
+        //    linear systems, where PDR gets the time after it).
         if !cx.deadline.expired() {
             let t = Instant::now();
             let cegar = Cegar {
                 seeds: if self.seed_cegar { seeds } else { None },
                 ..Cegar::default()
             };
-            let slice = cx
-                .deadline
-                .remaining()
-                .map(|r| r.mul_f64(self.cegar_share.clamp(0.0, 1.0)));
+            let pdr_follows = self.pdr_share > 0.0 && system.is_linear();
+            let share = |r: Duration| r.mul_f64(self.cegar_share.clamp(0.0, 1.0));
+            let slice = match (cx.deadline.remaining(), pdr_follows) {
+                (r, true) => Some(r.map_or(self.cegar_linear_slice, |r| {
+                    share(r).min(self.cegar_linear_slice)
+                })),
+                (r, false) => r.map(share),
+            };
             let sub_cx = Context {
                 store,
                 deadline: sliced(cx.deadline, slice),
@@ -250,7 +263,38 @@ impl Portfolio {
             }
         }
 
-        // 4. BMC again with whatever time CEGAR left.
+        // 4. PDR on the unsplit system (it keeps Boolean state in its lemmas), linear only.
+        if self.pdr_share > 0.0 && system.is_linear() && !cx.deadline.expired() {
+            let t = Instant::now();
+            let slice = cx
+                .deadline
+                .remaining()
+                .map(|r| r.mul_f64(self.pdr_share.clamp(0.0, 1.0)));
+            let sub_cx = Context {
+                store,
+                deadline: sliced(cx.deadline, slice),
+            };
+            let mut sub = Stats::default();
+            let answer = match checked(cx, system, Pdr::default().solve(&sub_cx, system, &mut sub))
+            {
+                Answer::Sat(m) => match validate_model(store, system, &m, cx.deadline) {
+                    ModelCheck::Valid => Answer::Sat(m),
+                    ModelCheck::Invalid { clause, .. } => Answer::Unknown(format!(
+                        "internal error: pdr: the model violates clause {}",
+                        clause.0
+                    )),
+                    ModelCheck::Unknown(r) => Answer::Unknown(format!("pdr: validation: {r}")),
+                },
+                a => a,
+            };
+            record(stats, "pdr", &answer, ms(t), sub);
+            match answer {
+                Answer::Unknown(r) => reasons.push(r),
+                a => return ("pdr", a),
+            }
+        }
+
+        // 5. BMC again with whatever time CEGAR and PDR left.
         if !cx.deadline.expired() {
             if let Some(a) = self.bmc(cx, system, stats, None, &mut reasons) {
                 return ("bmc", a);

@@ -1,0 +1,15 @@
+; x counts up to 10, then y counts up while x stays: whenever y is positive, x has reached 10.
+; Inductive invariant (disjunctive, no conjunction of bounds is one):
+;   (or (<= y 0) (>= x 10))
+(set-logic HORN)
+(declare-fun inv (Real Real) Bool)
+(assert (forall ((x Real) (y Real))
+  (=> (and (= x 0.0) (= y 0.0)) (inv x y))))
+(assert (forall ((x Real) (y Real) (x1 Real) (y1 Real))
+  (=> (and (inv x y)
+           (or (and (< x 10.0) (= x1 (+ x 1.0)) (= y1 y))
+               (and (>= x 10.0) (= x1 x) (= y1 (+ y 1.0)))))
+      (inv x1 y1))))
+(assert (forall ((x Real) (y Real))
+  (=> (and (inv x y) (> y 0.0) (< x 10.0)) false)))
+(check-sat)
