@@ -1,22 +1,24 @@
 //! The frames of PDR: per predicate, lemmas (negated cubes over its parameters) with the level
 //! up to which each is known to hold, and one incremental solver per clause that answers
-//! "can this clause, from the frame at level `i` of its body predicate, derive a state in this
-//! cube?".
+//! "can this clause, from the frames (or given states) of its body predicates, derive a state
+//! in this cube?".
 //!
 //! Frames are delta-encoded: a lemma at level `k` belongs to `F_1 … F_k`, so `F_i` is the
 //! conjunction of the lemmas at level `≥ i` (and `F_0` is `false`). In each solver a lemma is
-//! asserted as `act_k → ¬cube`, and a check at level `i` assumes `act_j` for every `j ≥ i`.
-//! Must not: decide what to block or learn (that is the engine's loop); it only answers checks.
+//! asserted as `act_k → ¬cube` for every body atom of its predicate, and a check at level `i`
+//! assumes `act_j` for every `j ≥ i`. Must not: decide what to block, reach or learn (that is
+//! the engine's loop); it only answers checks and projects their models.
 
 use crate::chc::{ClauseId, PredId, System};
-use crate::smt::{SatResult, Smt};
+use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Level of a lemma that holds in every frame (an inductive invariant's conjunct).
 pub(super) const INF: usize = usize::MAX;
 
-/// A learned lemma: `¬(∧ cube)` over the parameters of `pred`, valid up to `level`.
+/// A learned lemma: `¬(∧ cube)` over the parameters of `pred`, valid up to `level` (level 0:
+/// retired, subsumed by a stronger lemma).
 #[derive(Clone, Debug)]
 pub(super) struct Lemma {
     pub pred: PredId,
@@ -24,29 +26,39 @@ pub(super) struct Lemma {
     pub level: usize,
 }
 
-/// One clause with a head atom or a query, ready for checks.
-struct ClauseSolver<'s> {
-    id: ClauseId,
-    /// The body predicate and its argument variables (linear systems: at most one).
-    body: Option<(PredId, Vec<VarId>)>,
+/// One clause, ready for checks.
+pub(super) struct ClauseSolver<'s> {
+    pub id: ClauseId,
+    /// The body atoms: predicate and argument variables.
+    pub body: Vec<(PredId, Vec<VarId>)>,
     /// The head predicate and its argument variables (`None` for a query).
-    head: Option<(PredId, Vec<VarId>)>,
-    constraint: TermId,
+    pub head: Option<(PredId, Vec<VarId>)>,
+    pub constraint: TermId,
     smt: Smt<'s>,
 }
 
-/// What a successful check found: the clause and a cube over the body predicate's parameters
-/// (empty for a fact) whose every state derives a state of the checked cube.
-pub(super) struct Predecessor {
-    pub clause: ClauseId,
-    pub body: Option<(PredId, Vec<TermId>)>,
+/// What the body states of a check are drawn from.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Source<'a> {
+    /// `F_level` of each body predicate (`F_0 = false`), optionally outside `avoid` (a cube
+    /// over the head predicate's parameters, excluded from every body atom of that predicate:
+    /// relative induction), preferring models where the `prefer` formulas (over the clause
+    /// variables: body states known to be derivable) hold, as many as can.
+    Frames {
+        level: usize,
+        avoid: Option<&'a [TermId]>,
+        prefer: &'a [TermId],
+    },
+    /// The given formulas over the clause variables (reach facts of the body atoms).
+    Given(&'a [TermId]),
 }
 
 /// The outcome of a check.
 pub(super) enum Check {
-    /// A predecessor exists.
-    Sat(Predecessor),
-    /// No predecessor; the positions of the cube's literals the refutation needed.
+    /// Satisfiable: the solver's scope stays open for [`Frames::values`] and
+    /// [`Frames::project`] until [`Frames::close`].
+    Sat,
+    /// No such derivation; the positions of the cube's literals the refutation needed.
     Unsat(BTreeSet<usize>),
     /// The solver gave up.
     Unknown(String),
@@ -58,7 +70,7 @@ pub(super) struct Frames<'s> {
     /// Parameters of each predicate (what cubes and lemmas are written over).
     pub params: HashMap<PredId, Vec<VarId>>,
     pub lemmas: Vec<Lemma>,
-    solvers: Vec<ClauseSolver<'s>>,
+    pub solvers: Vec<ClauseSolver<'s>>,
     /// Indices into `solvers` of the clauses with each head predicate.
     defining: HashMap<PredId, Vec<usize>>,
     /// Indices into `solvers` of the queries.
@@ -68,11 +80,13 @@ pub(super) struct Frames<'s> {
     inf: VarId,
     /// Indicator literals for the literals of a checked cube (reused across checks).
     indicators: Vec<VarId>,
+    /// Indicator literals for preferred formulas.
+    preferred: Vec<VarId>,
 }
 
 impl<'s> Frames<'s> {
-    /// Solvers for every clause of a linear `system`, each with its constraint asserted.
-    pub fn new(store: &'s TermStore, system: &System, deadline: crate::smt::Deadline) -> Self {
+    /// Solvers for every clause of `system`, each with its constraint asserted.
+    pub fn new(store: &'s TermStore, system: &System, deadline: Deadline) -> Self {
         let params = system
             .pred_ids()
             .map(|p| (p, system.fresh_params(store, p)))
@@ -90,7 +104,7 @@ impl<'s> Frames<'s> {
             }
             solvers.push(ClauseSolver {
                 id,
-                body: c.body.first().map(|a| (a.pred, a.args.clone())),
+                body: c.body.iter().map(|a| (a.pred, a.args.clone())).collect(),
                 head: c.head_atom().map(|h| (h.pred, h.args.clone())),
                 constraint: c.constraint,
                 smt,
@@ -106,6 +120,7 @@ impl<'s> Frames<'s> {
             acts: Vec::new(),
             inf: store.new_var("pdr_inf", Sort::Bool),
             indicators: Vec::new(),
+            preferred: Vec::new(),
         }
     }
 
@@ -127,17 +142,10 @@ impl<'s> Frames<'s> {
         self.defining.get(&pred).cloned().unwrap_or_default()
     }
 
-    /// The clause id of solver `k`.
-    pub fn clause_of(&self, k: usize) -> ClauseId {
-        self.solvers[k].id
-    }
-
     /// Adds a lemma at `level`, asserting it in every solver whose clause body reads `pred`.
-    pub fn add_lemma(&mut self, pred: PredId, cube: Vec<TermId>, level: usize) -> usize {
+    pub fn add_lemma(&mut self, pred: PredId, cube: Vec<TermId>, level: usize) {
         self.lemmas.push(Lemma { pred, cube, level });
-        let i = self.lemmas.len() - 1;
-        self.assert_lemma(i, level);
-        i
+        self.assert_lemma(self.lemmas.len() - 1, level);
     }
 
     /// Raises lemma `i` to `level`.
@@ -149,69 +157,119 @@ impl<'s> Frames<'s> {
     fn assert_lemma(&mut self, i: usize, level: usize) {
         let store = self.store;
         let act = store.var(self.act(level));
-        let Lemma { pred, cube, .. } = self.lemmas[i].clone();
-        let from = self.params[&pred].clone();
+        let Lemma { pred, cube, .. } = &self.lemmas[i];
+        let from = &self.params[pred];
+        let lemma = store.not(store.and(cube.iter().copied()));
         for s in &mut self.solvers {
-            if let Some((p, args)) = &s.body {
-                if *p == pred {
-                    let lemma = store.not(store.and(cube.iter().copied()));
+            for (p, args) in &s.body {
+                if p == pred {
                     s.smt
-                        .assert(store.implies(act, store.rename(lemma, &from, args)));
+                        .assert(store.implies(act, store.rename(lemma, from, args)));
                 }
             }
         }
     }
 
-    /// Checks whether solver `k`'s clause derives a state of `cube` (over its head predicate's
-    /// parameters; ignored for a query) from `F_level` of its body predicate (`F_0 = false`),
-    /// optionally assuming `¬avoid` of the body state too (relative induction). On success
-    /// the predecessor cube is a model-based projection of the clause onto its body arguments.
-    pub fn check(
-        &mut self,
-        k: usize,
-        cube: &[TermId],
-        level: usize,
-        avoid: Option<&[TermId]>,
-        want_predecessor: bool,
-    ) -> Check {
+    /// `F_level(pred)` over `args`: the lemmas at `level` or above.
+    pub fn frame(&self, pred: PredId, level: usize, args: &[VarId]) -> TermId {
         let store = self.store;
-        if self.solvers[k].body.is_some() && level == 0 {
-            return Check::Unsat(BTreeSet::new());
+        let from = &self.params[&pred];
+        if level == 0 {
+            return store.ff();
         }
+        let lemmas = self
+            .lemmas
+            .iter()
+            .filter(|l| l.pred == pred && l.level >= level)
+            .map(|l| store.not(store.rename(store.and(l.cube.iter().copied()), from, args)));
+        store.and(lemmas)
+    }
+
+    /// Checks whether solver `k`'s clause derives a state of `cube` (over its head predicate's
+    /// parameters; ignored for a query) from body states drawn from `source`. On `Sat` the
+    /// solver's scope stays open: read the model, then [`Frames::close`].
+    pub fn open(&mut self, k: usize, cube: &[TermId], source: Source<'_>) -> Check {
+        let store = self.store;
         let mut assume: Vec<TermId> = Vec::new();
-        if self.solvers[k].body.is_some() {
-            let top = self.acts.len().max(level + 1);
-            for j in level..top {
-                assume.push(store.var(self.act(j)));
+        if let Source::Frames { level, .. } = source {
+            if !self.solvers[k].body.is_empty() {
+                if level == 0 {
+                    return Check::Unsat(BTreeSet::new());
+                }
+                let top = self.acts.len().max(level + 1);
+                for j in level..top {
+                    assume.push(store.var(self.act(j)));
+                }
+                assume.push(store.var(self.inf));
             }
-            assume.push(store.var(self.inf));
         }
         while self.indicators.len() < cube.len() {
             let v = store.new_var(&format!("pdr_lit{}", self.indicators.len()), Sort::Bool);
             self.indicators.push(v);
         }
+        let prefer: &[TermId] = match source {
+            Source::Frames { prefer, .. } => prefer,
+            Source::Given(_) => &[],
+        };
+        while self.preferred.len() < prefer.len() {
+            let v = store.new_var(&format!("pdr_pref{}", self.preferred.len()), Sort::Bool);
+            self.preferred.push(v);
+        }
         let s = &mut self.solvers[k];
         s.smt.push();
         let mut ind_of = HashMap::new();
-        // What a predecessor must satisfy: the constraint and the cube, over clause variables.
-        let mut post = vec![s.constraint];
         if let Some((p, args)) = &s.head {
             let from = &self.params[p];
             for (j, &lit) in cube.iter().enumerate() {
                 let ind = store.var(self.indicators[j]);
-                let lit = store.rename(lit, from, args);
-                s.smt.assert(store.implies(ind, lit));
+                s.smt
+                    .assert(store.implies(ind, store.rename(lit, from, args)));
                 assume.push(ind);
                 ind_of.insert(ind, j);
-                post.push(lit);
             }
         }
-        if let (Some(avoid), Some((p, args))) = (avoid, &s.body) {
-            let from = &self.params[p];
-            let bad = store.and(avoid.iter().copied());
-            s.smt.assert(store.not(store.rename(bad, from, args)));
+        match source {
+            Source::Frames {
+                avoid: Some(avoid), ..
+            } => {
+                let head = s.head.as_ref().map(|h| h.0);
+                let bad = store.and(avoid.iter().copied());
+                for (p, args) in &s.body {
+                    if Some(*p) == head {
+                        let from = &self.params[p];
+                        s.smt.assert(store.not(store.rename(bad, from, args)));
+                    }
+                }
+            }
+            Source::Frames { avoid: None, .. } => {}
+            Source::Given(given) => {
+                for &g in given {
+                    s.smt.assert(g);
+                }
+            }
         }
-        let out = match s.smt.check_assuming(&assume) {
+        let mut soft: Vec<TermId> = Vec::new();
+        for (j, &f) in prefer.iter().enumerate() {
+            let ind = store.var(self.preferred[j]);
+            s.smt.assert(store.implies(ind, f));
+            soft.push(ind);
+        }
+        // Drop the preferences a refutation needs, until none is left in the core.
+        let result = loop {
+            let all: Vec<TermId> = assume.iter().chain(&soft).copied().collect();
+            let r = s.smt.check_assuming(&all);
+            if r != SatResult::Unsat || soft.is_empty() {
+                break r;
+            }
+            let core = s.smt.unsat_core();
+            let before = soft.len();
+            soft.retain(|x| !core.contains(x));
+            if soft.len() == before {
+                break r;
+            }
+        };
+        let out = match result {
+            SatResult::Sat => return Check::Sat,
             SatResult::Unsat => Check::Unsat(
                 s.smt
                     .unsat_core()
@@ -220,64 +278,44 @@ impl<'s> Frames<'s> {
                     .collect(),
             ),
             SatResult::Unknown(r) => Check::Unknown(r),
-            SatResult::Sat if !want_predecessor => Check::Sat(Predecessor {
-                clause: s.id,
-                body: None,
-            }),
-            SatResult::Sat => {
-                let body = match &s.body {
-                    None => Some(None),
-                    Some((p, args)) => {
-                        predecessor(store, &mut s.smt, store.and(post.iter().copied()), args).map(
-                            |c| {
-                                let to = &self.params[p];
-                                let c = c.iter().map(|&l| store.rename(l, args, to)).collect();
-                                Some((*p, c))
-                            },
-                        )
-                    }
-                };
-                match body {
-                    Some(body) => Check::Sat(Predecessor { clause: s.id, body }),
-                    None => Check::Unknown("pdr: no model for a predecessor".into()),
-                }
-            }
         };
         s.smt.pop(1);
         out
     }
-}
 
-/// A cube over `keep` (the body arguments) that holds in the solver's model and all of whose
-/// states satisfy `∃ others. formula` (the clause constraint and the target cube): the
-/// implicant of a model-based projection. Falls back to the model's values of `keep`.
-fn predecessor(
-    store: &TermStore,
-    smt: &mut Smt<'_>,
-    formula: TermId,
-    keep: &[VarId],
-) -> Option<Vec<TermId>> {
-    let keep_vals = smt.values(keep.iter().copied())?;
-    let point = || -> Vec<TermId> {
-        keep_vals
+    /// Closes the scope a satisfiable [`Frames::open`] left open.
+    pub fn close(&mut self, k: usize) {
+        self.solvers[k].smt.pop(1);
+    }
+
+    /// After `Sat`: the model's values of `vars`.
+    pub fn values(&mut self, k: usize, vars: &[VarId]) -> Option<BTreeMap<VarId, Value>> {
+        self.solvers[k].smt.values(vars.iter().copied())
+    }
+
+    /// After `Sat`: a cube over `keep` that holds in the model and all of whose states satisfy
+    /// `∃ others. formula` (a formula true in the model): the implicant of a model-based
+    /// projection, or the model's values of `keep` when that fails.
+    pub fn project(&mut self, k: usize, formula: TermId, keep: &[VarId]) -> Option<Vec<TermId>> {
+        let store = self.store;
+        let smt = &mut self.solvers[k].smt;
+        let keep_vals = smt.values(keep.iter().copied())?;
+        let point: Vec<TermId> = keep_vals
             .iter()
             .map(|(v, val)| {
                 let sort = store.var_sort(*v);
                 store.eq(store.var(*v), store.value_term(val, &sort))
             })
-            .collect()
-    };
-    let eliminate: Vec<VarId> = store
-        .free_vars(formula)
-        .into_iter()
-        .filter(|v| !keep.contains(v))
-        .collect();
-    let Some(projected) = smt.project(formula, &eliminate) else {
-        return Some(point());
-    };
-    let env: HashMap<VarId, Value> = keep_vals.clone().into_iter().collect();
-    match crate::interp::implicant(store, projected, &env) {
-        Some(lits) => Some(lits),
-        None => Some(point()),
+            .collect();
+        let eliminate: Vec<VarId> = store
+            .free_vars(formula)
+            .into_iter()
+            .filter(|v| !keep.contains(v))
+            .collect();
+        let Some(projected) = smt.project(formula, &eliminate) else {
+            return Some(point);
+        };
+        let env: HashMap<VarId, Value> = keep_vals.into_iter().collect();
+        Some(crate::interp::implicant(store, projected, &env).unwrap_or(point))
     }
 }

@@ -1,28 +1,30 @@
-//! Property-directed reachability (IC3/PDR, after Bradley's IC3 and Hoder and Bjørner's
-//! generalisation to Horn clauses) for linear systems: frames of lemmas per predicate, proof
-//! obligations blocked level by level, predecessors by model-based projection.
+//! Property-directed reachability (IC3/PDR after Bradley, generalised to Horn clauses as in
+//! Hoder and Bjørner's GPDR and Komuravelli et al.'s Spacer): frames of lemmas per predicate,
+//! proof obligations blocked level by level, predecessors and reach facts by model-based
+//! projection; non-linear clauses draw their body states from reach facts where they can.
 //!
 //! Duty: answer `sat` with the first frame equal to its successor (its lemmas are an inductive
-//! invariant excluding the queries) or `unsat` with a derivation rebuilt from a chain of
-//! obligations that reaches a fact. Lemmas are negated cubes: literals of projected clause
+//! invariant excluding the queries) or `unsat` with a derivation rebuilt from the reach facts
+//! that derive `false`. Lemmas are negated cubes: literals of projected clause
 //! constraints, shrunk by unsat cores and then literal by literal while they stay inductive
 //! relative to the frame below — so an invariant is a CNF over the input's own atoms, which is
 //! what disjunctive transition-system invariants (control modes, min/max over reals) need and
 //! what conjunctive abstractions miss.
 //!
-//! Must not: handle non-linear clauses (it answers `unknown`), call another engine, or answer
-//! without the witness the caller checks (the model is validated, the derivation replayed).
+//! Must not: call another engine, or answer without the witness the caller checks (the model
+//! is validated, the derivation replayed).
 
+mod block;
 mod cex;
 mod frames;
 
 use super::{Context, Engine, Stats};
-use crate::chc::{ClauseId, PredId, System};
+use crate::chc::{PredId, System};
 use crate::term::TermId;
 use crate::witness::{Answer, Interp, Model};
-use frames::{Check, Frames, INF};
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use block::{Blocking, ReachFact};
+use frames::{Check, Frames, Source, INF};
+use std::collections::{BTreeSet, HashMap};
 
 /// PDR with a bound on the number of frames.
 #[derive(Clone, Debug)]
@@ -42,38 +44,20 @@ impl Default for Pdr {
     }
 }
 
-/// A set of states of `pred` (a cube over its parameters) from which a query is reachable in
-/// `level` steps or more; `via` leads from it to its parent (or, for a root, to the query).
-#[derive(Clone, Debug)]
-struct Obligation {
-    pred: PredId,
-    cube: Vec<TermId>,
-    parent: Option<usize>,
-    via: ClauseId,
-}
-
-/// How blocking an obligation ended.
-enum Blocking {
-    Blocked,
-    /// A fact reaches the obligation: the clauses from the fact to the query.
-    Counterexample(Vec<ClauseId>),
-    Unknown(String),
-}
-
 impl Engine for Pdr {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
-        if !system.is_linear() {
-            return Answer::Unknown("pdr: non-linear clauses".into());
-        }
         let mut run = Run {
             cfg: self,
             cx,
             system,
             frames: Frames::new(cx.store, system, cx.deadline),
+            reach: Vec::new(),
+            reach_of: HashMap::new(),
             obligations: 0,
         };
         let answer = run.solve();
         stats.set("pdr_lemmas", run.frames.lemmas.len());
+        stats.set("pdr_reach_facts", run.reach.len());
         stats.set("pdr_obligations", run.obligations);
         answer
     }
@@ -84,6 +68,10 @@ struct Run<'a, 's> {
     cx: &'a Context<'s>,
     system: &'a System,
     frames: Frames<'s>,
+    /// Derivable cubes, each with its derivation step.
+    reach: Vec<ReachFact>,
+    /// The reach facts of each predicate.
+    reach_of: HashMap<PredId, Vec<usize>>,
     obligations: usize,
 }
 
@@ -94,27 +82,23 @@ impl Run<'_, '_> {
             if self.cx.deadline.expired() {
                 return Answer::Unknown("timeout".into());
             }
+            // Every query is blocked with body states from `F_n`.
             for q in self.frames.queries.clone() {
-                loop {
-                    let pre = match self.frames.check(q, &[], n, None, true) {
-                        Check::Unsat(_) => break,
-                        Check::Unknown(r) => return Answer::Unknown(format!("pdr: {r}")),
-                        Check::Sat(pre) => pre,
-                    };
-                    let Some((pred, cube)) = pre.body else {
-                        return self.counterexample(vec![pre.clause]);
-                    };
-                    let root = Obligation {
-                        pred,
-                        cube,
-                        parent: None,
-                        via: pre.clause,
-                    };
-                    match self.block(root, n) {
-                        Blocking::Blocked => {}
-                        Blocking::Counterexample(chain) => return self.counterexample(chain),
-                        Blocking::Unknown(r) => return Answer::Unknown(format!("pdr: {r}")),
+                match self.block(q, n + 1) {
+                    Blocking::Blocked => {}
+                    Blocking::Reached(fact) => {
+                        return match cex::derivation(
+                            self.cx.store,
+                            self.system,
+                            &self.reach,
+                            fact,
+                            self.cx.deadline,
+                        ) {
+                            Ok(d) => Answer::Unsat(d),
+                            Err(r) => Answer::Unknown(format!("pdr: {r}")),
+                        }
                     }
+                    Blocking::Unknown(r) => return Answer::Unknown(format!("pdr: {r}")),
                 }
             }
             match self.propagate(n) {
@@ -129,79 +113,22 @@ impl Run<'_, '_> {
         }
     }
 
-    /// Blocks `root` at level `n`, and every obligation it spawns, or finds a counterexample.
-    fn block(&mut self, root: Obligation, n: usize) -> Blocking {
-        let mut obls = vec![root];
-        let mut queue = BinaryHeap::new();
-        queue.push(Reverse((n, 0usize)));
-        while let Some(Reverse((level, i))) = queue.pop() {
-            if self.cx.deadline.expired() {
-                return Blocking::Unknown("timeout".into());
-            }
-            self.obligations += 1;
-            let (pred, cube) = (obls[i].pred, obls[i].cube.clone());
-            if self.subsumed(pred, &cube, level) {
-                if level < n {
-                    queue.push(Reverse((level + 1, i)));
-                }
-                continue;
-            }
-            let mut core = BTreeSet::new();
-            let mut found = None;
-            for k in self.frames.defining(pred) {
-                let is_fact = self.system.clause(self.frames.clause_of(k)).is_fact();
-                let at = if is_fact { 0 } else { level - 1 };
-                match self.frames.check(k, &cube, at, None, !is_fact) {
-                    Check::Unsat(c) => core.extend(c),
-                    Check::Unknown(r) => return Blocking::Unknown(r),
-                    Check::Sat(pre) => {
-                        found = Some(pre);
-                        break;
-                    }
-                }
-            }
-            match found.map(|p| (p.clause, p.body)) {
-                Some((fact, None)) => {
-                    let mut chain = vec![fact];
-                    let mut at = Some(i);
-                    while let Some(j) = at {
-                        chain.push(obls[j].via);
-                        at = obls[j].parent;
-                    }
-                    return Blocking::Counterexample(chain);
-                }
-                Some((via, Some((p, c)))) => {
-                    obls.push(Obligation {
-                        pred: p,
-                        cube: c,
-                        parent: Some(i),
-                        via,
-                    });
-                    queue.push(Reverse((level - 1, obls.len() - 1)));
-                    queue.push(Reverse((level, i)));
-                }
-                None => {
-                    let kept: Vec<TermId> = core.iter().map(|&j| cube[j]).collect();
-                    let g = match self.generalize(pred, kept, level) {
-                        Ok(g) => g,
-                        Err(r) => return Blocking::Unknown(r),
-                    };
-                    let mut at = level;
-                    while at < n {
-                        match self.inductive_at(pred, &g, at) {
-                            Ok(true) => at += 1,
-                            Ok(false) => break,
-                            Err(r) => return Blocking::Unknown(r),
-                        }
-                    }
-                    self.add_lemma(pred, g, at);
-                    if level < n {
-                        queue.push(Reverse((level + 1, i)));
-                    }
-                }
-            }
+    /// Learns a lemma excluding (a generalisation of) `cube`, refuted at `level`, and pushes it
+    /// as high as it goes up to `top - 1` (the frame the root obligation reads).
+    fn learn(
+        &mut self,
+        pred: PredId,
+        cube: Vec<TermId>,
+        level: usize,
+        top: usize,
+    ) -> Result<(), String> {
+        let g = self.generalize(pred, cube, level)?;
+        let mut at = level;
+        while at + 1 < top && self.inductive_at(pred, &g, at)? {
+            at += 1;
         }
-        Blocking::Blocked
+        self.add_lemma(pred, g, at);
+        Ok(())
     }
 
     /// Whether a lemma at `level` or above already excludes `cube` (its cube is a subset).
@@ -266,16 +193,17 @@ impl Run<'_, '_> {
     ) -> Result<Option<BTreeSet<usize>>, String> {
         let mut core = BTreeSet::new();
         for k in self.frames.defining(pred) {
-            let c = self.system.clause(self.frames.clause_of(k));
-            let (at, avoid) = if c.is_fact() {
-                (0, None)
-            } else {
-                let own = c.body[0].pred == pred;
-                (level - 1, own.then_some(cube))
+            let source = Source::Frames {
+                level: level - 1,
+                avoid: Some(cube),
+                prefer: &[],
             };
-            match self.frames.check(k, cube, at, avoid, false) {
+            match self.frames.open(k, cube, source) {
                 Check::Unsat(c) => core.extend(c),
-                Check::Sat(_) => return Ok(None),
+                Check::Sat => {
+                    self.frames.close(k);
+                    return Ok(None);
+                }
                 Check::Unknown(r) => return Err(r),
             }
         }
@@ -291,12 +219,20 @@ impl Run<'_, '_> {
         level: usize,
     ) -> Result<bool, String> {
         for k in self.frames.defining(pred) {
-            if self.system.clause(self.frames.clause_of(k)).is_fact() {
+            if self.frames.solvers[k].body.is_empty() {
                 continue;
             }
-            match self.frames.check(k, cube, level, None, false) {
+            let source = Source::Frames {
+                level,
+                avoid: None,
+                prefer: &[],
+            };
+            match self.frames.open(k, cube, source) {
                 Check::Unsat(_) => {}
-                Check::Sat(_) => return Ok(false),
+                Check::Sat => {
+                    self.frames.close(k);
+                    return Ok(false);
+                }
                 Check::Unknown(r) => return Err(r),
             }
         }
@@ -345,12 +281,5 @@ impl Run<'_, '_> {
             );
         }
         model
-    }
-
-    fn counterexample(&self, chain: Vec<ClauseId>) -> Answer {
-        match cex::derivation(self.cx.store, self.system, &chain, self.cx.deadline) {
-            Ok(d) => Answer::Unsat(d),
-            Err(r) => Answer::Unknown(format!("pdr: {r}")),
-        }
     }
 }
