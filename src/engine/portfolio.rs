@@ -66,10 +66,10 @@ pub struct Portfolio {
     pub cegar_share: f64,
     /// Hand slicing's candidates to CEGAR.
     pub seed_cegar: bool,
-    /// Most time CEGAR gets on a linear system, where PDR follows it.
-    pub cegar_linear_slice: Duration,
-    /// Share of the time left after CEGAR that PDR may use on a linear system (BMC gets the
-    /// rest); zero skips PDR.
+    /// Most time CEGAR gets when PDR follows it.
+    pub cegar_pdr_slice: Duration,
+    /// Share of the time left after CEGAR that PDR may use (BMC gets the rest); zero skips
+    /// PDR (and lifts CEGAR's cap).
     pub pdr_share: f64,
     /// Time for candidate invariants from sampled states ([`Samples`]); zero skips the phase.
     pub samples_slice: Duration,
@@ -85,7 +85,7 @@ impl Default for Portfolio {
             bmc_slice: Duration::from_secs(1),
             cegar_share: 0.8,
             seed_cegar: true,
-            cegar_linear_slice: Duration::from_secs(4),
+            cegar_pdr_slice: Duration::from_secs(4),
             pdr_share: 1.0,
             samples_slice: Duration::from_secs(1),
             split_bools: Some(SplitBooleans::default()),
@@ -233,19 +233,19 @@ impl Portfolio {
             return ("bmc", a);
         }
 
-        // 3. CEGAR, seeded with slicing's candidates, for its share of the rest (capped on
-        //    linear systems, where PDR gets the time after it).
+        // 3. CEGAR, seeded with slicing's candidates, for its share of the rest (capped when
+        //    PDR follows it).
         if !cx.deadline.expired() {
             let t = Instant::now();
             let cegar = Cegar {
                 seeds: if self.seed_cegar { seeds } else { None },
                 ..Cegar::default()
             };
-            let pdr_follows = self.pdr_share > 0.0 && system.is_linear();
+            let pdr_follows = self.pdr_share > 0.0;
             let share = |r: Duration| r.mul_f64(self.cegar_share.clamp(0.0, 1.0));
             let slice = match (cx.deadline.remaining(), pdr_follows) {
-                (r, true) => Some(r.map_or(self.cegar_linear_slice, |r| {
-                    share(r).min(self.cegar_linear_slice)
+                (r, true) => Some(r.map_or(self.cegar_pdr_slice, |r| {
+                    share(r).min(self.cegar_pdr_slice)
                 })),
                 (r, false) => r.map(share),
             };
@@ -263,8 +263,8 @@ impl Portfolio {
             }
         }
 
-        // 4. PDR on the unsplit system (it keeps Boolean state in its lemmas), linear only.
-        if self.pdr_share > 0.0 && system.is_linear() && !cx.deadline.expired() {
+        // 4. PDR on the unsplit system (it keeps Boolean state in its lemmas).
+        if self.pdr_share > 0.0 && !cx.deadline.expired() {
             let t = Instant::now();
             let slice = cx
                 .deadline
