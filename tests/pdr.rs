@@ -42,6 +42,23 @@ fn pdr_proves_the_disjunctive_and_multi_predicate_systems() {
 }
 
 #[test]
+fn pdr_finds_the_disjunctive_invariant_of_the_mode_switch() {
+    let store = TermStore::new();
+    let path = common::data_dir("pdr/sat").join("mode_switch.smt2");
+    let src = std::fs::read_to_string(path).expect("test file");
+    let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
+    let cx = Context {
+        store: &store,
+        deadline: Deadline::after(Duration::from_secs(30)),
+    };
+    let Answer::Sat(model) = Pdr::default().solve(&cx, &system, &mut Stats::default()) else {
+        panic!("PDR must prove mode_switch.smt2");
+    };
+    // The lemmas are clauses over the file's own atoms: `y <= 0 or x >= 10` among them.
+    insta::assert_snapshot!(model.to_smtlib(&store, &system));
+}
+
+#[test]
 fn pdr_refutes_with_derivations_that_replay() {
     for path in corpus("pdr/unsat") {
         let (answer, ok) = check(&path, 30);
