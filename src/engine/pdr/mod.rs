@@ -20,7 +20,7 @@ mod frames;
 
 use super::{Context, Engine, Stats};
 use crate::chc::{PredId, System};
-use crate::term::TermId;
+use crate::term::{Op, Sort, Term, TermId, TermStore};
 use crate::witness::{Answer, Interp, Model};
 use block::{Blocking, ReachFact};
 use frames::{Check, Frames, Source, INF};
@@ -122,6 +122,7 @@ impl Run<'_, '_> {
         level: usize,
         top: usize,
     ) -> Result<(), String> {
+        let cube = split_equalities(self.cx.store, cube);
         let g = self.generalize(pred, cube, level)?;
         let mut at = level;
         while at + 1 < top && self.inductive_at(pred, &g, at)? {
@@ -282,4 +283,22 @@ impl Run<'_, '_> {
         }
         model
     }
+}
+
+/// Equalities between integers become two inequalities, so that generalisation can drop
+/// either side: a counter's `i = 10` can then become the lemma `i < 10` instead of `i ≠ 10`.
+/// Real equalities stay (measured on LRA-TS at 10 s: splitting them too solved 16 files instead
+/// of 17, trading four for three).
+fn split_equalities(store: &TermStore, cube: Vec<TermId>) -> Vec<TermId> {
+    let mut out = Vec::with_capacity(cube.len());
+    for lit in cube {
+        match &store.get(lit).term {
+            Term::App(Op::Eq, args) if args.len() == 2 && store.sort(args[0]) == Sort::Int => {
+                out.push(store.le(args[0], args[1]));
+                out.push(store.ge(args[0], args[1]));
+            }
+            _ => out.push(lit),
+        }
+    }
+    out
 }
