@@ -6,6 +6,7 @@
 mod common;
 
 use common::corpus;
+use hornbeam::chc::System;
 use hornbeam::engine::pdr::Pdr;
 use hornbeam::engine::{Context, Engine, Stats};
 use hornbeam::smt::Deadline;
@@ -14,8 +15,8 @@ use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::path::Path;
 use std::time::Duration;
 
-/// PDR's answer on a file within `secs`, and whether its witness checks.
-fn check(path: &Path, secs: u64) -> (Answer, bool) {
+/// PDR's answer on a file within `secs`, with the store and system it is about.
+fn solve(path: &Path, secs: u64) -> (TermStore, System, Answer) {
     let store = TermStore::new();
     let src = std::fs::read_to_string(path).expect("test file");
     let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
@@ -24,6 +25,12 @@ fn check(path: &Path, secs: u64) -> (Answer, bool) {
         deadline: Deadline::after(Duration::from_secs(secs)),
     };
     let answer = Pdr::default().solve(&cx, &system, &mut Stats::default());
+    (store, system, answer)
+}
+
+/// PDR's answer on a file within `secs`, and whether its witness checks.
+fn check(path: &Path, secs: u64) -> (Answer, bool) {
+    let (store, system, answer) = solve(path, secs);
     let ok = match &answer {
         Answer::Sat(m) => validate_model(&store, &system, m, Deadline::none()) == ModelCheck::Valid,
         Answer::Unsat(d) => replay_derivation(&store, &system, d).is_ok(),
@@ -43,15 +50,9 @@ fn pdr_proves_the_disjunctive_and_multi_predicate_systems() {
 
 #[test]
 fn pdr_finds_the_disjunctive_invariant_of_the_mode_switch() {
-    let store = TermStore::new();
     let path = common::data_dir("pdr/sat").join("mode_switch.smt2");
-    let src = std::fs::read_to_string(path).expect("test file");
-    let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(30)),
-    };
-    let Answer::Sat(model) = Pdr::default().solve(&cx, &system, &mut Stats::default()) else {
+    let (store, system, answer) = solve(&path, 30);
+    let Answer::Sat(model) = answer else {
         panic!("PDR must prove mode_switch.smt2");
     };
     // The lemmas are clauses over the file's own atoms: `y <= 0 or x >= 10` among them.

@@ -327,15 +327,10 @@ impl Portfolio {
         slice: Option<Duration>,
         reasons: &mut Vec<String>,
     ) -> Option<Answer> {
-        let store = cx.store;
-        let t = Instant::now();
-        let sub_cx = Context {
-            store,
-            deadline: sliced(cx.deadline, slice),
-        };
-        let mut sub = Stats::default();
-        let answer = match checked(cx, system, Pdr::default().solve(&sub_cx, system, &mut sub)) {
-            Answer::Sat(m) => match validate_model(store, system, &m, cx.deadline) {
+        let run = |sub_cx: &Context<'_>, sub: &mut Stats| match Pdr::default()
+            .solve(sub_cx, system, sub)
+        {
+            Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.deadline) {
                 ModelCheck::Valid => Answer::Sat(m),
                 ModelCheck::Invalid { clause, .. } => Answer::Unknown(format!(
                     "internal error: pdr: the model violates clause {}",
@@ -345,14 +340,7 @@ impl Portfolio {
             },
             a => a,
         };
-        record(stats, "pdr", &answer, ms(t), sub);
-        match answer {
-            Answer::Unknown(r) => {
-                reasons.push(r);
-                None
-            }
-            a => Some(a),
-        }
+        phase(cx, system, stats, "pdr", slice, reasons, run)
     }
 
     /// One BMC pass within `slice`; `Some` when it found a counterexample that replays.
@@ -364,21 +352,37 @@ impl Portfolio {
         slice: Option<Duration>,
         reasons: &mut Vec<String>,
     ) -> Option<Answer> {
-        let t = Instant::now();
-        let sub_cx = Context {
-            store: cx.store,
-            deadline: sliced(cx.deadline, slice),
-        };
-        let mut sub = Stats::default();
-        let answer = checked(cx, system, Bmc::default().solve(&sub_cx, system, &mut sub));
-        record(stats, "bmc", &answer, ms(t), sub);
-        match answer {
-            Answer::Unknown(r) => {
-                reasons.push(r);
-                None
-            }
-            a => Some(a),
+        let run = |sub_cx: &Context<'_>, sub: &mut Stats| Bmc::default().solve(sub_cx, system, sub);
+        phase(cx, system, stats, "bmc", slice, reasons, run)
+    }
+}
+
+/// One phase on `system` within `slice`: `run` gets the sliced context; an `unsat` answer's
+/// derivation is replayed, the phase recorded in `stats`; `Some` for a definite answer, else
+/// its reason joins `reasons`.
+fn phase(
+    cx: &Context<'_>,
+    system: &System,
+    stats: &mut Stats,
+    name: &str,
+    slice: Option<Duration>,
+    reasons: &mut Vec<String>,
+    run: impl FnOnce(&Context<'_>, &mut Stats) -> Answer,
+) -> Option<Answer> {
+    let t = Instant::now();
+    let sub_cx = Context {
+        store: cx.store,
+        deadline: sliced(cx.deadline, slice),
+    };
+    let mut sub = Stats::default();
+    let answer = checked(cx, system, run(&sub_cx, &mut sub));
+    record(stats, name, &answer, ms(t), sub);
+    match answer {
+        Answer::Unknown(r) => {
+            reasons.push(r);
+            None
         }
+        a => Some(a),
     }
 }
 

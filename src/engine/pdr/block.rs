@@ -77,8 +77,11 @@ impl Run<'_, '_> {
                 continue;
             }
             let mut core = BTreeSet::new();
+            // Per clause, the reach facts of its body atoms: the states to derive from first,
+            // then the ones to prefer in the frame below.
+            let known: Vec<Vec<TermId>> = solvers.iter().map(|&k| self.reach_formulas(k)).collect();
             // 1. Derivable from reach facts?
-            match self.reach(&solvers, pred, &cube, &mut core) {
+            match self.reach(&solvers, &known, pred, &cube, &mut core) {
                 Err(r) => return Blocking::Unknown(r),
                 Ok(Some(fact)) if i == 0 => return Blocking::Reached(fact),
                 Ok(Some(_)) => continue, // the parent, still queued, will use it
@@ -86,15 +89,14 @@ impl Run<'_, '_> {
             }
             // 2. Derivable from the frame below?
             let mut child = None;
-            for &k in &solvers {
+            for (&k, prefer) in solvers.iter().zip(&known) {
                 if self.frames.solvers[k].body.is_empty() {
                     continue; // facts were tried with the reach facts
                 }
-                let prefer = self.reach_formulas(k);
                 let source = Source::Frames {
                     level: level - 1,
                     avoid: None,
-                    prefer: &prefer,
+                    prefer,
                 };
                 match self.frames.open(k, &cube, source) {
                     Check::Unsat(c) => core.extend(c),
@@ -133,25 +135,26 @@ impl Run<'_, '_> {
         Blocking::Blocked
     }
 
-    /// Tries each clause with every body atom drawn from its predicate's reach facts; on
-    /// success records and returns the new reach fact. Adds the cores of refuted facts (their
+    /// Tries each clause with every body atom drawn from its predicate's reach facts (`known`,
+    /// per clause, from [`Run::reach_formulas`]); on success records and returns the new reach
+    /// fact. Adds the cores of refuted facts (their
     /// refutations are the ones blocking needs) to `core`.
     fn reach(
         &mut self,
         solvers: &[usize],
+        known: &[Vec<TermId>],
         pred: Option<PredId>,
         cube: &[TermId],
         core: &mut BTreeSet<usize>,
     ) -> Result<Option<usize>, String> {
-        for &k in solvers {
-            let body = self.frames.solvers[k].body.clone();
-            let given = self.reach_formulas(k);
-            if given.len() < body.len() {
+        for (&k, given) in solvers.iter().zip(known) {
+            let is_fact = self.frames.solvers[k].body.is_empty();
+            if given.len() < self.frames.solvers[k].body.len() {
                 continue; // some body predicate has no reach fact yet
             }
-            match self.frames.open(k, cube, Source::Given(&given)) {
+            match self.frames.open(k, cube, Source::Given(given)) {
                 Check::Unsat(c) => {
-                    if body.is_empty() {
+                    if is_fact {
                         core.extend(c);
                     }
                 }

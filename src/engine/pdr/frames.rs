@@ -14,9 +14,6 @@ use crate::smt::{Deadline, SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// Level of a lemma that holds in every frame (an inductive invariant's conjunct).
-pub(super) const INF: usize = usize::MAX;
-
 /// A learned lemma: `¬(∧ cube)` over the parameters of `pred`, valid up to `level` (level 0:
 /// retired, subsumed by a stronger lemma).
 #[derive(Clone, Debug)]
@@ -75,9 +72,8 @@ pub(super) struct Frames<'s> {
     defining: HashMap<PredId, Vec<usize>>,
     /// Indices into `solvers` of the queries.
     pub queries: Vec<usize>,
-    /// Activation literals: `acts[k]` guards lemmas at level `k`; `inf` those at [`INF`].
+    /// Activation literals: `acts[k]` guards lemmas at level `k`.
     acts: Vec<VarId>,
-    inf: VarId,
     /// Indicator literals for the literals of a checked cube (reused across checks).
     indicators: Vec<VarId>,
     /// Indicator literals for preferred formulas.
@@ -118,16 +114,12 @@ impl<'s> Frames<'s> {
             defining,
             queries,
             acts: Vec::new(),
-            inf: store.new_var("pdr_inf", Sort::Bool),
             indicators: Vec::new(),
             preferred: Vec::new(),
         }
     }
 
     fn act(&mut self, level: usize) -> VarId {
-        if level == INF {
-            return self.inf;
-        }
         while self.acts.len() <= level {
             let v = self
                 .store
@@ -200,7 +192,6 @@ impl<'s> Frames<'s> {
                 for j in level..top {
                     assume.push(store.var(self.act(j)));
                 }
-                assume.push(store.var(self.inf));
             }
         }
         while self.indicators.len() < cube.len() {

@@ -23,7 +23,7 @@ use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
 use crate::witness::{Answer, Interp, Model};
 use block::{Blocking, ReachFact};
-use frames::{Check, Frames, Source, INF};
+use frames::{Check, Frames, Source};
 use std::collections::{BTreeSet, HashMap};
 
 /// PDR with a bound on the number of frames.
@@ -271,7 +271,7 @@ impl Run<'_, '_> {
                 .frames
                 .lemmas
                 .iter()
-                .filter(|l| l.pred == p && (l.level >= level || l.level == INF))
+                .filter(|l| l.pred == p && l.level >= level)
                 .map(|l| store.not(store.and(l.cube.iter().copied())));
             model.set(
                 p,
