@@ -10,8 +10,8 @@ use hornbeam::chc::System;
 use hornbeam::engine::pdr::Pdr;
 use hornbeam::engine::{Context, Engine, Stats};
 use hornbeam::smt::Deadline;
-use hornbeam::term::TermStore;
-use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
+use hornbeam::term::{Op, TermStore};
+use hornbeam::witness::{replay_derivation, validate_model, Answer, Interp, Model, ModelCheck};
 use std::path::Path;
 use std::time::Duration;
 
@@ -57,6 +57,36 @@ fn pdr_finds_the_disjunctive_invariant_of_the_mode_switch() {
     };
     // The lemmas are clauses over the file's own atoms: `y <= 0 or x >= 10` among them.
     insta::assert_snapshot!(model.to_smtlib(&store, &system));
+}
+
+#[test]
+fn pdr_seeded_with_an_invariant_it_cannot_state_proves_with_it() {
+    // `x mod 2 = 0` is not a literal of the clauses; the portfolio hands such candidates over.
+    let path = common::data_dir("pdr/seeded").join("even_counter.smt2");
+    let store = TermStore::new();
+    let src = std::fs::read_to_string(&path).expect("test file");
+    let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
+    let p = system.pred_ids().next().expect("one predicate");
+    let params = system.fresh_params(&store, p);
+    let x = store.var(params[0]);
+    let even = store.eq(store.app(Op::Mod, vec![x, store.int(2)]), store.int(0));
+    let mut seeds = Model::new();
+    seeds.set(p, Interp { params, body: even });
+    let cx = Context {
+        store: &store,
+        deadline: Deadline::after(Duration::from_secs(30)),
+    };
+    let pdr = Pdr {
+        seeds: Some(seeds),
+        ..Pdr::default()
+    };
+    let Answer::Sat(model) = pdr.solve(&cx, &system, &mut Stats::default()) else {
+        panic!("seeded PDR must prove even_counter.smt2");
+    };
+    assert_eq!(
+        validate_model(&store, &system, &model, Deadline::none()),
+        ModelCheck::Valid
+    );
 }
 
 #[test]

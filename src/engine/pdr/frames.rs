@@ -4,15 +4,23 @@
 //! in this cube?".
 //!
 //! Frames are delta-encoded: a lemma at level `k` belongs to `F_1 … F_k`, so `F_i` is the
-//! conjunction of the lemmas at level `≥ i` (and `F_0` is `false`). In each solver a lemma is
-//! asserted as `act_k → ¬cube` for every body atom of its predicate, and a check at level `i`
-//! assumes `act_j` for every `j ≥ i`. Must not: decide what to block, reach or learn (that is
-//! the engine's loop); it only answers checks and projects their models.
+//! conjunction of the lemmas at level `≥ i` (and `F_0` is `false`); seeds sit at level [`INF`],
+//! in every frame. In each solver a lemma is asserted as `act_k → ¬cube` for every body atom of
+//! its predicate (a seed without the guard), and a check at level `i` assumes `act_j` for every
+//! `j ≥ i`. Predecessor cubes are projections of the implicant a model picks, normalised
+//! (constants propagated through equalities, literals they decide dropped).
+//!
+//! Must not: decide what to block, reach or learn (that is the engine's loop); it only answers
+//! checks and projects their models.
 
 use crate::chc::{ClauseId, PredId, System};
 use crate::smt::{Deadline, SatResult, Smt};
-use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The level of lemmas that hold in every frame (seeds): asserted without an activation
+/// literal, never propagated.
+pub(super) const INF: usize = usize::MAX;
 
 /// A learned lemma: `¬(∧ cube)` over the parameters of `pred`, valid up to `level` (level 0:
 /// retired, subsumed by a stronger lemma).
@@ -21,6 +29,18 @@ pub(super) struct Lemma {
     pub pred: PredId,
     pub cube: Vec<TermId>,
     pub level: usize,
+    /// Why the lemma did not move up the last time it was tried: a derivation of a cube
+    /// state from `F_level`.
+    pub blocker: Option<Witness>,
+}
+
+/// The body states of one clause derivation: the solver and the values of its body atoms'
+/// arguments. Frames only grow stronger, so while these states stay inside a frame, the
+/// derivation does too.
+#[derive(Clone, Debug)]
+pub(super) struct Witness {
+    pub solver: usize,
+    pub values: BTreeMap<VarId, Value>,
 }
 
 /// One clause, ready for checks.
@@ -136,7 +156,12 @@ impl<'s> Frames<'s> {
 
     /// Adds a lemma at `level`, asserting it in every solver whose clause body reads `pred`.
     pub fn add_lemma(&mut self, pred: PredId, cube: Vec<TermId>, level: usize) {
-        self.lemmas.push(Lemma { pred, cube, level });
+        self.lemmas.push(Lemma {
+            pred,
+            cube,
+            level,
+            blocker: None,
+        });
         self.assert_lemma(self.lemmas.len() - 1, level);
     }
 
@@ -148,15 +173,15 @@ impl<'s> Frames<'s> {
 
     fn assert_lemma(&mut self, i: usize, level: usize) {
         let store = self.store;
-        let act = store.var(self.act(level));
+        let act = (level != INF).then(|| store.var(self.act(level)));
         let Lemma { pred, cube, .. } = &self.lemmas[i];
         let from = &self.params[pred];
         let lemma = store.not(store.and(cube.iter().copied()));
         for s in &mut self.solvers {
             for (p, args) in &s.body {
                 if p == pred {
-                    s.smt
-                        .assert(store.implies(act, store.rename(lemma, from, args)));
+                    let l = store.rename(lemma, from, args);
+                    s.smt.assert(act.map_or(l, |a| store.implies(a, l)));
                 }
             }
         }
@@ -175,6 +200,37 @@ impl<'s> Frames<'s> {
             .filter(|l| l.pred == pred && l.level >= level)
             .map(|l| store.not(store.rename(store.and(l.cube.iter().copied()), from, args)));
         store.and(lemmas)
+    }
+
+    /// After `Sat`: the body states of solver `k`'s model.
+    pub fn witness(&mut self, k: usize) -> Option<Witness> {
+        let vars: Vec<VarId> = self.solvers[k]
+            .body
+            .iter()
+            .flat_map(|(_, args)| args.iter().copied())
+            .collect();
+        let values = self.solvers[k].smt.values(vars)?;
+        Some(Witness { solver: k, values })
+    }
+
+    /// Whether every body state of `w` lies in `F_level` (evaluation, no solver call; `false`
+    /// when some lemma cannot be evaluated).
+    pub fn inside(&self, w: &Witness, level: usize) -> bool {
+        let store = self.store;
+        self.solvers[w.solver].body.iter().all(|(p, args)| {
+            let env: HashMap<VarId, Value> = self.params[p]
+                .iter()
+                .zip(args)
+                .filter_map(|(x, a)| Some((*x, w.values.get(a)?.clone())))
+                .collect();
+            self.lemmas
+                .iter()
+                .filter(|l| l.pred == *p && l.level >= level)
+                .all(|l| {
+                    let cube = store.and(l.cube.iter().copied());
+                    matches!(store.eval(cube, &env), Ok(Value::Bool(false)))
+                })
+        })
     }
 
     /// Checks whether solver `k`'s clause derives a state of `cube` (over its head predicate's
@@ -303,10 +359,98 @@ impl<'s> Frames<'s> {
             .into_iter()
             .filter(|v| !keep.contains(v))
             .collect();
+        // Project the literals of the formula that hold in the model (Spacer's implicant
+        // first): projecting a cube is much cheaper than projecting the whole clause, and
+        // gives shorter cubes.
+        let formula = match smt.values(eliminate.iter().copied()) {
+            Some(vals) => {
+                let mut env: HashMap<VarId, Value> = vals.into_iter().collect();
+                env.extend(keep_vals.iter().map(|(v, x)| (*v, x.clone())));
+                match crate::interp::implicant(store, formula, &env) {
+                    Some(lits) => store.and(lits),
+                    None => formula,
+                }
+            }
+            None => formula,
+        };
         let Some(projected) = smt.project(formula, &eliminate) else {
             return Some(point);
         };
         let env: HashMap<VarId, Value> = keep_vals.into_iter().collect();
-        Some(crate::interp::implicant(store, projected, &env).unwrap_or(point))
+        let cube = crate::interp::implicant(store, projected, &env).unwrap_or(point);
+        Some(normalize(store, cube))
+    }
+}
+
+/// The two sides of a literal `a = b`.
+fn equality(store: &TermStore, lit: TermId) -> Option<(TermId, TermId)> {
+    match &store.get(lit).term {
+        Term::App(Op::Eq, args) if args.len() == 2 => Some((args[0], args[1])),
+        _ => None,
+    }
+}
+
+/// A cube in a normal form for generalisation: every variable its equalities fix to a
+/// constant, directly or through a chain of `x = y`, gets its own `x = constant`, and the
+/// literals those variables decide are dropped (they hold in the model the cube was read from,
+/// so the equalities imply them). Projecting an implicant keeps every guard the model passed
+/// (`x < 5` beside `x = 3`) and chains such as `y = x ∧ x = 3`; left in, they make lemmas
+/// longer, and relational where a constant would do.
+fn normalize(store: &TermStore, cube: Vec<TermId>) -> Vec<TermId> {
+    let constant = |t: TermId| matches!(store.get(t).term, Term::Int(_) | Term::Real(_));
+    let mut fixed: BTreeMap<VarId, TermId> = BTreeMap::new();
+    loop {
+        let before = fixed.len();
+        for &(a, b) in cube
+            .iter()
+            .filter_map(|&l| equality(store, l))
+            .collect::<Vec<_>>()
+            .iter()
+        {
+            for (x, y) in [(a, b), (b, a)] {
+                let Some(v) = store.as_var(x) else { continue };
+                if fixed.contains_key(&v) {
+                    continue;
+                }
+                if constant(y) {
+                    fixed.insert(v, y);
+                } else if let Some(c) = store.as_var(y).and_then(|w| fixed.get(&w).copied()) {
+                    fixed.insert(v, c);
+                }
+            }
+        }
+        if fixed.len() == before {
+            break;
+        }
+    }
+    let mut out: Vec<TermId> = fixed
+        .iter()
+        .map(|(&v, &c)| store.eq(store.var(v), c))
+        .collect();
+    out.extend(
+        cube.into_iter()
+            .filter(|&l| !store.free_vars(l).iter().all(|v| fixed.contains_key(v))),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+    use crate::term::{Sort, TermStore};
+
+    #[test]
+    fn normalize_fixes_chained_variables_and_drops_decided_literals() {
+        let store = TermStore::new();
+        let [x, y, z, w] = ["x", "y", "z", "w"].map(|n| store.var(store.new_var(n, Sort::Int)));
+        let three = store.int(3);
+        let decided = store.lt(x, store.int(5));
+        let open = store.le(z, store.add([y, w]));
+        let cube = vec![store.eq(y, x), store.eq(x, three), decided, open];
+        let mut got = normalize(&store, cube);
+        got.sort();
+        let mut want = vec![store.eq(x, three), store.eq(y, three), open];
+        want.sort();
+        assert_eq!(got, want);
     }
 }

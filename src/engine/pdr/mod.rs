@@ -9,7 +9,10 @@
 //! constraints, shrunk by unsat cores and then literal by literal while they stay inductive
 //! relative to the frame below — so an invariant is a CNF over the input's own atoms, which is
 //! what disjunctive transition-system invariants (control modes, min/max over reals) need and
-//! what conjunctive abstractions miss.
+//! what conjunctive abstractions miss. A lemma that fails to move up keeps the derivation that
+//! stopped it; propagation re-checks that derivation's body states against the frame by
+//! evaluation and calls the solver only when they left it. Seeds (invariants from other
+//! engines, handed over by the portfolio) are lemmas of every frame.
 //!
 //! Must not: call another engine, or answer without the witness the caller checks (the model
 //! is validated, the derivation replayed).
@@ -23,7 +26,7 @@ use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
 use crate::witness::{Answer, Interp, Model};
 use block::{Blocking, ReachFact};
-use frames::{Check, Frames, Source};
+use frames::{Check, Frames, Source, Witness, INF};
 use std::collections::{BTreeSet, HashMap};
 
 /// PDR with a bound on the number of frames.
@@ -33,6 +36,10 @@ pub struct Pdr {
     pub max_level: usize,
     /// Longest cube whose literals are dropped one by one (longer ones keep their core).
     pub max_drop: usize,
+    /// Invariants believed inductive (the portfolio's candidates from other engines): their
+    /// conjuncts are lemmas of every frame. A wrong seed can only hide a counterexample, and
+    /// then the model it leads to fails validation.
+    pub seeds: Option<Model>,
 }
 
 impl Default for Pdr {
@@ -40,6 +47,7 @@ impl Default for Pdr {
         Pdr {
             max_level: 10_000,
             max_drop: 64,
+            seeds: None,
         }
     }
 }
@@ -77,6 +85,7 @@ struct Run<'a, 's> {
 
 impl Run<'_, '_> {
     fn solve(&mut self) -> Answer {
+        self.seed();
         let mut n = 1;
         loop {
             if self.cx.deadline.expired() {
@@ -113,6 +122,21 @@ impl Run<'_, '_> {
         }
     }
 
+    /// The seeds' conjuncts as lemmas of every frame.
+    fn seed(&mut self) {
+        let store = self.cx.store;
+        let Some(seeds) = &self.cfg.seeds else { return };
+        for p in self.system.pred_ids() {
+            let Some(i) = seeds.get(p) else { continue };
+            let body = store.rename(i.body, &i.params, &self.frames.params[&p]);
+            for c in store.conjuncts(body) {
+                if c != store.tt() {
+                    self.frames.add_lemma(p, vec![store.not(c)], INF);
+                }
+            }
+        }
+    }
+
     /// Learns a lemma excluding (a generalisation of) `cube`, refuted at `level`, and pushes it
     /// as high as it goes up to `top - 1` (the frame the root obligation reads).
     fn learn(
@@ -125,10 +149,16 @@ impl Run<'_, '_> {
         let cube = split_equalities(self.cx.store, cube);
         let g = self.generalize(pred, cube, level)?;
         let mut at = level;
-        while at + 1 < top && self.inductive_at(pred, &g, at)? {
+        let mut blocker = None;
+        while at + 1 < top {
+            blocker = self.blocker(pred, &g, at, None)?;
+            if blocker.is_some() {
+                break;
+            }
             at += 1;
         }
         self.add_lemma(pred, g, at);
+        self.frames.lemmas.last_mut().expect("just added").blocker = blocker;
         Ok(())
     }
 
@@ -211,14 +241,20 @@ impl Run<'_, '_> {
         Ok(Some(core))
     }
 
-    /// Whether no clause derives a state of `cube` from `F_level` (so `¬cube` holds in
-    /// `F_{level+1}`, given it excludes the facts).
-    fn inductive_at(
+    /// A derivation of a state of `cube` from `F_level`, or `None` when no clause has one (so
+    /// `¬cube` holds in `F_{level+1}`, given it excludes the facts). The derivation that last
+    /// stopped the lemma (`known`) answers without a solver call while its body states stay
+    /// inside `F_level`.
+    fn blocker(
         &mut self,
         pred: PredId,
         cube: &[TermId],
         level: usize,
-    ) -> Result<bool, String> {
+        known: Option<&Witness>,
+    ) -> Result<Option<Witness>, String> {
+        if let Some(w) = known.filter(|w| self.frames.inside(w, level)) {
+            return Ok(Some(w.clone()));
+        }
         for k in self.frames.defining(pred) {
             if self.frames.solvers[k].body.is_empty() {
                 continue;
@@ -231,13 +267,14 @@ impl Run<'_, '_> {
             match self.frames.open(k, cube, source) {
                 Check::Unsat(_) => {}
                 Check::Sat => {
+                    let w = self.frames.witness(k);
                     self.frames.close(k);
-                    return Ok(false);
+                    return w.map(Some).ok_or_else(|| "no model for a blocker".into());
                 }
                 Check::Unknown(r) => return Err(r),
             }
         }
-        Ok(true)
+        Ok(None)
     }
 
     /// Pushes lemmas up, level by level; when some level keeps no lemma of its own, the frame
@@ -249,10 +286,12 @@ impl Run<'_, '_> {
                 if l.level != k {
                     continue;
                 }
-                let (pred, cube) = (l.pred, l.cube.clone());
-                if self.inductive_at(pred, &cube, k)? {
+                let (pred, cube, known) = (l.pred, l.cube.clone(), l.blocker.clone());
+                let blocker = self.blocker(pred, &cube, k, known.as_ref())?;
+                if blocker.is_none() {
                     self.frames.raise(i, k + 1);
                 }
+                self.frames.lemmas[i].blocker = blocker;
             }
             if !self.frames.lemmas.iter().any(|l| l.level == k) {
                 return Ok(Some(self.model(k + 1)));

@@ -1,0 +1,8 @@
+; x starts at 0 and grows by 2: it is never 7. The invariant needs parity, which PDR's lemmas
+; (literals of the clauses) cannot state; seeded with `x mod 2 = 0`, PDR proves it at once.
+(set-logic HORN)
+(declare-fun inv (Int) Bool)
+(assert (forall ((x Int)) (=> (= x 0) (inv x))))
+(assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 2))) (inv y))))
+(assert (forall ((x Int)) (=> (and (inv x) (= x 7)) false)))
+(check-sat)
