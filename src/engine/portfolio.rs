@@ -64,7 +64,7 @@ use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::smt::Deadline;
 use crate::transform::{BackTranslator, SplitBooleans};
-use crate::witness::{replay_derivation, validate_model, Answer, ModelCheck};
+use crate::witness::{replay_derivation, validate_model, Answer, Model, ModelCheck};
 use std::time::{Duration, Instant};
 
 /// The portfolio engine: see the module header for the schedule.
@@ -79,6 +79,8 @@ pub struct Portfolio {
     pub cegar_share: f64,
     /// Hand slicing's candidates to CEGAR.
     pub seed_cegar: bool,
+    /// Hand the candidates (slicing's and the samples') to PDR as lemmas of every frame.
+    pub seed_pdr: bool,
     /// Most time CEGAR gets when PDR follows it.
     pub cegar_pdr_slice: Duration,
     /// Share of the time left after CEGAR that PDR may use (BMC gets the rest); zero skips
@@ -87,6 +89,8 @@ pub struct Portfolio {
     /// On systems with real-valued predicate arguments, run PDR right after BMC's first pass,
     /// with all the time it takes, before the other engines.
     pub pdr_first_on_reals: bool,
+    /// Time for BMC's pass before PDR on systems over the reals.
+    pub reals_bmc_slice: Duration,
     /// Time for candidate invariants from sampled states ([`Samples`]); zero skips the phase.
     pub samples_slice: Duration,
     /// Split predicates by their reachable Boolean valuations for slicing, the sampling phase
@@ -101,9 +105,11 @@ impl Default for Portfolio {
             bmc_slice: Duration::from_secs(1),
             cegar_share: 0.8,
             seed_cegar: true,
+            seed_pdr: true,
             cegar_pdr_slice: Duration::from_secs(4),
             pdr_share: 1.0,
             pdr_first_on_reals: true,
+            reals_bmc_slice: Duration::from_secs(3),
             samples_slice: Duration::from_secs(1),
             split_bools: Some(SplitBooleans::default()),
         }
@@ -175,10 +181,11 @@ impl Portfolio {
         // 0. Systems over the reals: BMC's first pass, then PDR with all the time it takes.
         let pdr_first = self.pdr_first_on_reals && self.pdr_share > 0.0 && over_reals(system);
         if pdr_first {
-            if let Some(a) = self.bmc(cx, system, stats, Some(self.bmc_slice), &mut reasons) {
+            let slice = Some(self.reals_bmc_slice);
+            if let Some(a) = self.bmc(cx, system, stats, slice, &mut reasons) {
                 return ("bmc", a);
             }
-            if let Some(a) = self.pdr(cx, system, stats, None, &mut reasons) {
+            if let Some(a) = self.pdr(cx, system, None, stats, None, &mut reasons) {
                 return ("pdr", a);
             }
         }
@@ -268,7 +275,7 @@ impl Portfolio {
         if !cx.deadline.expired() {
             let t = Instant::now();
             let cegar = Cegar {
-                seeds: if self.seed_cegar { seeds } else { None },
+                seeds: if self.seed_cegar { seeds.clone() } else { None },
                 ..Cegar::default()
             };
             let pdr_follows = self.pdr_share > 0.0 && !pdr_first;
@@ -299,7 +306,9 @@ impl Portfolio {
                 .deadline
                 .remaining()
                 .map(|r| r.mul_f64(self.pdr_share.clamp(0.0, 1.0)));
-            if let Some(a) = self.pdr(cx, system, stats, slice, &mut reasons) {
+            // The candidates are over the split system's predicates when there is one.
+            let seeds = seeds.filter(|_| self.seed_pdr && split.is_none());
+            if let Some(a) = self.pdr(cx, system, seeds, stats, slice, &mut reasons) {
                 return ("pdr", a);
             }
         }
@@ -317,19 +326,22 @@ impl Portfolio {
         ("portfolio", Answer::Unknown(reasons.join("; ")))
     }
 
-    /// PDR within `slice` on `system`; `Some` when its model validates or its derivation
-    /// replays.
+    /// PDR within `slice` on `system`, its frames seeded with `seeds`; `Some` when its model
+    /// validates or its derivation replays.
     fn pdr(
         &self,
         cx: &Context<'_>,
         system: &System,
+        seeds: Option<Model>,
         stats: &mut Stats,
         slice: Option<Duration>,
         reasons: &mut Vec<String>,
     ) -> Option<Answer> {
-        let run = |sub_cx: &Context<'_>, sub: &mut Stats| match Pdr::default()
-            .solve(sub_cx, system, sub)
-        {
+        let pdr = Pdr {
+            seeds,
+            ..Pdr::default()
+        };
+        let run = |sub_cx: &Context<'_>, sub: &mut Stats| match pdr.solve(sub_cx, system, sub) {
             Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.deadline) {
                 ModelCheck::Valid => Answer::Sat(m),
                 ModelCheck::Invalid { clause, .. } => Answer::Unknown(format!(
