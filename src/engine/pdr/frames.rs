@@ -301,7 +301,10 @@ impl<'s> Frames<'s> {
             s.smt.assert(store.implies(ind, f));
             soft.push(ind);
         }
-        // Drop the preferences a refutation needs, until none is left in the core.
+        // Drop the last preference a refutation needs, until none is left in the core: one at
+        // a time, so that the first body atoms keep theirs (dropping every preference of a
+        // core at once let a query with two atoms of one predicate draw both from the frame
+        // again and again, each time spawning the obligation a reach fact already covered).
         let result = loop {
             let all: Vec<TermId> = assume.iter().chain(&soft).copied().collect();
             let r = s.smt.check_assuming(&all);
@@ -309,10 +312,11 @@ impl<'s> Frames<'s> {
                 break r;
             }
             let core = s.smt.unsat_core();
-            let before = soft.len();
-            soft.retain(|x| !core.contains(x));
-            if soft.len() == before {
-                break r;
+            match soft.iter().rposition(|x| core.contains(x)) {
+                Some(i) => {
+                    soft.remove(i);
+                }
+                None => break r,
             }
         };
         let out = match result {
