@@ -63,6 +63,8 @@ const CASES: &[Case] = &[
             ("inv", "(define-fun inv ((x Int)) Bool (<= x 9))"),
             // inductive but not safe
             ("inv", "(define-fun inv ((x Int)) Bool (>= x 0))"),
+            // a conjunction (checked one conjunct at a time) whose last conjunct fails
+            ("inv", "(define-fun inv ((x Int)) Bool (and (>= x 0) (<= x 10) (<= x 9)))"),
         ],
     },
     Case {

@@ -51,9 +51,11 @@
 //! and linear equalities at once). Its hard answers come late (sally and VMT `sat`s at 10-19
 //! s), CEGAR's early: of the portfolio's CEGAR answers that took CEGAR more than 4 s, PDR
 //! solves all but one (kind2 FIREFLY_luke_1a). Hence CEGAR first, capped at 4 s, and PDR the
-//! rest. On systems over the reals PDR goes first, right after BMC's first pass: every LRA-TS
-//! file the portfolio solved before PDR, PDR alone solves too (faster, except a BMC refutation
-//! at 3.3 s against 2.3 s), and 8 of its 26 answers need more than 10 s.
+//! rest, its frames seeded with slicing's and the samples' candidates (as CEGAR's are). On
+//! systems over the reals PDR goes first, right after a 3 s BMC pass: every LRA-TS file the
+//! portfolio solved before PDR, PDR alone solves too, and 8 of its 26 answers needed more than
+//! 10 s; the BMC pass is 3 s because BMC refutes `tte_synchro…strict` (2.6 s) and
+//! `transmitter.2` (2.1 s) that PDR needs 13-20 s for (session 7).
 
 use super::bmc::Bmc;
 use super::cegar::Cegar;
