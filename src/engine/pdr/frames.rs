@@ -31,14 +31,14 @@ pub(super) struct Lemma {
     pub level: usize,
     /// Why the lemma did not move up the last time it was tried: a derivation of a cube
     /// state from `F_level`.
-    pub blocker: Option<Witness>,
+    pub blocker: Option<BodyStates>,
 }
 
 /// The body states of one clause derivation: the solver and the values of its body atoms'
 /// arguments. Frames only grow stronger, so while these states stay inside a frame, the
 /// derivation does too.
 #[derive(Clone, Debug)]
-pub(super) struct Witness {
+pub(super) struct BodyStates {
     pub solver: usize,
     pub values: BTreeMap<VarId, Value>,
 }
@@ -203,19 +203,19 @@ impl<'s> Frames<'s> {
     }
 
     /// After `Sat`: the body states of solver `k`'s model.
-    pub fn witness(&mut self, k: usize) -> Option<Witness> {
+    pub fn body_states(&mut self, k: usize) -> Option<BodyStates> {
         let vars: Vec<VarId> = self.solvers[k]
             .body
             .iter()
             .flat_map(|(_, args)| args.iter().copied())
             .collect();
         let values = self.solvers[k].smt.values(vars)?;
-        Some(Witness { solver: k, values })
+        Some(BodyStates { solver: k, values })
     }
 
     /// Whether every body state of `w` lies in `F_level` (evaluation, no solver call; `false`
     /// when some lemma cannot be evaluated).
-    pub fn inside(&self, w: &Witness, level: usize) -> bool {
+    pub fn inside(&self, w: &BodyStates, level: usize) -> bool {
         let store = self.store;
         self.solvers[w.solver].body.iter().all(|(p, args)| {
             let env: HashMap<VarId, Value> = self.params[p]

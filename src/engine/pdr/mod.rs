@@ -26,7 +26,7 @@ use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
 use crate::witness::{Answer, Interp, Model};
 use block::{Blocking, ReachFact};
-use frames::{Check, Frames, Source, Witness, INF};
+use frames::{BodyStates, Check, Frames, Source, INF};
 use std::collections::{BTreeSet, HashMap};
 
 /// PDR with a bound on the number of frames.
@@ -250,8 +250,8 @@ impl Run<'_, '_> {
         pred: PredId,
         cube: &[TermId],
         level: usize,
-        known: Option<&Witness>,
-    ) -> Result<Option<Witness>, String> {
+        known: Option<&BodyStates>,
+    ) -> Result<Option<BodyStates>, String> {
         if let Some(w) = known.filter(|w| self.frames.inside(w, level)) {
             return Ok(Some(w.clone()));
         }
@@ -267,7 +267,7 @@ impl Run<'_, '_> {
             match self.frames.open(k, cube, source) {
                 Check::Unsat(_) => {}
                 Check::Sat => {
-                    let w = self.frames.witness(k);
+                    let w = self.frames.body_states(k);
                     self.frames.close(k);
                     return w.map(Some).ok_or_else(|| "no model for a blocker".into());
                 }
