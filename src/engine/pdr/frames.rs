@@ -402,15 +402,12 @@ fn equality(store: &TermStore, lit: TermId) -> Option<(TermId, TermId)> {
 /// longer, and relational where a constant would do.
 fn normalize(store: &TermStore, cube: Vec<TermId>) -> Vec<TermId> {
     let constant = |t: TermId| matches!(store.get(t).term, Term::Int(_) | Term::Real(_));
+    let equalities: Vec<(TermId, TermId)> =
+        cube.iter().filter_map(|&l| equality(store, l)).collect();
     let mut fixed: BTreeMap<VarId, TermId> = BTreeMap::new();
     loop {
         let before = fixed.len();
-        for &(a, b) in cube
-            .iter()
-            .filter_map(|&l| equality(store, l))
-            .collect::<Vec<_>>()
-            .iter()
-        {
+        for &(a, b) in &equalities {
             for (x, y) in [(a, b), (b, a)] {
                 let Some(v) = store.as_var(x) else { continue };
                 if fixed.contains_key(&v) {
