@@ -13,6 +13,10 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+/// Sums, conjunctions and disjunctions are flattened up to this many arguments (see
+/// [`TermStore::add`] and [`TermStore::and`]).
+const MAX_FLAT: usize = 1024;
+
 /// A term together with its sort, as stored.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct TermNode {
@@ -34,6 +38,9 @@ struct Inner {
     index: HashMap<Rc<TermNode>, TermId>,
     vars: Vec<VarInfo>,
     names: HashSet<Rc<str>>,
+    /// For each requested base name, the next `!n` suffix to try: fresh names are found in
+    /// amortised constant time however often a name is reused.
+    next_suffix: HashMap<Rc<str>, u32>,
 }
 
 /// An explicit, per-thread store of hash-consed terms and variables.
@@ -57,10 +64,18 @@ impl TermStore {
     pub fn new_var(&self, name: &str, sort: Sort) -> VarId {
         let mut inner = self.inner.borrow_mut();
         let mut candidate: Rc<str> = Rc::from(name);
-        let mut n = 1;
-        while inner.names.contains(&candidate) {
-            candidate = Rc::from(format!("{name}!{n}"));
-            n += 1;
+        if inner.names.contains(&candidate) {
+            // Suffixes below the remembered one are all taken; a user's own `x!7` may still
+            // take one above it, hence the loop.
+            let mut n = inner.next_suffix.get(name).copied().unwrap_or(1);
+            loop {
+                candidate = Rc::from(format!("{name}!{n}"));
+                n += 1;
+                if !inner.names.contains(&candidate) {
+                    break;
+                }
+            }
+            inner.next_suffix.insert(Rc::from(name), n);
         }
         inner.names.insert(candidate.clone());
         let id = VarId(inner.vars.len() as u32);
@@ -69,6 +84,20 @@ impl TermStore {
             sort,
         });
         id
+    }
+
+    /// A fresh variable of `v`'s sort, named after `v` without the `!n` suffixes that earlier
+    /// copies added (so names stay short however often a variable is copied).
+    pub fn fresh_copy(&self, v: VarId) -> VarId {
+        let name = self.var_name(v);
+        let mut base: &str = &name;
+        while let Some((stem, n)) = base.rsplit_once('!') {
+            if stem.is_empty() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                break;
+            }
+            base = stem;
+        }
+        self.new_var(base, self.var_sort(v))
     }
 
     /// The variable's (unique) name.
@@ -251,8 +280,8 @@ impl TermStore {
         }
     }
 
-    /// Conjunction: flattened, `true` dropped, `false` absorbing, duplicates removed,
-    /// complementary literals give `false`.
+    /// Conjunction: flattened (up to [`MAX_FLAT`] arguments), `true` dropped, `false`
+    /// absorbing, duplicates removed, complementary literals give `false`.
     pub fn and(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
         self.junction(Op::And, args)
     }
@@ -266,6 +295,9 @@ impl TermStore {
         let unit = op == Op::And;
         let mut out = Vec::new();
         let mut seen = HashSet::new();
+        // Nested junctions already spliced in: a shared one is visited once (the connective is
+        // idempotent), so flattening costs the DAG's size, not its unfolding.
+        let mut spliced = HashSet::new();
         let mut stack: Vec<TermId> = args.into_iter().collect();
         stack.reverse();
         while let Some(a) = stack.pop() {
@@ -273,8 +305,14 @@ impl TermStore {
             match &node.term {
                 Term::Bool(b) if *b == unit => continue,
                 Term::Bool(_) => return self.bool(!unit),
-                Term::App(o, inner) if *o == op => {
-                    stack.extend(inner.iter().rev());
+                // Spliced in only while the result stays short (as for sums): growing a long
+                // conjunction one conjunct at a time would otherwise copy it at every step.
+                Term::App(o, inner)
+                    if *o == op && out.len() + stack.len() + inner.len() <= MAX_FLAT =>
+                {
+                    if spliced.insert(a) {
+                        stack.extend(inner.iter().rev());
+                    }
                     continue;
                 }
                 _ => {}
@@ -366,7 +404,12 @@ impl TermStore {
         while let Some(a) = stack.pop() {
             let node = self.get(a);
             match &node.term {
-                Term::App(Op::Add, inner) => stack.extend(inner.iter().rev()),
+                // A nested sum is spliced in only while the result stays short: sums that share
+                // subsums (`a2 = a1 + a1`, `a1 = a0 + a0`, ...) would otherwise grow
+                // exponentially with their nesting.
+                Term::App(Op::Add, inner) if out.len() + stack.len() + inner.len() <= MAX_FLAT => {
+                    stack.extend(inner.iter().rev())
+                }
                 _ => match self.as_number(a) {
                     Some(n) => constant += n,
                     None => out.push(a),

@@ -366,7 +366,7 @@ impl<'s> Prenex<'s> {
             Term::Quant(q, bound, body) if (*q == Quantifier::Exists) == positive => {
                 let fresh: Vec<VarId> = bound
                     .iter()
-                    .map(|v| store.new_var(&store.var_name(*v), store.var_sort(*v)))
+                    .map(|v| store.fresh_copy(*v))
                     .collect();
                 self.vars.extend(&fresh);
                 let body = store.rename(*body, bound, &fresh);
