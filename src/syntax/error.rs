@@ -54,10 +54,10 @@ impl Error {
         }
     }
 
-    /// `FILE:LINE:COL: message` (or `FILE: message` for I/O errors).
+    /// `FILE:LINE:COL: message` (an I/O error is placed at `1:1`: the file as a whole).
     pub fn render(&self, file: &str, src: &str) -> String {
         match self {
-            Error::Io { .. } => format!("{file}: {self}"),
+            Error::Io { source, .. } => format!("{file}:1:1: cannot read the file: {source}"),
             Error::At {
                 kind,
                 span,

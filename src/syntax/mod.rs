@@ -38,7 +38,8 @@ fn syntax(e: parse::SyntaxError) -> Error {
     Error::at(ErrorKind::Syntax, e.span, e.message)
 }
 
-/// Reads a file as UTF-8 text; a non-UTF-8 file is a syntax error at its first bad byte.
+/// Reads a file as UTF-8 text; a non-UTF-8 file is a syntax error at its first bad byte. A
+/// leading byte-order mark is dropped (it is invisible, so columns are counted without it).
 pub fn read_text(path: &std::path::Path) -> Result<String, (Error, String)> {
     let bytes = std::fs::read(path).map_err(|source| {
         (
@@ -49,6 +50,10 @@ pub fn read_text(path: &std::path::Path) -> Result<String, (Error, String)> {
             String::new(),
         )
     })?;
+    let bytes = match bytes.strip_prefix("\u{feff}".as_bytes()) {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {

@@ -16,8 +16,7 @@ use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Quantifier, Sort, TermId, TermStore, VarId};
 use crate::witness::{Interp, Model};
 use std::collections::{HashMap, HashSet};
-use std::rc::Rc;
-use terms::{lower_sort, Env, Formula, Macro};
+use terms::{lower_sort, Env, Formula};
 
 /// At most this many clauses from one assertion (clausal form can be exponential).
 const MAX_CLAUSES_PER_ASSERTION: usize = 10_000;
@@ -189,9 +188,27 @@ pub fn lower_script(
     let mut system = System::new();
     let mut saw_check_sat = false;
     for cmd in commands {
+        if saw_check_sat {
+            // One query per script: the answer is that of the first `(check-sat)`, so anything
+            // that would change it (or ask a second question) is refused, not silently used.
+            match &cmd.kind {
+                CommandKind::SetInfo(_) | CommandKind::GetModel | CommandKind::Other(..) => {}
+                CommandKind::Exit => break,
+                _ => {
+                    return Err(Error::at(
+                        ErrorKind::Unsupported,
+                        cmd.span,
+                        "commands after (check-sat) other than (get-model), (set-info) and \
+                         (exit) (Hornbeam answers one query per script)",
+                    ))
+                }
+            }
+        }
         match &cmd.kind {
             CommandKind::SetLogic(_) | CommandKind::SetInfo(_) | CommandKind::SetOption(_) => {}
-            CommandKind::GetModel | CommandKind::Exit => {}
+            CommandKind::GetModel => {}
+            // SMT-LIB: `(exit)` ends the script; what follows it is never read.
+            CommandKind::Exit => break,
             CommandKind::CheckSat => saw_check_sat = true,
             CommandKind::DeclareFun(name, args, ret) => {
                 declare(&mut env, &mut system, name, args, ret, cmd.span)?;
@@ -201,20 +218,7 @@ pub fn lower_script(
             }
             CommandKind::DefineFun(def) => {
                 check_fresh(&env, &def.name)?;
-                let params = def
-                    .params
-                    .iter()
-                    .map(|(s, so)| Ok((s.name.clone(), lower_sort(store, so)?)))
-                    .collect::<Result<Vec<_>, Error>>()?;
-                let ret = lower_sort(store, &def.ret)?;
-                env.macros.insert(
-                    def.name.name.clone(),
-                    Macro {
-                        params,
-                        ret,
-                        body: Rc::new(def.body.clone()),
-                    },
-                );
+                env.define(def)?;
             }
             CommandKind::DeclareDatatypes(args) => {
                 datatypes::declare_datatypes(&env, args, cmd.span)?;
@@ -272,7 +276,7 @@ fn rename_apart(store: &TermStore, clause: Clause, used: &mut HashSet<VarId>) ->
     let map: HashMap<VarId, VarId> = vars
         .iter()
         .filter(|v| used.contains(v))
-        .map(|&v| (v, store.new_var(&store.var_name(v), store.var_sort(v))))
+        .map(|&v| (v, store.fresh_copy(v)))
         .collect();
     used.extend(vars);
     if map.is_empty() {
@@ -342,8 +346,8 @@ fn declare(
 }
 
 /// Lowers a model's definitions for the predicates of `system`. Definitions of names that are not
-/// predicates are macros usable by later definitions; predicates without a definition are left
-/// out (they read as `false`).
+/// predicates are macros usable by later definitions (one that no definition uses is an error);
+/// predicates without a definition are left out (they read as `false`).
 pub fn lower_model(
     store: &TermStore,
     system: &System,
@@ -351,24 +355,26 @@ pub fn lower_model(
 ) -> Result<Model, Error> {
     let mut env = Env::new(store);
     let mut model = Model::new();
+    let mut helpers = Vec::new();
     for def in defs {
+        let Some(p) = system.pred_by_name(&def.name.name) else {
+            if env.macros.contains_key(&def.name.name) {
+                return Err(Error::at(
+                    ErrorKind::Sort,
+                    def.name.span,
+                    format!("`{}` is defined twice", def.name.name),
+                ));
+            }
+            env.define(def)?;
+            helpers.push(&def.name);
+            continue;
+        };
         let params = def
             .params
             .iter()
             .map(|(s, so)| Ok((s.name.clone(), lower_sort(store, so)?)))
             .collect::<Result<Vec<_>, Error>>()?;
         let ret = lower_sort(store, &def.ret)?;
-        let Some(p) = system.pred_by_name(&def.name.name) else {
-            env.macros.insert(
-                def.name.name.clone(),
-                Macro {
-                    params,
-                    ret,
-                    body: Rc::new(def.body.clone()),
-                },
-            );
-            continue;
-        };
         let want = &system.pred(p).sorts;
         let got: Vec<Sort> = params.iter().map(|(_, s)| s.clone()).collect();
         if *want != got || ret != Sort::Bool {
@@ -400,6 +406,18 @@ pub fn lower_model(
             ));
         };
         model.set(p, Interp { params: vars, body });
+    }
+    // A definition that is neither a predicate of the system nor used by one is most likely a
+    // model of another file: saying `valid` while ignoring it would mislead.
+    if let Some(name) = helpers.iter().find(|n| !env.used_macros.contains(&n.name)) {
+        return Err(Error::at(
+            ErrorKind::Unknown,
+            name.span,
+            format!(
+                "`{}` is not a predicate of the input (and no definition uses it)",
+                name.name
+            ),
+        ));
     }
     Ok(model)
 }
