@@ -13,6 +13,7 @@
 mod facts;
 mod programs;
 mod report;
+mod scc;
 
 /// The ascent rule sets (the top-level `rules/` folder of the repository).
 #[path = "../../rules/mod.rs"]
@@ -22,7 +23,7 @@ pub use facts::{ColumnType, Facts, Table};
 
 use crate::chc::{ClauseId, PredId, System};
 use crate::term::TermStore;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// A loop of the decomposition: a strongly connected set of predicates (cyclic), entered
 /// through its heads.
@@ -116,8 +117,15 @@ impl Analysis {
             .flat_map(|&(c,)| facts.head_atom.iter().filter(move |h| h.0 == c))
             .map(|&(_, p)| (p,))
             .collect();
+        let mut succ: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut pred: HashMap<u32, Vec<u32>> = HashMap::new();
+        for &(p, q) in &arcs {
+            succ.entry(p).or_default().push(q);
+            pred.entry(q).or_default().push(p);
+        }
         let mut dec = Decomposer {
-            arcs,
+            succ,
+            pred,
             entries: entries.into_iter().collect(),
             loops: Vec::new(),
             order: Vec::new(),
@@ -172,37 +180,42 @@ impl Analysis {
 
 /// The state of the recursive loop decomposition.
 struct Decomposer {
-    arcs: Vec<(u32, u32)>,
+    /// Successors and predecessors in the whole predicate graph.
+    succ: HashMap<u32, Vec<u32>>,
+    pred: HashMap<u32, Vec<u32>>,
     entries: Vec<(u32,)>,
     loops: Vec<Loop>,
     order: Vec<PredId>,
 }
 
 impl Decomposer {
-    /// `PROCESS(G')` for the subgraph induced by `active`.
+    /// `PROCESS(G')` for the subgraph induced by `active`. Each level costs the size of its
+    /// subgraph (and the edges entering it); nested loops recurse on their remaining members.
     fn process(&mut self, active: Vec<u32>, parent: Option<usize>, depth: usize) {
+        let comps = scc::components(&active, &self.succ);
         let mut prog = programs::LoopStep::default();
         prog.active = active.iter().map(|&p| (p,)).collect();
-        prog.arc = self.arcs.clone();
+        prog.arc = active
+            .iter()
+            .flat_map(|&q| self.pred.get(&q).into_iter().flatten().map(move |&p| (p, q)))
+            .collect();
         prog.entry = self.entries.clone();
+        for (members, &cyclic) in comps.members.iter().zip(&comps.cyclic) {
+            let r = members[0];
+            prog.scc.extend(members.iter().map(|&p| (p, r)));
+            if cyclic {
+                prog.cyclic.extend(members.iter().map(|&p| (p,)));
+            }
+        }
         prog.run();
-        let mut components: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-        for &(p, r) in &prog.scc_rep {
-            components.entry(r).or_default().push(p);
-        }
-        let cyclic: BTreeSet<u32> = prog.cyclic.iter().map(|&(p,)| p).collect();
         let heads: BTreeSet<u32> = prog.loop_head.iter().map(|&(p,)| p).collect();
-        let mut rank: BTreeMap<u32, u32> = BTreeMap::new();
-        for &(r, k) in &prog.rank {
-            let e = rank.entry(r).or_default();
-            *e = (*e).max(k);
-        }
-        let mut reps: Vec<u32> = components.keys().copied().collect();
-        reps.sort_by_key(|r| (rank.get(r).copied().unwrap_or(0), *r));
-        for r in reps {
-            let mut members = components.remove(&r).unwrap_or_default();
-            members.sort_unstable();
-            if !cyclic.contains(&r) {
+        // Components by rank, then by smallest member: a topological order of the condensation
+        // that does not depend on how the search visited the graph.
+        let mut by_rank: Vec<usize> = (0..comps.members.len()).collect();
+        by_rank.sort_by_key(|&c| (comps.rank[c], comps.members[c][0]));
+        for c in by_rank {
+            let members = &comps.members[c];
+            if !comps.cyclic[c] {
                 self.order.extend(members.iter().map(|&p| PredId(p)));
                 continue;
             }
@@ -222,7 +235,11 @@ impl Decomposer {
                 depth,
             });
             self.order.extend(hds.iter().map(|&p| PredId(p)));
-            let rest: Vec<u32> = members.into_iter().filter(|p| !hds.contains(p)).collect();
+            let rest: Vec<u32> = members
+                .iter()
+                .copied()
+                .filter(|p| !hds.contains(p))
+                .collect();
             if !rest.is_empty() {
                 self.process(rest, Some(index), depth + 1);
             }
