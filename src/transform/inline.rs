@@ -3,7 +3,8 @@
 //! defining `P` (over fresh copies of its variables), after which `P` is gone.
 //!
 //! Must not: inline a loop head or a predicate whose definitions use it (that would not
-//! terminate), or multiply clauses beyond [`Inline::max_product`]. The variables that filled
+//! terminate), multiply clauses beyond [`Inline::max_product`], or copy definitions larger than
+//! [`Inline::max_vars`]. The variables that filled
 //! `P`'s arguments stay as variables of the resolved clause, so a derivation of the new system
 //! already holds every intermediate value: splitting a step back into the original clause
 //! instances is bookkeeping, no solver. Models of inlined predicates are rebuilt from their
@@ -24,11 +25,18 @@ pub struct Inline {
     /// A predicate with several definitions and several uses is inlined only if the clauses
     /// replacing its definitions and uses are at most this many (or no more than those).
     pub max_product: usize,
+    /// A predicate is inlined only if each of its definitions has at most this many variables.
+    /// Each resolution copies the definition with fresh variables, so without a bound a chain
+    /// of n predicates, inlined one after the other, costs n^2 time and memory.
+    pub max_vars: usize,
 }
 
 impl Default for Inline {
     fn default() -> Self {
-        Inline { max_product: 16 }
+        Inline {
+            max_product: 16,
+            max_vars: 256,
+        }
     }
 }
 
@@ -141,9 +149,13 @@ impl Transform for Inline {
                 })
             })
             .collect();
+        let mut index = Uses::default();
+        for (i, w) in work.iter().enumerate() {
+            index.add(i, w.as_ref().expect("all present"));
+        }
         let mut inlined = Vec::new();
         for p in a.order.iter().copied().filter(|&p| !a.is_loop_head(p)) {
-            if let Some(defs) = self.inline_one(store, &mut work, p) {
+            if let Some(defs) = self.inline_one(store, &mut work, &mut index, p) {
                 inlined.push((p, defs));
             }
         }
@@ -169,16 +181,20 @@ impl Inline {
         &self,
         store: &TermStore,
         work: &mut Vec<Option<Work>>,
+        index: &mut Uses,
         p: PredId,
     ) -> Option<Vec<Clause>> {
         let uses = |w: &Work| w.clause.body.iter().filter(|a| a.pred == p).count();
-        let def_ids: Vec<usize> = (0..work.len())
-            .filter(|&i| matches!(&work[i], Some(w) if w.clause.head_pred() == Some(p)))
-            .collect();
-        let user_ids: Vec<usize> = (0..work.len())
-            .filter(|&i| matches!(&work[i], Some(w) if uses(w) > 0))
-            .collect();
+        let def_ids: Vec<usize> = index.defs(p);
+        let user_ids: Vec<usize> = index.users(p);
         if def_ids.iter().any(|i| user_ids.contains(i)) {
+            return None;
+        }
+        let too_big = |&i: &usize| {
+            let w = work[i].as_ref().expect("listed");
+            w.clause.vars(store).len() > self.max_vars
+        };
+        if def_ids.iter().any(too_big) {
             return None;
         }
         let n_defs = def_ids.len();
@@ -190,12 +206,14 @@ impl Inline {
         if produced > self.max_product.max(n_defs + user_ids.len()) {
             return None;
         }
-        let defs: Vec<Work> = def_ids
-            .iter()
-            .map(|&i| work[i].take().expect("listed"))
-            .collect();
+        let take = |i: usize, work: &mut Vec<Option<Work>>, index: &mut Uses| {
+            let w = work[i].take().expect("listed");
+            index.remove(i, &w);
+            w
+        };
+        let defs: Vec<Work> = def_ids.iter().map(|&i| take(i, work, index)).collect();
         for &i in &user_ids {
-            let mut pending = vec![work[i].take().expect("listed")];
+            let mut pending = vec![take(i, work, index)];
             let mut done = Vec::new();
             while let Some(w) = pending.pop() {
                 match w.clause.body.iter().position(|a| a.pred == p) {
@@ -205,10 +223,52 @@ impl Inline {
             }
             // Keep the resolvents next to the clause they replace (the first in its slot).
             let mut it = done.into_iter().rev();
-            work[i] = it.next();
-            work.extend(it.map(Some));
+            if let Some(w) = it.next() {
+                index.add(i, &w);
+                work[i] = Some(w);
+            }
+            for w in it {
+                index.add(work.len(), &w);
+                work.push(Some(w));
+            }
         }
         Some(defs.into_iter().map(|d| d.clause).collect())
+    }
+}
+
+/// The clauses (slots of the work list) that define and that use each predicate, kept up to
+/// date as clauses are resolved, so that each inlining step costs what it touches.
+#[derive(Default)]
+struct Uses {
+    defs: HashMap<PredId, BTreeSet<usize>>,
+    users: HashMap<PredId, BTreeSet<usize>>,
+}
+
+impl Uses {
+    fn add(&mut self, i: usize, w: &Work) {
+        if let Some(p) = w.clause.head_pred() {
+            self.defs.entry(p).or_default().insert(i);
+        }
+        for a in &w.clause.body {
+            self.users.entry(a.pred).or_default().insert(i);
+        }
+    }
+
+    fn remove(&mut self, i: usize, w: &Work) {
+        if let Some(p) = w.clause.head_pred() {
+            self.defs.entry(p).or_default().remove(&i);
+        }
+        for a in &w.clause.body {
+            self.users.entry(a.pred).or_default().remove(&i);
+        }
+    }
+
+    fn defs(&self, p: PredId) -> Vec<usize> {
+        self.defs.get(&p).into_iter().flatten().copied().collect()
+    }
+
+    fn users(&self, p: PredId) -> Vec<usize> {
+        self.users.get(&p).into_iter().flatten().copied().collect()
     }
 }
 
@@ -226,7 +286,7 @@ fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work) -> Work {
     d.origin.vars(&mut vars);
     for v in vars {
         rho.entry(v)
-            .or_insert_with(|| store.new_var(&store.var_name(v), store.var_sort(v)));
+            .or_insert_with(|| store.fresh_copy(v));
     }
     let sub: HashMap<VarId, crate::term::TermId> =
         rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
@@ -369,7 +429,7 @@ fn definition_body(
         .collect();
     for v in d.vars(store) {
         rho.entry(v)
-            .or_insert_with(|| store.new_var(&store.var_name(v), store.var_sort(v)));
+            .or_insert_with(|| store.fresh_copy(v));
     }
     let sub = rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
     let mut parts = vec![store.substitute(d.constraint, &sub)];
@@ -410,7 +470,7 @@ fn definition_body(
     // Bound variables must be fresh: rename the remaining locals once more.
     let fresh: Vec<VarId> = ls
         .iter()
-        .map(|&v| store.new_var(&store.var_name(v), store.var_sort(v)))
+        .map(|&v| store.fresh_copy(v))
         .collect();
     let sub = ls
         .iter()
