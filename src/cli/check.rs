@@ -1,48 +1,65 @@
-//! `hornbeam check FILE MODEL` and `hornbeam print FILE`.
+//! `hornbeam check FILE MODEL` (on a worker, within its time limit from reading the files to
+//! the verdict) and `hornbeam print FILE`.
 
-use super::{input_error, load};
+use super::limits::{Limits, TimeLimit};
+use super::{input_error, load, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::transform::{Preprocess, SplitBooleans};
 use hornbeam::witness::{validate_model, ModelCheck};
-use std::path::Path;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-/// Validates a model file against a CHC file.
-pub fn run(file: &Path, model: &Path, timeout: f64) -> i32 {
+/// Time past `--timeout` for printing the verdict.
+const GRACE: Duration = Duration::from_millis(500);
+
+/// Validates a model file against a CHC file, reading both within the time limit.
+pub fn run(file: PathBuf, model: PathBuf, timeout: TimeLimit) -> i32 {
+    let start = Instant::now();
+    let limits = Limits {
+        time: timeout.0,
+        grace: GRACE,
+        memory: None,
+    };
+    run_on_worker("check", limits, move || check(&file, &model, timeout, start))
+}
+
+/// The verdict; input errors are reported here.
+fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outcome {
+    let out = |stdout: String, stderr: String, code| Outcome {
+        stdout,
+        stderr,
+        code,
+    };
     let store = TermStore::new();
     let (system, _) = match load(&store, file) {
         Ok(x) => x,
-        Err(code) => return code,
+        Err(code) => return out(String::new(), String::new(), code),
     };
     let mname = model.display().to_string();
     let msrc = match hornbeam::syntax::read_text(model) {
         Ok(s) => s,
-        Err((e, prefix)) => return input_error(&e.render(&mname, &prefix)),
+        Err((e, prefix)) => {
+            return out(String::new(), String::new(), input_error(&e.render(&mname, &prefix)))
+        }
     };
     let m = match hornbeam::syntax::read_model(&store, &system, &msrc) {
         Ok(m) => m,
-        Err(e) => return input_error(&e.render(&mname, &msrc)),
+        Err(e) => return out(String::new(), String::new(), input_error(&e.render(&mname, &msrc))),
     };
-    let deadline = Deadline::after(Duration::from_secs_f64(timeout.max(0.0)));
+    let deadline = match timeout.0 {
+        Some(t) => Deadline::after(t.saturating_sub(start.elapsed())),
+        None => Deadline::none(),
+    };
     match validate_model(&store, &system, &m, deadline) {
-        ModelCheck::Valid => {
-            println!("valid");
-            0
-        }
+        ModelCheck::Valid => out("valid\n".to_owned(), String::new(), 0),
         ModelCheck::Invalid { clause, reason } => {
-            println!("invalid");
             let printed = SystemPrinter::new(&store, &system).clause(system.clause(clause));
-            println!("; clause {}: {reason}", clause.0);
-            println!("{printed}");
-            1
+            let text = format!("invalid\n; clause {}: {reason}\n{printed}\n", clause.0);
+            out(text, String::new(), 1)
         }
-        ModelCheck::Unknown(r) => {
-            println!("unknown");
-            eprintln!("{r}");
-            3
-        }
+        ModelCheck::Unknown(r) => out("unknown\n".to_owned(), format!("{r}\n"), 3),
     }
 }
 

@@ -7,6 +7,7 @@
 mod analyze;
 mod batch;
 mod check;
+mod limits;
 mod solve;
 mod verify;
 
@@ -68,9 +69,10 @@ enum Command {
         file: PathBuf,
         /// The model: define-fun lines, a `(model ...)` block, or a solver's `sat` output.
         model: PathBuf,
-        /// Time limit in seconds for the whole check.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
+        /// Time limit in seconds for the whole check, reading the files included (`inf`:
+        /// none).
+        #[arg(long, default_value = "60")]
+        timeout: limits::TimeLimit,
     },
     /// Prints the normalised clause system of a file in SMT-LIB.
     Print {
@@ -125,19 +127,21 @@ pub fn run() -> i32 {
             file,
             model,
             timeout,
-        } => check::run(&file, &model, timeout),
+        } => check::run(file, model, timeout),
         Command::Print {
             file,
             preprocessed,
             split_bools,
-        } => check::print(&file, preprocessed, split_bools),
+        } => run_printing("print", move || {
+            check::print(&file, preprocessed, split_bools)
+        }),
         Command::Analyze {
             file,
             json,
             dot,
             stats,
-        } => analyze::run(&file, json, dot, stats),
-        Command::Facts { file, out } => analyze::facts(&file, &out),
+        } => run_printing("analyze", move || analyze::run(&file, json, dot, stats)),
+        Command::Facts { file, out } => run_printing("facts", move || analyze::facts(&file, &out)),
         Command::Batch(args) => batch::run(&args),
         Command::Report(args) => batch::report(&args),
     }
@@ -174,16 +178,20 @@ pub(crate) struct Outcome {
     pub code: i32,
 }
 
-/// Stack size of a solving thread: deep terms and derivations recurse.
+/// Stack size of a worker thread: deep terms and derivations recurse. Only touched pages are
+/// backed by memory.
 const WORKER_STACK: usize = 512 << 20;
 
-/// Runs `job` on a thread with a large stack and prints its outcome. The calling thread enforces
-/// the time limit (plus `grace` for validation and printing), answering `unknown` if the worker
-/// overruns it, and turns a worker panic into `unknown`. Returns the exit status.
+/// How often the main thread looks at the worker's memory.
+const POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Runs `job` on a thread with a large stack and prints its outcome. The calling thread keeps
+/// the limits: past the time limit plus its grace, or above the memory limit, it answers
+/// `unknown` with the reason itself (the process then exits, ending the worker); a worker panic
+/// is `unknown` too. Returns the exit status.
 pub(crate) fn run_on_worker(
     name: &str,
-    limit: Option<std::time::Duration>,
-    grace: std::time::Duration,
+    limits: limits::Limits,
     job: impl FnOnce() -> Outcome + Send + 'static,
 ) -> i32 {
     let start = std::time::Instant::now();
@@ -196,28 +204,56 @@ pub(crate) fn run_on_worker(
         });
     if let Err(e) = spawned {
         println!("unknown");
-        eprintln!("cannot start the solver thread: {e}");
+        eprintln!("cannot start the worker thread: {e}");
         return 0;
     }
-    let received = match limit {
-        Some(l) => rx.recv_timeout(l + grace).map_err(|e| e.to_string()),
-        None => rx.recv().map_err(|e| e.to_string()),
-    };
-    match received {
-        Ok(out) => {
-            print!("{}", out.stdout);
-            eprint!("{}", out.stderr);
-            out.code
+    let until = limits
+        .time
+        .and_then(|l| start.checked_add(l.saturating_add(limits.grace)));
+    loop {
+        let wait = match (until, limits.memory) {
+            (_, Some(_)) => POLL,
+            (Some(u), None) => u.saturating_duration_since(std::time::Instant::now()),
+            (None, None) => std::time::Duration::MAX,
+        };
+        let received = if wait == std::time::Duration::MAX {
+            rx.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected)
+        } else {
+            rx.recv_timeout(wait)
+        };
+        match received {
+            Ok(out) => {
+                print!("{}", out.stdout);
+                eprint!("{}", out.stderr);
+                return out.code;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                println!("unknown");
+                eprintln!("internal error: the worker stopped unexpectedly");
+                return 0;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
-        Err(_) if limit.is_some_and(|l| start.elapsed() >= l) => {
+        if until.is_some_and(|u| std::time::Instant::now() >= u) {
             println!("unknown");
             eprintln!("timeout");
-            0
+            return 0;
         }
-        Err(_) => {
-            println!("unknown");
-            eprintln!("internal error: the solver stopped unexpectedly");
-            0
+        if let Some(m) = limits.memory {
+            if limits::resident_bytes().is_some_and(|b| b > m.bytes()) {
+                println!("unknown");
+                eprintln!("memory limit: resident memory above {} MB", m.megabytes);
+                return 0;
+            }
         }
     }
+}
+
+/// Runs a command that prints its own output on a worker with a large stack and no limit.
+pub(crate) fn run_printing(name: &str, job: impl FnOnce() -> i32 + Send + 'static) -> i32 {
+    run_on_worker(name, limits::Limits::none(), move || Outcome {
+        stdout: String::new(),
+        stderr: String::new(),
+        code: job(),
+    })
 }

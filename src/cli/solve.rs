@@ -3,6 +3,7 @@
 //! Solving runs on a worker thread with a large stack; the main thread enforces the time limit
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
+use super::limits::{Limits, MemoryLimit, TimeLimit};
 use super::{load, run_on_worker, CexShapeChoice, EngineChoice, Outcome, WeakeningChoice};
 use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
@@ -26,9 +27,13 @@ pub struct SolveArgs {
     /// The counterexamples CEGAR refines: abstract trees or uniform loop unfoldings.
     #[arg(long, value_enum, default_value_t = CexShapeChoice::Mixed)]
     cex_shape: CexShapeChoice,
-    /// Time limit in seconds (default: none).
+    /// Time limit in seconds for the whole command, reading the file to printing the answer
+    /// (plus a grace of 2 s); default and `inf`: none.
     #[arg(long)]
-    timeout: Option<f64>,
+    timeout: Option<TimeLimit>,
+    /// Resident-memory limit in MB: above it the answer is `unknown` (default: none).
+    #[arg(long)]
+    memory: Option<MemoryLimit>,
     /// After `sat`, print the model as SMT-LIB define-fun lines.
     #[arg(long)]
     model: bool,
@@ -53,9 +58,13 @@ const VALIDATION: Duration = Duration::from_millis(1500);
 /// Runs `solve`; returns the exit status.
 pub fn run(args: &SolveArgs) -> i32 {
     let start = Instant::now();
-    let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    let limits = Limits {
+        time: args.timeout.and_then(|t| t.0),
+        grace: GRACE,
+        memory: args.memory,
+    };
     let worker_args = args.clone();
-    run_on_worker("solve", limit, GRACE, move || solve(&worker_args, start))
+    run_on_worker("solve", limits, move || solve(&worker_args, start))
 }
 
 fn solve(args: &SolveArgs, start: Instant) -> Outcome {
@@ -84,7 +93,11 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let options = SolveOptions {
         engine,
         preprocess: !args.no_preprocess,
-        timeout: args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0))),
+        // What reading the file left of the limit.
+        timeout: args
+            .timeout
+            .and_then(|t| t.0)
+            .map(|t| t.saturating_sub(parsed)),
         cex_shape: match args.cex_shape {
             CexShapeChoice::Tree => CexShape::Tree,
             CexShapeChoice::Uniform => CexShape::Uniform,

@@ -5,6 +5,7 @@
 //!
 //! Solving runs on a worker thread with a large stack; the main thread enforces the limit.
 
+use super::limits::{Limits, MemoryLimit, TimeLimit};
 use super::{input_error, run_on_worker, EngineChoice, Outcome};
 use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::engine::driver::{self, SolveOptions};
@@ -22,9 +23,13 @@ use std::time::{Duration, Instant};
 pub struct VerifyArgs {
     /// The C program.
     file: PathBuf,
-    /// Time limit in seconds (default: none).
+    /// Time limit in seconds for the whole command, reading the program to printing the
+    /// answer (plus a grace of 3 s); default and `inf`: none.
     #[arg(long)]
-    timeout: Option<f64>,
+    timeout: Option<TimeLimit>,
+    /// Resident-memory limit in MB: above it the answer is `unknown` (default: none).
+    #[arg(long)]
+    memory: Option<MemoryLimit>,
     /// After `safe`, print the invariant of every loop head as a C expression with its line.
     #[arg(long)]
     invariants: bool,
@@ -44,9 +49,13 @@ pub struct VerifyArgs {
 
 /// Runs `verify`; returns the exit status.
 pub fn run(args: &VerifyArgs) -> i32 {
-    let limit = args.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    let limits = Limits {
+        time: args.timeout.and_then(|t| t.0),
+        grace: GRACE,
+        memory: args.memory,
+    };
     let worker_args = args.clone();
-    run_on_worker("verify", limit, GRACE, move || {
+    run_on_worker("verify", limits, move || {
         let (stdout, stderr, code) = verify(&worker_args);
         Outcome {
             stdout,
@@ -87,8 +96,9 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             0,
         );
     }
-    let deadline = match args.timeout {
-        Some(s) => Deadline::after(Duration::from_secs_f64(s.max(0.0))),
+    let limit = args.timeout.and_then(|t| t.0);
+    let deadline = match limit {
+        Some(d) => Deadline::after(d),
         None => Deadline::none(),
     };
     let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
@@ -96,7 +106,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     let mut err = String::new();
     if !args.no_testing {
         // Concrete runs first: a run reaching the error is a real counterexample.
-        let share = args.timeout.map_or(2.0, |t| (t * 0.1).min(2.0));
+        let share = limit.map_or(2.0, |t| (t.as_secs_f64() * 0.1).min(2.0));
         let until = Instant::now() + Duration::from_secs_f64(share);
         if let Some(values) = explore::search(&program, 64, until, &line_of) {
             out.push_str("unsafe\n");

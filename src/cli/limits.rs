@@ -1,0 +1,118 @@
+//! Resource limits of the command line: `--timeout` and `--memory` values, and the watch the
+//! main thread keeps over a worker (time, resident memory) so that every limit ends in a
+//! printed answer, never in a panic or an abort.
+//!
+//! Nothing here solves: it parses limits and reads the process's own resident memory.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Limits above this many seconds mean no limit (and cannot overflow the clock).
+const MAX_SECONDS: f64 = 1e7;
+
+/// A `--timeout` value: a non-negative number of seconds, or `inf` for no limit. Values above
+/// 10^7 s (115 days) also mean no limit; `nan`, negative numbers and text are refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimit(pub Option<Duration>);
+
+impl FromStr for TimeLimit {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("`{s}` is not a number of seconds (a number >= 0, or `inf`)");
+        let x: f64 = s.trim().parse().map_err(|_| bad())?;
+        if x.is_nan() || x < 0.0 {
+            return Err(bad());
+        }
+        if x > MAX_SECONDS {
+            return Ok(TimeLimit(None));
+        }
+        Ok(TimeLimit(Some(Duration::from_secs_f64(x))))
+    }
+}
+
+/// A `--memory` value in megabytes (a positive integer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryLimit {
+    /// The limit in MB, as given.
+    pub megabytes: u64,
+}
+
+impl FromStr for MemoryLimit {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().parse::<u64>() {
+            Ok(mb) if mb > 0 && mb <= 1 << 30 => Ok(MemoryLimit { megabytes: mb }),
+            _ => Err(format!(
+                "`{s}` is not a number of megabytes (a whole number from 1 to 2^30)"
+            )),
+        }
+    }
+}
+
+impl MemoryLimit {
+    /// The limit in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.megabytes << 20
+    }
+}
+
+/// The limits a worker runs under.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// The time limit; `None`: none.
+    pub time: Option<Duration>,
+    /// Time past `time` for the last checks and printing before the command answers
+    /// `unknown` itself.
+    pub grace: Duration,
+    /// The resident-memory limit; `None`: none.
+    pub memory: Option<MemoryLimit>,
+}
+
+impl Limits {
+    /// No limit at all (commands that only read and print).
+    pub fn none() -> Self {
+        Limits::default()
+    }
+}
+
+/// This process's resident memory in bytes (Linux: `/proc/self/statm`), `None` elsewhere.
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions; it returns -1 on error, handled below.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(page).ok().map(|p| pages * p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_limits() {
+        let t = |s: &str| s.parse::<TimeLimit>();
+        assert_eq!(t("1.5"), Ok(TimeLimit(Some(Duration::from_millis(1500)))));
+        assert_eq!(t("0"), Ok(TimeLimit(Some(Duration::ZERO))));
+        for none in ["inf", "infinity", "1e20", "1e300", "18446744073709551615"] {
+            assert_eq!(t(none), Ok(TimeLimit(None)), "{none}");
+        }
+        for bad in ["nan", "-1", "-inf", "", "ten"] {
+            assert!(t(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn memory_limits() {
+        assert_eq!("100".parse::<MemoryLimit>().map(|m| m.bytes()), Ok(100 << 20));
+        for bad in ["0", "-5", "1.5", "lots", "99999999999999999999"] {
+            assert!(bad.parse::<MemoryLimit>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reads_own_memory() {
+        assert!(resident_bytes().is_some_and(|b| b > 0));
+    }
+}
