@@ -13,7 +13,8 @@
 //! front end lands) would run `verify FILE --timeout T` and map `safe`/`unsafe` to
 //! `sat`/`unsat`: only [`command_for`] and [`is_input`](super::is_input) need to learn them.
 
-use super::{track_of, BatchOptions, Record};
+use super::walk::{problem_of_type, Problem};
+use super::{error_record, BatchOptions, Record};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -37,19 +38,99 @@ impl Drop for TempFile {
     }
 }
 
+/// Why an input could not be prepared for its child.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The input is not a regular file (any more), or cannot be looked at.
+    #[error("{0}")]
+    Input(#[from] Problem),
+    /// The compressed input cannot be read or is not gzip.
+    #[error("{}: gzip: {reason}", .path.display())]
+    Gzip {
+        /// The input.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// No temporary file for the decompressed text.
+    #[error("{}: {reason}", .path.display())]
+    Temp {
+        /// The temporary file (or the directory, when no name was free).
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Checks that `file` (links followed) is a regular file, without opening it.
+fn regular(file: &Path) -> Result<(), Problem> {
+    match std::fs::metadata(file) {
+        Ok(m) => problem_of_type(m.file_type()).map_or(Ok(()), Err),
+        Err(e) => Err(Problem::Unreadable {
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Opens `file` for reading without blocking on a FIFO, and only if it is a regular file.
+fn open_regular(file: &Path) -> Result<std::fs::File, Problem> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let unreadable = |e: std::io::Error| Problem::Unreadable {
+        reason: e.to_string(),
+    };
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(file)
+        .map_err(unreadable)?;
+    let t = f.metadata().map_err(unreadable)?.file_type();
+    problem_of_type(t).map_or(Ok(f), Err)
+}
+
+/// A fresh temporary file `hornbeam-batch-PID-N.smt2` (the first free `N`: `create_new` makes
+/// two workers never share one).
+fn fresh_temp() -> Result<(std::fs::File, TempFile), PrepareError> {
+    let dir = std::env::temp_dir();
+    for n in 0..10_000u32 {
+        let path = dir.join(format!("hornbeam-batch-{}-{n}.smt2", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => return Ok((f, TempFile(path))),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(PrepareError::Temp {
+                    path,
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+    Err(PrepareError::Temp {
+        path: dir,
+        reason: "no free temporary file name".into(),
+    })
+}
+
 /// Decompresses a `.gz` input into a fresh temporary `.smt2` file.
-fn gunzip(file: &Path) -> Result<TempFile, String> {
-    use std::sync::atomic::AtomicU64;
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let raw = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+fn gunzip(file: &Path) -> Result<TempFile, PrepareError> {
+    let raw = open_regular(file)?;
+    let gzip = |e: std::io::Error| PrepareError::Gzip {
+        path: file.to_path_buf(),
+        reason: e.to_string(),
+    };
     let mut text = Vec::new();
     flate2::read::GzDecoder::new(raw)
         .read_to_end(&mut text)
-        .map_err(|e| format!("{}: gzip: {e}", file.display()))?;
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let tmp = std::env::temp_dir().join(format!("hornbeam-batch-{}-{n}.smt2", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    Ok(TempFile(tmp))
+        .map_err(gzip)?;
+    let (mut out, tmp) = fresh_temp()?;
+    std::io::Write::write_all(&mut out, &text).map_err(|e| PrepareError::Temp {
+        path: tmp.0.clone(),
+        reason: e.to_string(),
+    })?;
+    Ok(tmp)
 }
 
 /// The child command for `file` (which may be a decompressed copy of the input).
@@ -131,26 +212,22 @@ fn wait(child: &mut Child, limit: Duration, stop: &AtomicBool) -> Ending {
 /// Runs one instance; `None` when the batch was stopped before it finished.
 pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option<Record> {
     let started = Instant::now();
-    let mut rec = Record {
-        path: file.display().to_string(),
-        track: track_of(file),
-        answer: "error".into(),
-        expected: None,
-        wrong: false,
-        time: 0.0,
-        engine: None,
-        validation: String::new(),
-        reason: String::new(),
+    let mut rec = error_record(file, String::new());
+    let finish = |mut rec: Record, reason: String| {
+        rec.reason = reason;
+        rec.time = started.elapsed().as_secs_f64();
+        Some(rec)
     };
+    // Checked again here, not only while walking: the file may have changed since, and opening
+    // a FIFO would block this worker.
+    if let Err(problem) = regular(file) {
+        return finish(rec, problem.to_string());
+    }
     let gz = file.extension().is_some_and(|e| e == "gz");
     let tmp = if gz {
         match gunzip(file) {
             Ok(t) => Some(t),
-            Err(e) => {
-                rec.reason = e;
-                rec.time = started.elapsed().as_secs_f64();
-                return Some(rec);
-            }
+            Err(e) => return finish(rec, e.to_string()),
         }
     } else {
         None
@@ -164,9 +241,8 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            rec.reason = format!("cannot start {}: {e}", options.exe.display());
-            rec.time = started.elapsed().as_secs_f64();
-            return Some(rec);
+            let reason = format!("cannot start {}: {e}", options.exe.display());
+            return finish(rec, reason);
         }
     };
     let out = drain(child.stdout.take());
@@ -189,7 +265,7 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
         // Messages name the temporary copy; name the input instead.
         rec.reason = rec
             .reason
-            .replace(&t.0.display().to_string(), &file.display().to_string());
+            .replace(&t.0.display().to_string(), &super::path_text(file));
     }
     Some(rec)
 }

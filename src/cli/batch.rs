@@ -115,10 +115,14 @@ fn write_outputs(args: &BatchArgs, run: &Run) -> Result<(), String> {
 
 /// Runs `batch`; returns the exit status.
 pub fn run(args: &BatchArgs) -> i32 {
-    let files = match batch::collect(&args.paths) {
-        Ok(f) => f,
-        Err(e) => return super::input_error(&e),
+    let collected = match batch::collect(&args.paths) {
+        Ok(c) => c,
+        Err(e) => return super::input_error(&e.to_string()),
     };
+    for w in &collected.warnings {
+        eprintln!("warning: {w}");
+    }
+    let files = collected.inputs;
     let expected = match &args.expected {
         Some(p) => match Expected::load(p) {
             Ok(e) => e,
