@@ -1,6 +1,16 @@
-//! One instance in isolation: a child process of the Hornbeam executable under an address-space
-//! limit (`setrlimit(RLIMIT_AS)` between fork and exec) and a wall-clock kill, its output turned
-//! into a [`Record`].
+//! One instance in isolation: a child process of the Hornbeam executable under a memory limit
+//! and a wall-clock kill, its output turned into a [`Record`].
+//!
+//! The memory limit (`--memory MB`, [`MemoryLimit`]) is on the child's resident set: the memory
+//! it really uses. The parent reads the child's RSS from `/proc/PID/statm` every [`POLL`] and
+//! kills it once it is above the limit ("out of memory (RSS above N MB)"). An address-space
+//! limit would count what the child only reserves: the solver thread's 512 MB stack, glibc's
+//! 64 MB malloc arenas per thread, the mapped code of Z3, so that any limit under about 560 MB
+//! failed every instance. `RLIMIT_AS` stays only as a backstop against a burst of allocation
+//! faster than the polling: twice the limit plus [`RESERVED_MB`] (set between fork and exec);
+//! an allocation failing there is also "out of memory". The child runs with
+//! `MALLOC_ARENA_MAX=2` (unless the environment sets it) so that its reservations stay small
+//! and few.
 //!
 //! Duty: whatever the child does (answer, report bad input, panic, abort on a failed allocation,
 //! loop past its deadline, get killed), return one record with a reason, and never more than
@@ -26,8 +36,53 @@ use std::time::{Duration, Instant};
 /// it is killed.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// How often the parent looks at a running child.
-const POLL: Duration = Duration::from_millis(10);
+/// How often the parent looks at a running child (whether it ended, its resident set).
+pub const POLL: Duration = Duration::from_millis(10);
+
+/// What the address-space backstop allows beyond twice the memory limit, in MB: the solver
+/// thread's 512 MB stack reservation, malloc arenas (at most 2 with `MALLOC_ARENA_MAX=2`, 64 MB
+/// of address space each), the mapped executable and Z3 library, thread stacks, with room to
+/// spare. The backstop is for bursts too fast for the polling, not the limit itself.
+pub const RESERVED_MB: u64 = 1024;
+
+const MB: u64 = 1 << 20;
+
+/// The memory limits of one child, from `--memory MB`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryLimit {
+    /// The limit: the resident set size the child may reach, in MB.
+    pub mb: u64,
+    /// The address-space backstop (`RLIMIT_AS`), in MB.
+    pub backstop_mb: u64,
+}
+
+impl MemoryLimit {
+    /// The limits for `--memory mb`.
+    pub fn new(mb: u64) -> Self {
+        MemoryLimit {
+            mb,
+            backstop_mb: mb.saturating_mul(2).saturating_add(RESERVED_MB),
+        }
+    }
+
+    fn rss_bytes(&self) -> u64 {
+        self.mb.saturating_mul(MB)
+    }
+
+    fn backstop_bytes(&self) -> u64 {
+        self.backstop_mb.saturating_mul(MB)
+    }
+}
+
+/// The resident set size of process `pid` in bytes, from `/proc/PID/statm` (its second field,
+/// in pages); `None` when it cannot be read (the process is gone, no `/proc`).
+pub fn rss_bytes(pid: u32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+    Some(pages.saturating_mul(page))
+}
 
 /// A temporary file removed when dropped.
 struct TempFile(PathBuf);
@@ -147,12 +202,15 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     cmd
 }
 
-/// Applies the memory limit in the child and puts it in its own process group, so a Ctrl-C at
-/// the terminal reaches only the batch, which then kills its children itself.
-fn isolate(cmd: &mut Command, memory_mb: Option<u64>) {
+/// Applies the address-space backstop in the child and puts it in its own process group, so a
+/// Ctrl-C at the terminal reaches only the batch, which then kills its children itself.
+fn isolate(cmd: &mut Command, memory: Option<MemoryLimit>) {
     cmd.process_group(0);
-    if let Some(mb) = memory_mb {
-        let bytes = mb.saturating_mul(1 << 20) as libc::rlim_t;
+    if let Some(limit) = memory {
+        if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+            cmd.env("MALLOC_ARENA_MAX", "2");
+        }
+        let bytes = libc::rlim_t::try_from(limit.backstop_bytes()).unwrap_or(libc::RLIM_INFINITY);
         // SAFETY: only async-signal-safe calls between fork and exec (setrlimit).
         unsafe {
             cmd.pre_exec(move || {
@@ -184,16 +242,31 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<S
 enum Ending {
     Exited(std::process::ExitStatus),
     TimedOut,
+    /// Killed with this resident set size (bytes), above the limit.
+    OverMemory(u64),
     Stopped,
 }
 
-fn wait(child: &mut Child, limit: Duration, stop: &AtomicBool) -> Ending {
+/// Waits for the child, killing it past `limit`, above its memory limit, or once `stop` is set.
+fn wait(
+    child: &mut Child,
+    limit: Duration,
+    memory: Option<MemoryLimit>,
+    stop: &AtomicBool,
+) -> Ending {
     let started = Instant::now();
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Ending::Exited(status),
             Ok(None) => {}
             Err(_) => {}
+        }
+        if let Some(m) = memory {
+            if let Some(rss) = rss_bytes(child.id()).filter(|&r| r > m.rss_bytes()) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ending::OverMemory(rss);
+            }
         }
         let stopping = stop.load(Ordering::SeqCst);
         if stopping || started.elapsed() > limit {
@@ -237,7 +310,8 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    isolate(&mut cmd, options.memory_mb);
+    let memory = options.memory_mb.map(MemoryLimit::new);
+    isolate(&mut cmd, memory);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -247,7 +321,7 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     };
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
-    let ending = wait(&mut child, options.timeout + GRACE, stop);
+    let ending = wait(&mut child, options.timeout + GRACE, memory, stop);
     rec.time = started.elapsed().as_secs_f64();
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
@@ -259,7 +333,11 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
                 GRACE.as_secs_f64()
             );
         }
-        Ending::Exited(status) => interpret(&mut rec, status, &stdout, &stderr, options),
+        Ending::OverMemory(rss) => {
+            let mb = options.memory_mb.unwrap_or_default();
+            rec.reason = format!("out of memory (RSS above {mb} MB: {} MB)", rss / MB);
+        }
+        Ending::Exited(status) => interpret(&mut rec, status, &stdout, &stderr, memory),
     }
     if let Some(t) = &tmp {
         // Messages name the temporary copy; name the input instead.
@@ -276,7 +354,7 @@ fn interpret(
     status: std::process::ExitStatus,
     stdout: &str,
     stderr: &str,
-    options: &BatchOptions,
+    memory: Option<MemoryLimit>,
 ) {
     let first = stdout.lines().next().unwrap_or("").trim();
     let stats: Option<serde_json::Value> = stderr
@@ -291,7 +369,7 @@ fn interpret(
     let oom = stderr.contains("memory allocation of") || stderr.contains("out of memory");
     if let Some(sig) = status.signal() {
         rec.reason = if oom {
-            memory_reason(options)
+            memory_reason(memory)
         } else {
             format!("killed by signal {sig}{}", tail(&messages))
         };
@@ -309,9 +387,9 @@ fn interpret(
                 rec.validation = "validated".into();
             } else {
                 rec.reason = messages.join("; ");
-                if rec.reason.contains("solver thread") && options.memory_mb.is_some() {
+                if rec.reason.contains("solver thread") && memory.is_some() {
                     rec.answer = "error".into();
-                    rec.reason = memory_reason(options);
+                    rec.reason = memory_reason(memory);
                 }
             }
         }
@@ -320,14 +398,14 @@ fn interpret(
         }
         (Some(101), _) => {
             rec.reason = if oom {
-                memory_reason(options)
+                memory_reason(memory)
             } else {
                 format!("crashed (panic){}", tail(&messages))
             };
         }
         (code, _) => {
             rec.reason = if oom {
-                memory_reason(options)
+                memory_reason(memory)
             } else {
                 format!(
                     "exit status {}{}",
@@ -339,9 +417,14 @@ fn interpret(
     }
 }
 
-fn memory_reason(options: &BatchOptions) -> String {
-    match options.memory_mb {
-        Some(mb) => format!("out of memory (limit {mb} MB)"),
+/// The reason of a child whose allocation failed: under a limit, at the address-space backstop.
+fn memory_reason(memory: Option<MemoryLimit>) -> String {
+    match memory {
+        Some(m) => format!(
+            "out of memory (an allocation failed at the address-space backstop of {} MB for a \
+             limit of {} MB)",
+            m.backstop_mb, m.mb
+        ),
         None => "out of memory".into(),
     }
 }
@@ -351,5 +434,26 @@ fn tail(messages: &[&str]) -> String {
     match messages.last() {
         Some(m) => format!(": {}", m.chars().take(200).collect::<String>()),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backstop_leaves_room_for_the_reservations() {
+        let m = MemoryLimit::new(100);
+        assert_eq!((m.mb, m.backstop_mb), (100, 1224));
+        assert_eq!(m.rss_bytes(), 100 << 20);
+        // Far above the solver thread's 512 MB stack alone, whatever the limit.
+        assert!(MemoryLimit::new(1).backstop_mb > 512 + 128);
+        assert_eq!(MemoryLimit::new(u64::MAX).backstop_mb, u64::MAX);
+    }
+
+    #[test]
+    fn the_resident_set_of_a_live_process_is_read() {
+        let own = rss_bytes(std::process::id()).expect("/proc/self/statm");
+        assert!(own > 0 && own < 1 << 40, "{own}");
     }
 }

@@ -27,7 +27,7 @@ pub struct BatchArgs {
     /// Time limit per instance, in seconds.
     #[arg(long, default_value_t = 20.0)]
     timeout: f64,
-    /// Address-space limit per instance, in MB (0: none).
+    /// Memory limit per instance, in MB: the resident set it may reach (0: none).
     #[arg(long, default_value_t = 8192)]
     memory: u64,
     /// Expected answers: a TSV with columns `path` (relative to the TSV) and `expected`.
