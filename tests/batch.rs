@@ -461,6 +461,13 @@ fn hostile_paths_cost_only_their_own_records() {
     let expected_total = if root { 10 } else { 9 };
     assert_eq!(run.results.len(), expected_total, "{run:?}");
     assert_eq!(solved, expected_total - 4, "{run:?}");
+    // stderr is a pipe here: one progress line per finished instance.
+    let progress = stderr.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(progress, expected_total, "{stderr}");
+    assert!(
+        stderr.contains("c-fifo.smt2 (not a regular file (a FIFO))"),
+        "{stderr}"
+    );
     let from_csv = output::from_csv(&std::fs::read_to_string(&csv).expect("csv")).expect("csv");
     let key = |r: &hornbeam::batch::Record| (r.path.clone(), r.answer.clone(), r.reason.clone());
     assert_eq!(

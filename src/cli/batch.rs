@@ -1,9 +1,12 @@
-//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the progress bar
-//! (only when stderr is a terminal), Ctrl-C, wrong answers on stderr, result files.
+//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the walk's
+//! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
+//! instance), Ctrl-C, wrong answers on stderr, result files.
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
-//! options or unreadable inputs, or 130 when interrupted (Ctrl-C or SIGTERM) without a wrong
-//! answer among the finished instances (whose results are written all the same).
+//! options, a path given that does not exist, an unreadable `--expected` table or an output
+//! that cannot be written (a path found unusable while walking is only its own record), or 130
+//! when interrupted (Ctrl-C or SIGTERM) without a wrong answer among the finished instances
+//! (whose results are written all the same).
 
 use super::EngineChoice;
 use clap::ValueEnum;
@@ -66,10 +69,12 @@ struct Tally {
     unknown: AtomicUsize,
     error: AtomicUsize,
     wrong: AtomicUsize,
+    done: AtomicUsize,
 }
 
 impl Tally {
-    fn add(&self, r: &Record) {
+    /// Counts a record; returns how many are counted now.
+    fn add(&self, r: &Record) -> usize {
         let c = match r.answer.as_str() {
             "sat" => &self.sat,
             "unsat" => &self.unsat,
@@ -80,6 +85,7 @@ impl Tally {
         if r.wrong {
             self.wrong.fetch_add(1, Ordering::SeqCst);
         }
+        self.done.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     fn line(&self) -> String {
@@ -97,6 +103,17 @@ impl Tally {
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The progress line of a finished instance when stderr is not a terminal:
+/// `[done/total] answer time path`, and the reason (cut to 160 characters) if any.
+fn progress_line(done: usize, total: usize, r: &Record) -> String {
+    let mut line = format!("[{done}/{total}] {} {:.1} s {}", r.answer, r.time, r.path);
+    if !r.reason.is_empty() {
+        let reason: String = r.reason.chars().take(160).collect();
+        line.push_str(&format!(" ({reason})"));
+    }
+    line
 }
 
 /// Writes the requested result files and the report.
@@ -170,8 +187,9 @@ pub fn run(args: &BatchArgs) -> i32 {
         None
     };
     let tally = Tally::default();
+    let total = files.len();
     let on_result = |r: &Record| {
-        tally.add(r);
+        let done = tally.add(r);
         if r.wrong {
             let msg = format!(
                 "WRONG ANSWER: {} answered {}, expected {}",
@@ -184,9 +202,12 @@ pub fn run(args: &BatchArgs) -> i32 {
                 None => eprintln!("{msg}"),
             }
         }
-        if let Some(b) = &bar {
-            b.set_message(tally.line());
-            b.inc(1);
+        match &bar {
+            Some(b) => {
+                b.set_message(tally.line());
+                b.inc(1);
+            }
+            None => eprintln!("{}", progress_line(done, total, r)),
         }
     };
     let run = batch::run(&files, &options, &expected, &stop, &on_result);
