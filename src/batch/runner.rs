@@ -10,12 +10,14 @@
 //! faster than the polling: twice the limit plus [`RESERVED_MB`] (set between fork and exec);
 //! an allocation failing there is also "out of memory". The child runs with
 //! `MALLOC_ARENA_MAX=2` (unless the environment sets it) so that its reservations stay small
-//! and few.
+//! and few. Only the child's own process is measured (`hornbeam solve` starts none); without
+//! `/proc` (not Linux) only the backstop applies.
 //!
 //! Duty: whatever the child does (answer, report bad input, panic, abort on a failed allocation,
 //! loop past its deadline, get killed), return one record with a reason, and never more than
-//! the instance's own result is lost. Must not: solve in this process, or wait on a child
-//! without a limit.
+//! the instance's own result is lost. Must not: solve in this process, wait on a child
+//! without a limit, or open an input that is not a regular file (a FIFO would block the
+//! worker: inputs are checked again here, since the walk, and `.gz` ones opened non-blocking).
 //!
 //! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`
 //! (with `--engine E` when the options name one);
