@@ -1,6 +1,8 @@
 //! `hornbeam batch` and `hornbeam report` end to end, on `tests/data/batch` (see its README):
 //! isolation (a memory-hungry instance costs only its own result), wrong answers against an
-//! expected-answers table, the JSON and CSV shapes, `.smt2.gz` inputs, and the report page.
+//! expected-answers table, the JSON and CSV shapes, `.smt2.gz` inputs, the report page, and
+//! hostile directories (dangling links, loops of links, FIFOs, names that are not UTF-8,
+//! unreadable directories: made at test time, never committed) that cost only their own paths.
 
 mod common;
 
@@ -50,8 +52,9 @@ fn check_suite_answers(run: &Run, skip: &str) {
     }
 }
 
-/// A clause with a 400 000-conjunct constraint: about 5 MB of text, several hundred MB to
-/// parse, so it exceeds an 800 MB address-space limit under which the small files run.
+/// A clause with a 400 000-conjunct constraint: about 5 MB of text, over 200 MB of resident
+/// memory within a second of parsing (1.5 GB at its peak), so it exceeds a 100 MB limit under
+/// which the small files run.
 fn write_memory_hungry(path: &Path) {
     let mut s = String::from("(set-logic HORN)\n(declare-fun P (Int) Bool)\n");
     s.push_str("(assert (forall ((x Int)) (=> (and");
@@ -63,6 +66,9 @@ fn write_memory_hungry(path: &Path) {
     std::fs::write(path, s).expect("write");
 }
 
+/// `--memory` is the resident set an instance may reach, not its address space (which counts
+/// the solver thread's 512 MB stack reservation): 100 MB is enough for the small files, and
+/// the hungry one is killed as soon as its resident set passes 100 MB.
 #[test]
 fn a_memory_hungry_instance_costs_only_its_own_result() {
     let dir = scratch("memory");
@@ -78,7 +84,7 @@ fn a_memory_hungry_instance_costs_only_its_own_result() {
         "--timeout",
         "60",
         "--memory",
-        "800",
+        "100",
         "--json",
         json.to_str().expect("utf-8"),
     ]);
@@ -91,8 +97,13 @@ fn a_memory_hungry_instance_costs_only_its_own_result() {
         .find(|r| r.path.ends_with("hungry.smt2"))
         .expect("hungry result");
     assert_eq!(h.answer, "error", "{h:?}");
-    assert!(h.reason.contains("out of memory"), "{h:?}");
+    assert!(
+        h.reason.contains("out of memory (RSS above 100 MB"),
+        "{h:?}"
+    );
+    assert!(h.time < 30.0, "not stopped by the memory limit: {h:?}");
     check_suite_answers(&run, "hungry");
+    assert_eq!(run.memory_mb, Some(100));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -350,5 +361,118 @@ fn engine_option_reaches_every_instance() {
             assert_eq!(r.answer, "unknown", "{r:?}");
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hostile_paths_cost_only_their_own_records() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let dir = scratch("hostile");
+    let suite = dir.join("suite");
+    copy_dir(&common::data_dir("batch/suite"), &suite);
+    let t = suite.join("hostile");
+    std::fs::create_dir_all(&t).expect("mkdir");
+    symlink("/nonexistent/x.smt2", t.join("a-dangling.smt2")).expect("link");
+    symlink("b-loop2.smt2", t.join("b-loop1.smt2")).expect("link");
+    symlink("b-loop1.smt2", t.join("b-loop2.smt2")).expect("link");
+    let fifo = std::ffi::CString::new(t.join("c-fifo.smt2").as_os_str().as_bytes()).expect("nul");
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    symlink("nowhere", t.join("d-dangling.txt")).expect("link");
+    symlink("../..", t.join("e-up")).expect("link");
+    // A solvable file whose name is not UTF-8, in a track of its own.
+    let odd_dir = suite.join("sat-odd");
+    std::fs::create_dir_all(&odd_dir).expect("mkdir");
+    let odd = odd_dir.join(OsStr::from_bytes(b"counter-\xff.smt2"));
+    std::fs::copy(suite.join("sat/counter.smt2"), &odd).expect("copy");
+    // An unreadable directory (root reads it all the same: then it is just walked).
+    let closed = suite.join("closed");
+    std::fs::create_dir_all(&closed).expect("mkdir");
+    std::fs::copy(suite.join("sat/counter.smt2"), closed.join("x.smt2")).expect("copy");
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+
+    let (json, csv) = (dir.join("r.json"), dir.join("r.csv"));
+    let out = hornbeam(&[
+        "batch",
+        suite.to_str().expect("utf-8"),
+        "--jobs",
+        "2",
+        "--json",
+        json.to_str().expect("utf-8"),
+        "--csv",
+        csv.to_str().expect("utf-8"),
+    ]);
+    std::fs::set_permissions(&closed, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("d-dangling.txt: dangling symbolic link (to nowhere)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("e-up: symbolic link loop"), "{stderr}");
+    if !root {
+        assert!(
+            stderr.contains("closed: cannot read the directory"),
+            "{stderr}"
+        );
+    }
+    let run = load(&json);
+    let reason = |name: &str| {
+        let r = run
+            .results
+            .iter()
+            .find(|r| r.path.ends_with(name))
+            .unwrap_or_else(|| panic!("no record of {name}: {run:?}"));
+        assert_eq!(r.answer, "error", "{r:?}");
+        r.reason.clone()
+    };
+    assert_eq!(
+        reason("a-dangling.smt2"),
+        "dangling symbolic link (to /nonexistent/x.smt2)"
+    );
+    for name in ["b-loop1.smt2", "b-loop2.smt2"] {
+        assert!(reason(name).contains("symbolic link loop"), "{run:?}");
+    }
+    assert_eq!(reason("c-fifo.smt2"), "not a regular file (a FIFO)");
+    let odd_rec = run
+        .results
+        .iter()
+        .find(|r| r.track == "sat-odd")
+        .expect("the file with a name that is not UTF-8 is recorded");
+    assert_eq!(odd_rec.path, odd.to_string_lossy(), "{odd_rec:?}");
+    assert_eq!(odd_rec.answer, "sat", "{odd_rec:?}");
+    assert!(odd_rec.reason.contains("not UTF-8"), "{odd_rec:?}");
+    for r in run
+        .results
+        .iter()
+        .filter(|r| r.track == "sat" || r.track == "unsat")
+    {
+        assert_eq!(
+            (r.answer.as_str(), r.reason.as_str()),
+            (r.track.as_str(), ""),
+            "{r:?}"
+        );
+    }
+    let solved = run.results.iter().filter(|r| r.solved()).count();
+    let expected_total = if root { 10 } else { 9 };
+    assert_eq!(run.results.len(), expected_total, "{run:?}");
+    assert_eq!(solved, expected_total - 4, "{run:?}");
+    // stderr is a pipe here: one progress line per finished instance.
+    let progress = stderr.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(progress, expected_total, "{stderr}");
+    assert!(
+        stderr.contains("c-fifo.smt2 (not a regular file (a FIFO))"),
+        "{stderr}"
+    );
+    let from_csv = output::from_csv(&std::fs::read_to_string(&csv).expect("csv")).expect("csv");
+    let key = |r: &hornbeam::batch::Record| (r.path.clone(), r.answer.clone(), r.reason.clone());
+    assert_eq!(
+        from_csv.iter().map(key).collect::<Vec<_>>(),
+        run.results.iter().map(key).collect::<Vec<_>>()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,8 @@
 
 use super::Record;
 use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// Expected answers by canonical path.
@@ -51,8 +53,9 @@ impl Expected {
         if let Some(e) = self.by_path.get(&key) {
             return Some(e);
         }
-        let s = key.to_str()?;
-        let plain = PathBuf::from(s.strip_suffix(".gz")?);
+        let plain = PathBuf::from(OsStr::from_bytes(
+            key.as_os_str().as_bytes().strip_suffix(b".gz")?,
+        ));
         self.by_path.get(&plain).map(String::as_str)
     }
 

@@ -1,8 +1,10 @@
 //! Batch solving: many input files, one isolated child process per instance, rayon for the
 //! parallelism, results as plain records (JSON/CSV) and an HTML report.
 //!
-//! Duty: find the inputs ([`collect`]), run each under its time and memory limit without letting
-//! one instance's crash, loop or memory hunger cost more than its own result ([`runner`]),
+//! Duty: find the inputs ([`walk`]: a path that cannot be solved — a dangling link, a loop of
+//! links, a FIFO — is that path's `error` record, never the end of the batch), run each under
+//! its time and memory limit without letting one instance's crash, loop or memory hunger cost
+//! more than its own result ([`runner`]),
 //! compare answers with expected ones ([`expected`]), and write the results ([`output`]) and the
 //! report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
 //! through a callback), solve in-process (a crash there would take the whole batch down), or
@@ -13,6 +15,9 @@ pub mod expected;
 pub mod output;
 pub mod report;
 pub mod runner;
+pub mod walk;
+
+pub use walk::{collect, is_input, Collected, Input};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -58,7 +63,7 @@ pub struct Run {
     pub solver: String,
     /// Time limit per instance, in seconds.
     pub timeout: f64,
-    /// Memory limit per instance, in MB (`None`: unlimited).
+    /// Memory limit per instance, in MB: the resident set it may reach (`None`: unlimited).
     pub memory_mb: Option<u64>,
     /// Instances run at once.
     pub jobs: usize,
@@ -77,7 +82,8 @@ pub struct BatchOptions {
     pub jobs: usize,
     /// Time limit per instance.
     pub timeout: Duration,
-    /// Address-space limit per instance, in MB.
+    /// Memory limit per instance, in MB: the resident set size the instance may reach (see
+    /// [`runner`] for how it is enforced).
     pub memory_mb: Option<u64>,
     /// The executable to run for each instance (normally the current one).
     pub exe: PathBuf,
@@ -85,50 +91,55 @@ pub struct BatchOptions {
     pub engine: Option<String>,
 }
 
-/// Input files with the extensions batch solves.
-pub fn is_input(p: &Path) -> bool {
-    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    name.ends_with(".smt2") || name.ends_with(".smt2.gz")
-}
-
-/// The input files under `paths`: files are taken as given, directories are walked (sorted,
-/// symbolic links followed) for `.smt2` and `.smt2.gz` files.
-pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            for entry in walkdir::WalkDir::new(p)
-                .follow_links(true)
-                .sort_by_file_name()
-            {
-                let entry = entry.map_err(|e| format!("{}: {e}", p.display()))?;
-                if entry.file_type().is_file() && is_input(entry.path()) {
-                    out.push(entry.into_path());
-                }
-            }
-        } else if p.is_file() {
-            out.push(p.clone());
-        } else {
-            return Err(format!("{}: no such file or directory", p.display()));
-        }
-    }
-    Ok(out)
-}
-
 /// The track of a file: its parent directory's name.
 pub fn track_of(p: &Path) -> String {
     p.parent()
         .and_then(|d| d.file_name())
-        .and_then(|n| n.to_str())
-        .unwrap_or("")
-        .to_string()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-/// Runs every file; `on_result` sees each record as it finishes (from worker threads). Once
-/// `stop` is set no new instance starts and running ones are killed and left out; the returned
-/// run then says `interrupted`.
+/// The note a record of a path that is not UTF-8 carries in its reason: its `path` (and
+/// `track`) are shown lossily.
+pub const NOT_UTF8_NOTE: &str =
+    "the path is not UTF-8: it is shown with U+FFFD in place of the bytes that are not";
+
+/// A record's path as text (lossy: see [`NOT_UTF8_NOTE`]).
+pub fn path_text(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// An `error` record for `file` with `reason`, before anything ran.
+pub fn error_record(file: &Path, reason: String) -> Record {
+    Record {
+        path: path_text(file),
+        track: track_of(file),
+        answer: "error".into(),
+        expected: None,
+        wrong: false,
+        time: 0.0,
+        engine: None,
+        validation: String::new(),
+        reason,
+    }
+}
+
+/// Adds [`NOT_UTF8_NOTE`] to the reason of a record whose path is not UTF-8.
+fn note_path(rec: &mut Record, file: &Path) {
+    if file.to_str().is_none() {
+        rec.reason = if rec.reason.is_empty() {
+            NOT_UTF8_NOTE.to_string()
+        } else {
+            format!("{}; {NOT_UTF8_NOTE}", rec.reason)
+        };
+    }
+}
+
+/// Runs every input; `on_result` sees each record as it finishes (from worker threads). An
+/// input with a [`walk::Problem`] is not run: its record is an `error` with the problem as its
+/// reason. Once `stop` is set no new instance starts and running ones are killed and left out;
+/// the returned run then says `interrupted`.
 pub fn run(
-    files: &[PathBuf],
+    inputs: &[Input],
     options: &BatchOptions,
     expected: &expected::Expected,
     stop: &AtomicBool,
@@ -139,14 +150,19 @@ pub fn run(
         .num_threads(options.jobs.max(1))
         .build();
     let work = || {
-        files
+        inputs
             .par_iter()
             .with_max_len(1)
-            .map(|f| {
+            .map(|input| {
                 if stop.load(Ordering::SeqCst) {
                     return None;
                 }
-                let mut rec = runner::run_one(f, options, stop)?;
+                let f = &input.path;
+                let mut rec = match &input.problem {
+                    Some(problem) => error_record(f, problem.to_string()),
+                    None => runner::run_one(f, options, stop)?,
+                };
+                note_path(&mut rec, f);
                 expected.mark(&mut rec, f);
                 on_result(&rec);
                 Some(rec)

@@ -1,11 +1,23 @@
-//! One instance in isolation: a child process of the Hornbeam executable under an address-space
-//! limit (`setrlimit(RLIMIT_AS)` between fork and exec) and a wall-clock kill, its output turned
-//! into a [`Record`].
+//! One instance in isolation: a child process of the Hornbeam executable under a memory limit
+//! and a wall-clock kill, its output turned into a [`Record`].
+//!
+//! The memory limit (`--memory MB`, [`MemoryLimit`]) is on the child's resident set: the memory
+//! it really uses. The parent reads the child's RSS from `/proc/PID/statm` every [`POLL`] and
+//! kills it once it is above the limit ("out of memory (RSS above N MB)"). An address-space
+//! limit would count what the child only reserves: the solver thread's 512 MB stack, glibc's
+//! 64 MB malloc arenas per thread, the mapped code of Z3, so that any limit under about 560 MB
+//! failed every instance. `RLIMIT_AS` stays only as a backstop against a burst of allocation
+//! faster than the polling: twice the limit plus [`RESERVED_MB`] (set between fork and exec);
+//! an allocation failing there is also "out of memory". The child runs with
+//! `MALLOC_ARENA_MAX=2` (unless the environment sets it) so that its reservations stay small
+//! and few. Only the child's own process is measured (`hornbeam solve` starts none); without
+//! `/proc` (not Linux) only the backstop applies.
 //!
 //! Duty: whatever the child does (answer, report bad input, panic, abort on a failed allocation,
 //! loop past its deadline, get killed), return one record with a reason, and never more than
-//! the instance's own result is lost. Must not: solve in this process, or wait on a child
-//! without a limit.
+//! the instance's own result is lost. Must not: solve in this process, wait on a child
+//! without a limit, or open an input that is not a regular file (a FIFO would block the
+//! worker: inputs are checked again here, since the walk, and `.gz` ones opened non-blocking).
 //!
 //! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`
 //! (with `--engine E` when the options name one);
@@ -13,7 +25,8 @@
 //! front end lands) would run `verify FILE --timeout T` and map `safe`/`unsafe` to
 //! `sat`/`unsat`: only [`command_for`] and [`is_input`](super::is_input) need to learn them.
 
-use super::{track_of, BatchOptions, Record};
+use super::walk::{problem_of_type, Problem};
+use super::{error_record, BatchOptions, Record};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -25,8 +38,53 @@ use std::time::{Duration, Instant};
 /// it is killed.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// How often the parent looks at a running child.
-const POLL: Duration = Duration::from_millis(10);
+/// How often the parent looks at a running child (whether it ended, its resident set).
+pub const POLL: Duration = Duration::from_millis(10);
+
+/// What the address-space backstop allows beyond twice the memory limit, in MB: the solver
+/// thread's 512 MB stack reservation, malloc arenas (at most 2 with `MALLOC_ARENA_MAX=2`, 64 MB
+/// of address space each), the mapped executable and Z3 library, thread stacks, with room to
+/// spare. The backstop is for bursts too fast for the polling, not the limit itself.
+pub const RESERVED_MB: u64 = 1024;
+
+const MB: u64 = 1 << 20;
+
+/// The memory limits of one child, from `--memory MB`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryLimit {
+    /// The limit: the resident set size the child may reach, in MB.
+    pub mb: u64,
+    /// The address-space backstop (`RLIMIT_AS`), in MB.
+    pub backstop_mb: u64,
+}
+
+impl MemoryLimit {
+    /// The limits for `--memory mb`.
+    pub fn new(mb: u64) -> Self {
+        MemoryLimit {
+            mb,
+            backstop_mb: mb.saturating_mul(2).saturating_add(RESERVED_MB),
+        }
+    }
+
+    fn rss_bytes(&self) -> u64 {
+        self.mb.saturating_mul(MB)
+    }
+
+    fn backstop_bytes(&self) -> u64 {
+        self.backstop_mb.saturating_mul(MB)
+    }
+}
+
+/// The resident set size of process `pid` in bytes, from `/proc/PID/statm` (its second field,
+/// in pages); `None` when it cannot be read (the process is gone, no `/proc`).
+pub fn rss_bytes(pid: u32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+    Some(pages.saturating_mul(page))
+}
 
 /// A temporary file removed when dropped.
 struct TempFile(PathBuf);
@@ -37,19 +95,99 @@ impl Drop for TempFile {
     }
 }
 
+/// Why an input could not be prepared for its child.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The input is not a regular file (any more), or cannot be looked at.
+    #[error("{0}")]
+    Input(#[from] Problem),
+    /// The compressed input cannot be read or is not gzip.
+    #[error("{}: gzip: {reason}", .path.display())]
+    Gzip {
+        /// The input.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// No temporary file for the decompressed text.
+    #[error("{}: {reason}", .path.display())]
+    Temp {
+        /// The temporary file (or the directory, when no name was free).
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Checks that `file` (links followed) is a regular file, without opening it.
+fn regular(file: &Path) -> Result<(), Problem> {
+    match std::fs::metadata(file) {
+        Ok(m) => problem_of_type(m.file_type()).map_or(Ok(()), Err),
+        Err(e) => Err(Problem::Unreadable {
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Opens `file` for reading without blocking on a FIFO, and only if it is a regular file.
+fn open_regular(file: &Path) -> Result<std::fs::File, Problem> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let unreadable = |e: std::io::Error| Problem::Unreadable {
+        reason: e.to_string(),
+    };
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(file)
+        .map_err(unreadable)?;
+    let t = f.metadata().map_err(unreadable)?.file_type();
+    problem_of_type(t).map_or(Ok(f), Err)
+}
+
+/// A fresh temporary file `hornbeam-batch-PID-N.smt2` (the first free `N`: `create_new` makes
+/// two workers never share one).
+fn fresh_temp() -> Result<(std::fs::File, TempFile), PrepareError> {
+    let dir = std::env::temp_dir();
+    for n in 0..10_000u32 {
+        let path = dir.join(format!("hornbeam-batch-{}-{n}.smt2", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => return Ok((f, TempFile(path))),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(PrepareError::Temp {
+                    path,
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+    Err(PrepareError::Temp {
+        path: dir,
+        reason: "no free temporary file name".into(),
+    })
+}
+
 /// Decompresses a `.gz` input into a fresh temporary `.smt2` file.
-fn gunzip(file: &Path) -> Result<TempFile, String> {
-    use std::sync::atomic::AtomicU64;
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let raw = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+fn gunzip(file: &Path) -> Result<TempFile, PrepareError> {
+    let raw = open_regular(file)?;
+    let gzip = |e: std::io::Error| PrepareError::Gzip {
+        path: file.to_path_buf(),
+        reason: e.to_string(),
+    };
     let mut text = Vec::new();
     flate2::read::GzDecoder::new(raw)
         .read_to_end(&mut text)
-        .map_err(|e| format!("{}: gzip: {e}", file.display()))?;
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let tmp = std::env::temp_dir().join(format!("hornbeam-batch-{}-{n}.smt2", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    Ok(TempFile(tmp))
+        .map_err(gzip)?;
+    let (mut out, tmp) = fresh_temp()?;
+    std::io::Write::write_all(&mut out, &text).map_err(|e| PrepareError::Temp {
+        path: tmp.0.clone(),
+        reason: e.to_string(),
+    })?;
+    Ok(tmp)
 }
 
 /// The child command for `file` (which may be a decompressed copy of the input).
@@ -66,12 +204,15 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     cmd
 }
 
-/// Applies the memory limit in the child and puts it in its own process group, so a Ctrl-C at
-/// the terminal reaches only the batch, which then kills its children itself.
-fn isolate(cmd: &mut Command, memory_mb: Option<u64>) {
+/// Applies the address-space backstop in the child and puts it in its own process group, so a
+/// Ctrl-C at the terminal reaches only the batch, which then kills its children itself.
+fn isolate(cmd: &mut Command, memory: Option<MemoryLimit>) {
     cmd.process_group(0);
-    if let Some(mb) = memory_mb {
-        let bytes = mb.saturating_mul(1 << 20) as libc::rlim_t;
+    if let Some(limit) = memory {
+        if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+            cmd.env("MALLOC_ARENA_MAX", "2");
+        }
+        let bytes = libc::rlim_t::try_from(limit.backstop_bytes()).unwrap_or(libc::RLIM_INFINITY);
         // SAFETY: only async-signal-safe calls between fork and exec (setrlimit).
         unsafe {
             cmd.pre_exec(move || {
@@ -103,16 +244,31 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<S
 enum Ending {
     Exited(std::process::ExitStatus),
     TimedOut,
+    /// Killed with this resident set size (bytes), above the limit.
+    OverMemory(u64),
     Stopped,
 }
 
-fn wait(child: &mut Child, limit: Duration, stop: &AtomicBool) -> Ending {
+/// Waits for the child, killing it past `limit`, above its memory limit, or once `stop` is set.
+fn wait(
+    child: &mut Child,
+    limit: Duration,
+    memory: Option<MemoryLimit>,
+    stop: &AtomicBool,
+) -> Ending {
     let started = Instant::now();
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Ending::Exited(status),
             Ok(None) => {}
             Err(_) => {}
+        }
+        if let Some(m) = memory {
+            if let Some(rss) = rss_bytes(child.id()).filter(|&r| r > m.rss_bytes()) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ending::OverMemory(rss);
+            }
         }
         let stopping = stop.load(Ordering::SeqCst);
         if stopping || started.elapsed() > limit {
@@ -131,26 +287,22 @@ fn wait(child: &mut Child, limit: Duration, stop: &AtomicBool) -> Ending {
 /// Runs one instance; `None` when the batch was stopped before it finished.
 pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option<Record> {
     let started = Instant::now();
-    let mut rec = Record {
-        path: file.display().to_string(),
-        track: track_of(file),
-        answer: "error".into(),
-        expected: None,
-        wrong: false,
-        time: 0.0,
-        engine: None,
-        validation: String::new(),
-        reason: String::new(),
+    let mut rec = error_record(file, String::new());
+    let finish = |mut rec: Record, reason: String| {
+        rec.reason = reason;
+        rec.time = started.elapsed().as_secs_f64();
+        Some(rec)
     };
+    // Checked again here, not only while walking: the file may have changed since, and opening
+    // a FIFO would block this worker.
+    if let Err(problem) = regular(file) {
+        return finish(rec, problem.to_string());
+    }
     let gz = file.extension().is_some_and(|e| e == "gz");
     let tmp = if gz {
         match gunzip(file) {
             Ok(t) => Some(t),
-            Err(e) => {
-                rec.reason = e;
-                rec.time = started.elapsed().as_secs_f64();
-                return Some(rec);
-            }
+            Err(e) => return finish(rec, e.to_string()),
         }
     } else {
         None
@@ -160,18 +312,18 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    isolate(&mut cmd, options.memory_mb);
+    let memory = options.memory_mb.map(MemoryLimit::new);
+    isolate(&mut cmd, memory);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
-            rec.reason = format!("cannot start {}: {e}", options.exe.display());
-            rec.time = started.elapsed().as_secs_f64();
-            return Some(rec);
+            let reason = format!("cannot start {}: {e}", options.exe.display());
+            return finish(rec, reason);
         }
     };
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
-    let ending = wait(&mut child, options.timeout + GRACE, stop);
+    let ending = wait(&mut child, options.timeout + GRACE, memory, stop);
     rec.time = started.elapsed().as_secs_f64();
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
@@ -183,13 +335,17 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
                 GRACE.as_secs_f64()
             );
         }
-        Ending::Exited(status) => interpret(&mut rec, status, &stdout, &stderr, options),
+        Ending::OverMemory(rss) => {
+            let mb = options.memory_mb.unwrap_or_default();
+            rec.reason = format!("out of memory (RSS above {mb} MB: {} MB)", rss / MB);
+        }
+        Ending::Exited(status) => interpret(&mut rec, status, &stdout, &stderr, memory),
     }
     if let Some(t) = &tmp {
         // Messages name the temporary copy; name the input instead.
         rec.reason = rec
             .reason
-            .replace(&t.0.display().to_string(), &file.display().to_string());
+            .replace(&t.0.display().to_string(), &super::path_text(file));
     }
     Some(rec)
 }
@@ -200,7 +356,7 @@ fn interpret(
     status: std::process::ExitStatus,
     stdout: &str,
     stderr: &str,
-    options: &BatchOptions,
+    memory: Option<MemoryLimit>,
 ) {
     let first = stdout.lines().next().unwrap_or("").trim();
     let stats: Option<serde_json::Value> = stderr
@@ -215,7 +371,7 @@ fn interpret(
     let oom = stderr.contains("memory allocation of") || stderr.contains("out of memory");
     if let Some(sig) = status.signal() {
         rec.reason = if oom {
-            memory_reason(options)
+            memory_reason(memory)
         } else {
             format!("killed by signal {sig}{}", tail(&messages))
         };
@@ -233,9 +389,9 @@ fn interpret(
                 rec.validation = "validated".into();
             } else {
                 rec.reason = messages.join("; ");
-                if rec.reason.contains("solver thread") && options.memory_mb.is_some() {
+                if rec.reason.contains("solver thread") && memory.is_some() {
                     rec.answer = "error".into();
-                    rec.reason = memory_reason(options);
+                    rec.reason = memory_reason(memory);
                 }
             }
         }
@@ -244,14 +400,14 @@ fn interpret(
         }
         (Some(101), _) => {
             rec.reason = if oom {
-                memory_reason(options)
+                memory_reason(memory)
             } else {
                 format!("crashed (panic){}", tail(&messages))
             };
         }
         (code, _) => {
             rec.reason = if oom {
-                memory_reason(options)
+                memory_reason(memory)
             } else {
                 format!(
                     "exit status {}{}",
@@ -263,9 +419,14 @@ fn interpret(
     }
 }
 
-fn memory_reason(options: &BatchOptions) -> String {
-    match options.memory_mb {
-        Some(mb) => format!("out of memory (limit {mb} MB)"),
+/// The reason of a child whose allocation failed: under a limit, at the address-space backstop.
+fn memory_reason(memory: Option<MemoryLimit>) -> String {
+    match memory {
+        Some(m) => format!(
+            "out of memory (an allocation failed at the address-space backstop of {} MB for a \
+             limit of {} MB)",
+            m.backstop_mb, m.mb
+        ),
         None => "out of memory".into(),
     }
 }
@@ -275,5 +436,26 @@ fn tail(messages: &[&str]) -> String {
     match messages.last() {
         Some(m) => format!(": {}", m.chars().take(200).collect::<String>()),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backstop_leaves_room_for_the_reservations() {
+        let m = MemoryLimit::new(100);
+        assert_eq!((m.mb, m.backstop_mb), (100, 1224));
+        assert_eq!(m.rss_bytes(), 100 << 20);
+        // Far above the solver thread's 512 MB stack alone, whatever the limit.
+        assert!(MemoryLimit::new(1).backstop_mb > 512 + 128);
+        assert_eq!(MemoryLimit::new(u64::MAX).backstop_mb, u64::MAX);
+    }
+
+    #[test]
+    fn the_resident_set_of_a_live_process_is_read() {
+        let own = rss_bytes(std::process::id()).expect("/proc/self/statm");
+        assert!(own > 0 && own < 1 << 40, "{own}");
     }
 }

@@ -1,9 +1,12 @@
-//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the progress bar
-//! (only when stderr is a terminal), Ctrl-C, wrong answers on stderr, result files.
+//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the walk's
+//! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
+//! instance), Ctrl-C, wrong answers on stderr, result files.
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
-//! options or unreadable inputs, or 130 when interrupted (Ctrl-C or SIGTERM) without a wrong
-//! answer among the finished instances (whose results are written all the same).
+//! options, a path given that does not exist, an unreadable `--expected` table or an output
+//! that cannot be written (a path found unusable while walking is only its own record), or 130
+//! when interrupted (Ctrl-C or SIGTERM) without a wrong answer among the finished instances
+//! (whose results are written all the same).
 
 use super::EngineChoice;
 use clap::ValueEnum;
@@ -27,7 +30,7 @@ pub struct BatchArgs {
     /// Time limit per instance, in seconds.
     #[arg(long, default_value_t = 20.0)]
     timeout: f64,
-    /// Address-space limit per instance, in MB (0: none).
+    /// Memory limit per instance, in MB: the resident set it may reach (0: none).
     #[arg(long, default_value_t = 8192)]
     memory: u64,
     /// Expected answers: a TSV with columns `path` (relative to the TSV) and `expected`.
@@ -66,10 +69,12 @@ struct Tally {
     unknown: AtomicUsize,
     error: AtomicUsize,
     wrong: AtomicUsize,
+    done: AtomicUsize,
 }
 
 impl Tally {
-    fn add(&self, r: &Record) {
+    /// Counts a record; returns how many are counted now.
+    fn add(&self, r: &Record) -> usize {
         let c = match r.answer.as_str() {
             "sat" => &self.sat,
             "unsat" => &self.unsat,
@@ -80,6 +85,7 @@ impl Tally {
         if r.wrong {
             self.wrong.fetch_add(1, Ordering::SeqCst);
         }
+        self.done.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     fn line(&self) -> String {
@@ -99,6 +105,17 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The progress line of a finished instance when stderr is not a terminal:
+/// `[done/total] answer time path`, and the reason (cut to 160 characters) if any.
+fn progress_line(done: usize, total: usize, r: &Record) -> String {
+    let mut line = format!("[{done}/{total}] {} {:.1} s {}", r.answer, r.time, r.path);
+    if !r.reason.is_empty() {
+        let reason: String = r.reason.chars().take(160).collect();
+        line.push_str(&format!(" ({reason})"));
+    }
+    line
+}
+
 /// Writes the requested result files and the report.
 fn write_outputs(args: &BatchArgs, run: &Run) -> Result<(), String> {
     if let Some(p) = &args.json {
@@ -115,10 +132,14 @@ fn write_outputs(args: &BatchArgs, run: &Run) -> Result<(), String> {
 
 /// Runs `batch`; returns the exit status.
 pub fn run(args: &BatchArgs) -> i32 {
-    let files = match batch::collect(&args.paths) {
-        Ok(f) => f,
-        Err(e) => return super::input_error(&e),
+    let collected = match batch::collect(&args.paths) {
+        Ok(c) => c,
+        Err(e) => return super::input_error(&e.to_string()),
     };
+    for w in &collected.warnings {
+        eprintln!("warning: {w}");
+    }
+    let files = collected.inputs;
     let expected = match &args.expected {
         Some(p) => match Expected::load(p) {
             Ok(e) => e,
@@ -166,8 +187,9 @@ pub fn run(args: &BatchArgs) -> i32 {
         None
     };
     let tally = Tally::default();
+    let total = files.len();
     let on_result = |r: &Record| {
-        tally.add(r);
+        let done = tally.add(r);
         if r.wrong {
             let msg = format!(
                 "WRONG ANSWER: {} answered {}, expected {}",
@@ -180,9 +202,12 @@ pub fn run(args: &BatchArgs) -> i32 {
                 None => eprintln!("{msg}"),
             }
         }
-        if let Some(b) = &bar {
-            b.set_message(tally.line());
-            b.inc(1);
+        match &bar {
+            Some(b) => {
+                b.set_message(tally.line());
+                b.inc(1);
+            }
+            None => eprintln!("{}", progress_line(done, total, r)),
         }
     };
     let run = batch::run(&files, &options, &expected, &stop, &on_result);
