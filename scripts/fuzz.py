@@ -17,7 +17,8 @@ Every run is one generated input and the commands run on it:
   be read back), `analyze`, `facts`, `verify` for C (its `--emit-chc` output must be read back),
   and now and then odd command-line values (`--timeout inf`, ...).
 - findings: CRASH (a signal, `panicked`/`stack overflow`/`fatal runtime error` on stderr, or an
-  exit status other than 0-3); HANG (no exit by the time limit + grace, the harness kills it);
+  exit status other than 0-3); HANG (no exit by the time limit + grace; the harness kills it
+  --kill-after seconds later, so the report tells a late answer from a stuck run);
   DISAGREE (a definite answer that contradicts Z3 on the same assertions with the same limit,
   Hornbeam's own model that `check` rejects, or `print`/`--emit-chc` output that Hornbeam's
   parser rejects); BAD-ERROR (exit status 2 without a `FILE:LINE:COL:` first stderr line and an
@@ -26,7 +27,7 @@ Every run is one generated input and the commands run on it:
 Everything is deterministic given --seed (run i draws from Random("SEED/i") whatever --jobs is);
 timing-dependent outcomes (hangs, unknowns) may of course differ between machines.
 
-Usage: scripts/fuzz.py [--seed 0] [--runs N | --duration SECS] [--timeout 2] [--grace 3]
+Usage: scripts/fuzz.py [--seed 0] [--runs N | --duration SECS] [--timeout 2] [--grace 3] [--kill-after 10]
                        [--jobs 1] [--bin target/release/hornbeam] [--z3 PATH] [--corpus DIR]...
                        [--out fuzz-out] [--keep 3] [--memory 8192] [--case I]... [--log FILE]
                        [--allow-findings]
@@ -850,12 +851,17 @@ class Result:
         self.cmd, self.code, self.out, self.err = cmd, code, out, err
         self.secs, self.killed, self.limit = secs, killed, limit
 
+    def late(self):
+        """Killed, or finished past the limit (a hang either way)."""
+        return self.killed or self.secs > self.limit
+
     def first(self):
         return (self.out.splitlines() or [""])[0].strip()
 
 
-def run(cmd, limit, memory_mb):
-    """Runs cmd in its own process group; kills the group at `limit` seconds."""
+def run(cmd, limit, memory_mb, kill_after=0.0):
+    """Runs cmd in its own process group. A run is late past `limit` seconds; it is killed (with
+    its group) at limit + kill_after, so that a late answer tells how late it was."""
     t0 = time.monotonic()
     for attempt in range(20):
         try:
@@ -874,7 +880,7 @@ def run(cmd, limit, memory_mb):
             pass
     killed = False
     try:
-        out, err = p.communicate(timeout=limit)
+        out, err = p.communicate(timeout=limit + kill_after)
     except subprocess.TimeoutExpired:
         killed = True
         try:
@@ -897,10 +903,12 @@ def classify(res, label, paths, answers=None, usage=False, unbounded=False):
     """(kind, signature) of a finding in res, or None. `usage`: a command line that may be
     rejected as such (not a FILE:LINE:COL error); `unbounded`: no time limit to hold it to."""
     err = res.err
+    if res.late() and not unbounded:
+        if res.killed:
+            return "HANG", f"{label}: still running at {res.secs:.0f} s, killed"
+        return "HANG", f"{label}: exit {res.code} after more than {res.limit:g} s"
     if res.killed:
-        if unbounded:
-            return None
-        return "HANG", f"{label}: no exit within {res.limit:g} s"
+        return None
     m = PANIC.search(err)
     if m:
         return "CRASH", f"{label}: panic at {m.group(1)}:{m.group(2)}: {normalise(m.group(3))}"
@@ -1066,7 +1074,7 @@ class Fuzzer:
 
     def hb(self, args, limit=None):
         self.stats_inc("calls")
-        return run([self.a.bin] + args, limit or self.a.timeout + self.a.grace, self.a.memory)
+        return run([self.a.bin] + args, limit or self.a.timeout + self.a.grace, self.a.memory, self.a.kill_after)
 
     def stats_inc(self, key, n=1):
         with self.lock:
@@ -1234,7 +1242,7 @@ class Fuzzer:
                     c = extra_paths[base]
                 cmd.append(c)
             lines += ["$ " + " ".join(shlex.quote(c) for c in cmd),
-                      "status: %s after %.2f s%s" % ("killed at %g s" % r.limit if r.killed else r.code, r.secs,
+                      "status: %s after %.2f s (limit %g s)%s" % ("killed" if r.killed else r.code, r.secs, r.limit,
                                                     "  <-- %s: %s" % f if f else ""),
                       "--- stdout ---", r.out[:20000], "--- stderr ---", r.err[:20000], ""]
         (self.out / (stem + ".txt")).write_text("\n".join(lines))
@@ -1270,6 +1278,8 @@ def main():
     ap.add_argument("--duration", type=float, help="seconds (default when --runs is not given: 60)")
     ap.add_argument("--timeout", type=float, default=2.0, help="passed to hornbeam as --timeout")
     ap.add_argument("--grace", type=float, default=3.0, help="a run still going at timeout + grace is a hang")
+    ap.add_argument("--kill-after", type=float, default=10.0,
+                    help="a hung run is killed this long past timeout + grace (telling late answers from stuck runs)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bin", default=str(DEFAULT_BIN))
     ap.add_argument("--z3", help="reference solver (default: .z3/bin/z3 of this repo or of --bin's)")
