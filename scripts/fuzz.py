@@ -999,6 +999,7 @@ class Fuzzer:
         self.per_sig = {}
         self.out = Path(args.out)
         self.log = open(args.log, "w") if args.log else None
+        self.stamp = binary_stamp(args.bin)
 
     # -- input generation ---------------------------------------------------------------------
     def generate(self, rng):
@@ -1104,7 +1105,8 @@ class Fuzzer:
         res = self.hb(["print", p])
         f = classify(res, "print of %s output" % what, [p])
         if f is None and res.code == 2:
-            f = ("DISAGREE", "%s output rejected by the parser: %s" % (what, normalise(res.err.split(": ", 1)[-1])[:60]))
+            first = (res.err.splitlines() or [""])[0]
+            f = ("DISAGREE", "%s output rejected by the parser: %s" % (what, normalise(first.split(": ", 1)[-1])[:60]))
         results.append((res, f))
 
     def fmt_t(self):
@@ -1195,13 +1197,17 @@ class Fuzzer:
     def record(self, i, data, ext, desc, seed_name, results, extra):
         with self.lock:
             self.stats["runs"] += 1
+            stamp = binary_stamp(self.a.bin)
+            if stamp != self.stamp:
+                print("fuzz: note: %s changed before run %d (%s, was %s)" % (self.a.bin, i, stamp, self.stamp), file=sys.stderr, flush=True)
+                self.stamp = stamp
             if self.log:
                 for r, f in results:
                     cmd = " ".join(os.path.basename(str(c)) if os.sep in str(c) else str(c) for c in r.cmd)
                     status = "killed" if r.killed else str(r.code)
-                    self.log.write("%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n" % (
-                        i, os.path.basename(seed_name), "; ".join(desc)[:200], cmd[:200], status,
-                        r.first()[:60], r.secs, f[0] if f else ""))
+                    fields = [str(i), os.path.basename(seed_name), "; ".join(desc)[:200], cmd[:200], status,
+                              r.first()[:60], "%.2f" % r.secs, f[0] if f else ""]
+                    self.log.write("\t".join(re.sub(r"\s", " ", x) for x in fields) + "\n")
                 self.log.flush()
             for kind_, sig in [f for _, f in results if f]:
                 if kind_ == "HANG":  # no message to go by: the kind of input is the best guess at a cause
@@ -1313,8 +1319,8 @@ def main():
     if not c:
         sys.exit("fuzz: no C seed files")
     print("fuzz: %d SMT-LIB and %d C seed files; binary %s; z3 %s" % (len(smt), len(c), a.bin, z3 or "none"), file=sys.stderr)
-    fz = Fuzzer(a, smt, c, z3)
     stamp = binary_stamp(a.bin)
+    fz = Fuzzer(a, smt, c, z3)
 
     if a.case:
         cases = iter(a.case)
