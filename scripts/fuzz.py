@@ -1312,6 +1312,7 @@ def main():
                 break
     if z3 and not Path(z3).exists():
         sys.exit("fuzz: no Z3 at %s" % z3)
+    z3 = z3 and str(Path(z3).resolve())
     if not z3:
         print("fuzz: no Z3 found: the comparison with Z3 is off", file=sys.stderr)
 
