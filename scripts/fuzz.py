@@ -940,11 +940,14 @@ def classify(res, label, paths, answers=None, usage=False, unbounded=False):
 
 
 def z3_script(text):
-    """The assertions of a script Hornbeam accepted, for Z3: logic HORN, one check-sat at the end
-    (Hornbeam reads every assertion of a file, also past a check-sat or exit)."""
+    """The assertions of a script Hornbeam accepted, for Z3: logic HORN, everything before the
+    first (exit), one check-sat at the end (whatever Hornbeam makes of commands past a
+    check-sat, it answers for all the assertions it read)."""
     cmds = parse_sexps(text.lstrip("\ufeff"))
     if cmds is None or any(not isinstance(c, list) or not c for c in cmds):
         return None
+    if ["exit"] in cmds:
+        cmds = cmds[:cmds.index(["exit"])]
     keep = [c for c in cmds if c[0] not in ("check-sat", "exit", "get-model", "set-option", "set-logic", "set-info")]
     return show_script([["set-logic", "HORN"]] + keep + [["check-sat"]])
 
