@@ -117,7 +117,7 @@ fn bad_hash(_: &mut logos::Lexer<'_, Tok>) -> Result<(), LexErrorKind> {
 /// A token of SMT-LIB v2. Payloads are owned strings (numerals can be arbitrarily large).
 #[derive(Logos, Clone, Debug, PartialEq, Eq)]
 #[logos(error = LexErrorKind)]
-#[logos(skip r"[ \t\r\n\x0C]+")]
+#[logos(skip r"[ \t\r\n\x0C\u{FEFF}]+")]
 #[logos(skip r";[^\n]*")]
 pub enum Tok {
     /// `(`
