@@ -4,5 +4,11 @@
 mod cli;
 
 fn main() {
+    // Like other Unix tools, end quietly when the reader of our output goes away
+    // (`hornbeam analyze F | head`); Rust's default would make `println!` panic.
+    // SAFETY: setting a signal's disposition to the default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     std::process::exit(cli::run());
 }

@@ -36,7 +36,11 @@ fn expect(args: &[&str], code: i32) -> String {
     let out = run(args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let what = format!("hornbeam {}\nstatus {}\nstdout {stdout}\nstderr {stderr}", args.join(" "), out.status);
+    let what = format!(
+        "hornbeam {}\nstatus {}\nstdout {stdout}\nstderr {stderr}",
+        args.join(" "),
+        out.status
+    );
     assert_eq!(out.status.code(), Some(code), "{what}");
     assert!(
         !stderr.contains("panicked") && !stderr.contains("fatal runtime error"),
@@ -93,11 +97,21 @@ fn long_definition_chain_in_every_command() {
     let dir = scratch("defs");
     let file = write(&dir, "defs.smt2", &definition_chain(3000));
     let f = file.to_str().unwrap();
-    let model = write(&dir, "model.smt2", "(define-fun P ((x Int)) Bool (>= x 0))\n");
-    assert_eq!(first_line(&expect(&["solve", "--timeout", "20", f], 0)), "sat");
+    let model = write(
+        &dir,
+        "model.smt2",
+        "(define-fun P ((x Int)) Bool (>= x 0))\n",
+    );
+    assert_eq!(
+        first_line(&expect(&["solve", "--timeout", "20", f], 0)),
+        "sat"
+    );
     expect(&["print", f], 0);
     expect(&["analyze", f], 0);
-    expect(&["facts", f, "--out", dir.join("facts").to_str().unwrap()], 0);
+    expect(
+        &["facts", f, "--out", dir.join("facts").to_str().unwrap()],
+        0,
+    );
     let checked = expect(&["check", f, model.to_str().unwrap()], 0);
     assert_eq!(first_line(&checked), "valid");
 }
@@ -116,7 +130,10 @@ fn chains_of_predicates_load_and_analyze() {
 
 #[test]
 fn time_limits_parse_or_are_refused() {
-    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/unsat/counter_off_by_one.smt2");
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/unsat/counter_off_by_one.smt2"
+    );
     for t in ["inf", "1e20", "1e300", "18446744073709551615", "0.5"] {
         let out = expect(&["solve", "--engine", "bmc", "--timeout", t, file], 0);
         assert_eq!(first_line(&out), "unsat", "--timeout {t}");
@@ -149,7 +166,10 @@ fn a_fifo_as_model_is_bounded_by_the_time_limit() {
         return;
     }
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/sat/counter.smt2");
-    let out = expect(&["check", "--timeout", "1", file, fifo.to_str().unwrap()], 0);
+    let out = expect(
+        &["check", "--timeout", "1", file, fifo.to_str().unwrap()],
+        0,
+    );
     assert_eq!(first_line(&out), "unknown");
 }
 

@@ -292,10 +292,14 @@ fn inline_respects_the_bound() {
     // b has 2 definitions used twice in one clause: 4 resolvents > max(1, 2 + 1).
     let store = TermStore::new();
     let src = ACYCLIC.replace("LIMIT", "8");
-    let (_, new, _) = apply(&store, &src, Some(&Inline {
+    let (_, new, _) = apply(
+        &store,
+        &src,
+        Some(&Inline {
             max_product: 1,
             ..Inline::default()
-        }));
+        }),
+    );
     assert!(
         new.pred_by_name("b").is_some(),
         "b is not inlined under a bound of 1"

@@ -197,7 +197,13 @@ impl Decomposer {
         prog.active = active.iter().map(|&p| (p,)).collect();
         prog.arc = active
             .iter()
-            .flat_map(|&q| self.pred.get(&q).into_iter().flatten().map(move |&p| (p, q)))
+            .flat_map(|&q| {
+                self.pred
+                    .get(&q)
+                    .into_iter()
+                    .flatten()
+                    .map(move |&p| (p, q))
+            })
             .collect();
         prog.entry = self.entries.clone();
         for (members, &cyclic) in comps.members.iter().zip(&comps.cyclic) {

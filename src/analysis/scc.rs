@@ -139,10 +139,7 @@ mod tests {
         assert!(pos(0) < pos(1) && pos(1) < pos(3) && pos(3) < pos(4));
         assert!(c.cyclic[pos(1)] && c.cyclic[pos(3)]);
         assert!(!c.cyclic[pos(0)] && !c.cyclic[pos(4)] && !c.cyclic[pos(5)]);
-        assert_eq!(
-            [0, 1, 3, 4, 5].map(|p| c.rank[pos(p)]),
-            [0, 1, 2, 3, 0]
-        );
+        assert_eq!([0, 1, 3, 4, 5].map(|p| c.rank[pos(p)]), [0, 1, 2, 3, 0]);
     }
 
     #[test]

@@ -27,9 +27,9 @@ pub struct BatchArgs {
     /// Instances at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Time limit per instance, in seconds.
-    #[arg(long, default_value_t = 20.0)]
-    timeout: f64,
+    /// Time limit per instance, in seconds (a positive number; values above 10^7 are 10^7).
+    #[arg(long, default_value = "20")]
+    timeout: super::limits::TimeLimit,
     /// Memory limit per instance, in MB: the resident set it may reach (0: none).
     #[arg(long, default_value_t = 8192)]
     memory: u64,
@@ -151,7 +151,9 @@ pub fn run(args: &BatchArgs) -> i32 {
         Ok(e) => e,
         Err(e) => return super::input_error(&format!("cannot find the hornbeam executable: {e}")),
     };
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+    // Each instance is killed some seconds past its limit, so the limit must be finite.
+    let timeout = args.timeout.0.unwrap_or(super::limits::LONGEST);
+    if timeout.is_zero() {
         return super::input_error("--timeout must be a positive number of seconds");
     }
     let jobs = args
@@ -160,7 +162,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         .max(1);
     let options = BatchOptions {
         jobs,
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout,
         memory_mb: (args.memory > 0).then_some(args.memory),
         exe,
         engine: args

@@ -22,7 +22,9 @@ pub fn run(file: PathBuf, model: PathBuf, timeout: TimeLimit) -> i32 {
         grace: GRACE,
         memory: None,
     };
-    run_on_worker("check", limits, move || check(&file, &model, timeout, start))
+    run_on_worker("check", limits, move || {
+        check(&file, &model, timeout, start)
+    })
 }
 
 /// The verdict; input errors are reported here.
@@ -41,12 +43,22 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
     let msrc = match hornbeam::syntax::read_text(model) {
         Ok(s) => s,
         Err((e, prefix)) => {
-            return out(String::new(), String::new(), input_error(&e.render(&mname, &prefix)))
+            return out(
+                String::new(),
+                String::new(),
+                input_error(&e.render(&mname, &prefix)),
+            )
         }
     };
     let m = match hornbeam::syntax::read_model(&store, &system, &msrc) {
         Ok(m) => m,
-        Err(e) => return out(String::new(), String::new(), input_error(&e.render(&mname, &msrc))),
+        Err(e) => {
+            return out(
+                String::new(),
+                String::new(),
+                input_error(&e.render(&mname, &msrc)),
+            )
+        }
     };
     let deadline = match timeout.0 {
         Some(t) => Deadline::after(t.saturating_sub(start.elapsed())),

@@ -10,6 +10,9 @@ use std::time::Duration;
 /// Limits above this many seconds mean no limit (and cannot overflow the clock).
 const MAX_SECONDS: f64 = 1e7;
 
+/// The longest finite limit, for commands that need one (`batch`).
+pub const LONGEST: Duration = Duration::from_secs(MAX_SECONDS as u64);
+
 /// A `--timeout` value: a non-negative number of seconds, or `inf` for no limit. Values above
 /// 10^7 s (115 days) also mean no limit; `nan`, negative numbers and text are refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +108,10 @@ mod tests {
 
     #[test]
     fn memory_limits() {
-        assert_eq!("100".parse::<MemoryLimit>().map(|m| m.bytes()), Ok(100 << 20));
+        assert_eq!(
+            "100".parse::<MemoryLimit>().map(|m| m.bytes()),
+            Ok(100 << 20)
+        );
         for bad in ["0", "-5", "1.5", "lots", "99999999999999999999"] {
             assert!(bad.parse::<MemoryLimit>().is_err(), "{bad}");
         }

@@ -217,7 +217,8 @@ pub(crate) fn run_on_worker(
             (None, None) => std::time::Duration::MAX,
         };
         let received = if wait == std::time::Duration::MAX {
-            rx.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected)
+            rx.recv()
+                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected)
         } else {
             rx.recv_timeout(wait)
         };

@@ -285,8 +285,7 @@ fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work) -> Work {
     let mut vars = d.clause.vars(store);
     d.origin.vars(&mut vars);
     for v in vars {
-        rho.entry(v)
-            .or_insert_with(|| store.fresh_copy(v));
+        rho.entry(v).or_insert_with(|| store.fresh_copy(v));
     }
     let sub: HashMap<VarId, crate::term::TermId> =
         rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
@@ -428,8 +427,7 @@ fn definition_body(
         .zip(params.iter().copied())
         .collect();
     for v in d.vars(store) {
-        rho.entry(v)
-            .or_insert_with(|| store.fresh_copy(v));
+        rho.entry(v).or_insert_with(|| store.fresh_copy(v));
     }
     let sub = rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
     let mut parts = vec![store.substitute(d.constraint, &sub)];
@@ -468,10 +466,7 @@ fn definition_body(
         return t;
     }
     // Bound variables must be fresh: rename the remaining locals once more.
-    let fresh: Vec<VarId> = ls
-        .iter()
-        .map(|&v| store.fresh_copy(v))
-        .collect();
+    let fresh: Vec<VarId> = ls.iter().map(|&v| store.fresh_copy(v)).collect();
     let sub = ls
         .iter()
         .zip(&fresh)

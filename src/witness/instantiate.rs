@@ -364,10 +364,7 @@ impl<'s> Prenex<'s> {
         let node = store.get(t);
         let r = match &node.term {
             Term::Quant(q, bound, body) if (*q == Quantifier::Exists) == positive => {
-                let fresh: Vec<VarId> = bound
-                    .iter()
-                    .map(|v| store.fresh_copy(*v))
-                    .collect();
+                let fresh: Vec<VarId> = bound.iter().map(|v| store.fresh_copy(*v)).collect();
                 self.vars.extend(&fresh);
                 let body = store.rename(*body, bound, &fresh);
                 self.go(body, positive)
