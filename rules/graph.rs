@@ -1,4 +1,9 @@
 //! The predicate graph and reachability. Needs [`chc_input`](super::chc_input).
+//!
+//! Recursive rules start with (or join first with) the relation that grows: ascent evaluates
+//! a rule by iterating its first two body relations (the smaller one first), so a rule whose
+//! growing relation comes third would scan a whole relation at every step of a fixpoint that
+//! takes as many steps as the longest chain of predicates (quadratic on a chain).
 
 ascent::ascent_source! {
     /// Predicate graph, reachability from facts, co-reachability of queries, useful clauses.
@@ -12,11 +17,15 @@ ascent::ascent_source! {
     relation has_atom_at(u32, u32);
     has_atom_at(c, i) <-- body_atom(c, i, _);
 
+    /// `atom_ready(c, i)`: the body atom of `c` at position `i` applies a reachable predicate.
+    relation atom_ready(u32, u32);
+    atom_ready(c, i) <-- reachable(p), body_atom(c, i, p);
+
     /// `body_ready(c, i)`: the body atoms of `c` at positions `0..i` all apply reachable
     /// predicates (positions are contiguous from 0).
     relation body_ready(u32, u32);
     body_ready(c, 0) <-- clause(c);
-    body_ready(c, i + 1) <-- body_ready(c, i), body_atom(c, i, p), reachable(p);
+    body_ready(c, i + 1) <-- body_ready(c, i), atom_ready(c, i);
 
     /// `fires(c)`: every body atom of `c` applies a reachable predicate, so the clause can be
     /// used in a derivation from facts (up to its constraint, which is not looked at).
@@ -38,7 +47,7 @@ ascent::ascent_source! {
     /// the answer.
     relation useful_clause(u32);
     useful_clause(c) <-- fires(c), query(c);
-    useful_clause(c) <-- fires(c), head_atom(c, q), useful(q);
+    useful_clause(c) <-- useful(q), head_atom(c, q), fires(c);
 
     /// `useful(p)`: `p` occurs in the body of a useful clause.
     relation useful(u32);

@@ -10,6 +10,8 @@
 //!   argument is live too;
 //! - a body argument holding a variable live in its clause is a live argument of its predicate.
 //!
+//! The recursive rules join the growing relation first (see `graph.rs` on why).
+//!
 //! Dead arguments can be projected away without changing the answer: a dead body argument
 //! occurs in no guard and only feeds definitions of dead head arguments, which can always be
 //! satisfied whatever its value.
@@ -29,11 +31,14 @@ ascent::ascent_source! {
     /// `live_var(c, v)`: the value of `v` in clause `c` can matter.
     relation live_var(u32, u32);
     live_var(c, v) <-- guard(c, k), conjunct_var(c, k, v);
-    live_var(c, v) <-- head_atom(c, q), head_arg(c, j, h), live(q, j),
-        definition(c, k, h), conjunct_var(c, k, v);
-    live_var(c, v) <-- head_atom(c, q), head_arg(c, j, v), live(q, j);
+    live_var(c, v) <-- live_head(c, h), definition(c, k, h), conjunct_var(c, k, v);
+    live_var(c, v) <-- live_head(c, v);
+
+    /// `live_head(c, h)`: `h` fills a live argument of the head of `c`.
+    relation live_head(u32, u32);
+    live_head(c, h) <-- live(q, j), head_atom(c, q), head_arg(c, j, h);
 
     /// `live(p, i)`: argument `i` of `p` is live.
     relation live(u32, u32);
-    live(p, i) <-- body_arg(c, pos, i, v), body_atom(c, pos, p), live_var(c, v);
+    live(p, i) <-- live_var(c, v), body_arg(c, pos, i, v), body_atom(c, pos, p);
 }

@@ -211,6 +211,9 @@ impl Inline {
             index.remove(i, &w);
             w
         };
+        // One definition used once: it is consumed by its only resolution, so its variables
+        // need no fresh copies (a chain inlined step by step would copy ever more of them).
+        let once = n_defs == 1 && produced == 1;
         let defs: Vec<Work> = def_ids.iter().map(|&i| take(i, work, index)).collect();
         for &i in &user_ids {
             let mut pending = vec![take(i, work, index)];
@@ -218,7 +221,7 @@ impl Inline {
             while let Some(w) = pending.pop() {
                 match w.clause.body.iter().position(|a| a.pred == p) {
                     None => done.push(w),
-                    Some(j) => pending.extend(defs.iter().map(|d| resolve(store, &w, j, d))),
+                    Some(j) => pending.extend(defs.iter().map(|d| resolve(store, &w, j, d, once))),
                 }
             }
             // Keep the resolvents next to the clause they replace (the first in its slot).
@@ -272,8 +275,10 @@ impl Uses {
     }
 }
 
-/// Resolves body atom `j` of `w` (an atom of `d`'s head predicate) with definition `d`.
-fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work) -> Work {
+/// Resolves body atom `j` of `w` (an atom of `d`'s head predicate) with definition `d`. With
+/// `once` (this is the only resolution with `d`), `d`'s variables that `w` does not have keep
+/// their identity instead of being copied.
+fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work, once: bool) -> Work {
     let atom = &w.clause.body[j];
     let head = d.clause.head_atom().expect("a definition has a head atom");
     let mut rho: HashMap<VarId, VarId> = head
@@ -284,11 +289,23 @@ fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work) -> Work {
         .collect();
     let mut vars = d.clause.vars(store);
     d.origin.vars(&mut vars);
-    for v in vars {
-        rho.entry(v).or_insert_with(|| store.fresh_copy(v));
+    let mut taken = BTreeSet::new();
+    if once {
+        taken = w.clause.vars(store);
+        w.origin.vars(&mut taken);
     }
-    let sub: HashMap<VarId, crate::term::TermId> =
-        rho.iter().map(|(k, v)| (*k, store.var(*v))).collect();
+    for v in vars {
+        rho.entry(v)
+            .or_insert_with(|| match once && !taken.contains(&v) {
+                true => v,
+                false => store.fresh_copy(v),
+            });
+    }
+    let sub: HashMap<VarId, crate::term::TermId> = rho
+        .iter()
+        .filter(|(k, v)| k != v)
+        .map(|(k, v)| (*k, store.var(*v)))
+        .collect();
     let rename_atom = |a: &Atom| Atom {
         pred: a.pred,
         args: a.args.iter().map(|v| rho[v]).collect(),
