@@ -188,7 +188,7 @@ def sort_positions(script):
 
 def looks_bool(t):
     if isinstance(t, list):
-        return bool(t) and t[0] in BOOL_HEADS
+        return bool(t) and isinstance(t[0], str) and t[0] in BOOL_HEADS
     return t in ("true", "false")
 
 
@@ -1056,7 +1056,11 @@ class Fuzzer:
     # -- one run ------------------------------------------------------------------------------
     def case(self, i):
         rng = random.Random("%d/%d" % (self.a.seed, i))
-        body, ext, desc, seed_name = self.generate(rng)
+        try:
+            body, ext, desc, seed_name = self.generate(rng)
+        except Exception as e:  # a mutation's own bug must not end a long run
+            print("fuzz: case %d: the generator failed (%r); case skipped" % (i, e), file=sys.stderr)
+            return i, b"", "smt2", ["generator failed"], "-", [], {}
         data = body if isinstance(body, bytes) else body.encode("utf-8", "surrogateescape")
         with tempfile.TemporaryDirectory(prefix="hb-fuzz-") as tmp:
             path = os.path.join(tmp, "case-%d.%s" % (i, ext))
