@@ -9,7 +9,7 @@ use crate::term::{TermId, TermStore, VarId};
 
 /// Something that happened on a path, in execution order, guarded by the path condition at
 /// that point (used to extract the nondet values of a counterexample).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
     /// A nondet call at a site produced this variable's value.
     Nondet(usize, VarId),
@@ -18,7 +18,7 @@ pub enum EventKind {
 }
 
 /// An event with its guard.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// What.
     pub kind: EventKind,
@@ -126,9 +126,18 @@ fn merge_group(store: &TermStore, g: Vec<State>, fresh: &mut dyn FnMut(usize) ->
         .collect();
     let mut guard = g[0].guard[..prefix].to_vec();
     guard.push(store.or(disjuncts));
-    let mut events = vec![];
+    // The events before the split are shared by every state: kept once (copying them per
+    // state would double them at every join, exponentially in a sequence of `if`s).
+    let mut shared = 0;
+    while let Some(e) = g[0].events.get(shared) {
+        if g[1..].iter().any(|s| s.events.get(shared) != Some(e)) {
+            break;
+        }
+        shared += 1;
+    }
+    let mut events = g[0].events[..shared].to_vec();
     for s in &g {
-        events.extend(s.events.iter().cloned());
+        events.extend(s.events[shared..].iter().cloned());
     }
     State {
         guard,
