@@ -14,6 +14,8 @@ pub enum CErrorKind {
     Name,
     /// A construct outside the subset Hornbeam handles (pointers, arrays, structs, floats, ...).
     Unsupported,
+    /// An input beyond a limit of the implementation (macro expansion size, nesting depth).
+    Limit,
 }
 
 /// A located error in a C program.

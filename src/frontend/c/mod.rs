@@ -1,7 +1,7 @@
 //! The C front end: SV-COMP-style programs over integer scalars (see the README for the
 //! subset) translated to CHC systems, and answers read back at the source level.
 //!
-//! Pipeline: [`lexer`] and the lalrpop grammar (`grammar/c.lalrpop`) → [`ast`] →
+//! Pipeline: [`preproc`] and [`lexer`] and the lalrpop grammar (`grammar/c.lalrpop`) → [`ast`] →
 //! [`resolve`] (names, types, built-ins; rejects what is outside the subset) → [`ir`] →
 //! [`encode`] (large-block encoding into clauses) ; after solving, [`trace`] reads the nondet
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
@@ -18,6 +18,7 @@ pub mod invariants;
 pub mod ir;
 pub mod lexer;
 pub mod parse;
+pub mod preproc;
 pub mod resolve;
 pub mod trace;
 pub mod types;
