@@ -45,6 +45,20 @@ impl CError {
         CError::new(CErrorKind::Unsupported, span, what)
     }
 
+    /// `what` (expressions, statements, declarators) nested beyond [`MAX_NESTING`] levels.
+    ///
+    /// [`MAX_NESTING`]: super::ast::MAX_NESTING
+    pub fn too_deep(span: Span, what: &str) -> Self {
+        CError::new(
+            CErrorKind::Limit,
+            span,
+            format!(
+                "{what} nested too deeply (more than {} levels)",
+                super::ast::MAX_NESTING
+            ),
+        )
+    }
+
     /// `FILE:LINE:COL: message` (with `unsupported: ` for constructs outside the subset).
     pub fn render(&self, file: &str, src: &str) -> String {
         let (line, col) = crate::syntax::parse::line_col(src, self.span.start.min(src.len()));

@@ -65,6 +65,7 @@ impl Resolver {
     }
 
     pub(super) fn check_scalar(&self, d: &Declarator) -> Result<(), CError> {
+        too_deep(d)?;
         if d.pointers > 0 {
             return Err(unsupported(d.span, "pointers"));
         }
@@ -81,6 +82,7 @@ impl Resolver {
         specs: &Specs,
         d: &Declarator,
     ) -> Result<(Option<CType>, Vec<ParamDecl>), CError> {
+        too_deep(d)?;
         if d.pointers > 0 {
             return Err(unsupported(d.span, "pointers"));
         }
@@ -280,6 +282,14 @@ impl Resolver {
             return Err(kind_clash(name, span));
         }
         Ok(())
+    }
+}
+
+/// The error for declarators nested too deeply.
+fn too_deep(d: &Declarator) -> Result<(), CError> {
+    match d.suffixes.first() {
+        Some(Suffix::TooDeep(span)) => Err(CError::too_deep(*span, "declarators")),
+        _ => Ok(()),
     }
 }
 

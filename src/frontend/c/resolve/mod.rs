@@ -354,6 +354,7 @@ impl Resolver {
                 };
                 IStmtKind::Return(v)
             }
+            StmtKind::TooDeep => return Err(CError::too_deep(s.span, "statements")),
             StmtKind::Goto(_) => return Err(unsupported(s.span, "goto")),
             StmtKind::Switch => return Err(unsupported(s.span, "switch statements")),
             StmtKind::Label(_, inner) => return self.stmt(inner),
