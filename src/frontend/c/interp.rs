@@ -2,8 +2,9 @@
 //! program with given nondet values (per call site, in order) and says whether the error is
 //! reached. It follows C's semantics, not the CHC encoding, so an over-approximation in the
 //! encoding cannot turn into a wrong `unsafe`: signed overflow, division by zero and bad shift
-//! amounts (undefined behaviour) stop the run without a verdict, as do the step and depth
-//! budgets.
+//! amounts (undefined behaviour) stop the run without a verdict, as do the step, call depth and
+//! nesting budgets (the last bounds the interpreter's recursion, so a hostile program cannot
+//! overflow its stack).
 //!
 //! Must not: use terms, clauses or a solver.
 
@@ -33,6 +34,10 @@ pub struct Budget {
     pub steps: u64,
     /// Call depth.
     pub depth: usize,
+    /// Statements, expressions and calls being evaluated at once (the interpreter's recursion
+    /// depth: a deep expression around a recursive call multiplies it). The caller's stack
+    /// must hold this many frames of the interpreter, a few hundred bytes each.
+    pub nesting: usize,
 }
 
 impl Default for Budget {
@@ -40,9 +45,13 @@ impl Default for Budget {
         Budget {
             steps: 20_000_000,
             depth: 20_000,
+            nesting: NESTING,
         }
     }
 }
+
+/// The default [`Budget::nesting`]: well within the 512 MB stack `verify` runs on.
+pub const NESTING: usize = 200_000;
 
 enum Flow {
     Normal,
@@ -77,6 +86,7 @@ struct Machine<'a> {
     budget: Budget,
     steps: u64,
     depth: usize,
+    nesting: usize,
     line_of: &'a dyn Fn(usize) -> usize,
 }
 
@@ -109,6 +119,7 @@ pub fn run_with(
         budget,
         steps: 0,
         depth: 0,
+        nesting: 0,
         line_of,
     };
     let nparams = p.functions[p.main].params;
@@ -165,8 +176,24 @@ impl Machine<'_> {
         Ok(!self.expr(f, e, locals)?.is_zero())
     }
 
-    fn stmt(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
+    /// Enters one more level of the interpreter's recursion.
+    fn enter(&mut self) -> Run<()> {
         self.tick()?;
+        self.nesting += 1;
+        if self.nesting > self.budget.nesting {
+            return Err(Outcome::Stuck("nesting budget exhausted".to_owned()));
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
+        self.enter()?;
+        let flow = self.stmt_in(f, s, locals);
+        self.nesting -= 1;
+        flow
+    }
+
+    fn stmt_in(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
         Ok(match &s.kind {
             IStmtKind::Expr(e) => {
                 self.expr(f, e, locals)?;
@@ -274,7 +301,13 @@ impl Machine<'_> {
     }
 
     fn expr(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<BigInt> {
-        self.tick()?;
+        self.enter()?;
+        let v = self.expr_in(f, e, locals);
+        self.nesting -= 1;
+        v
+    }
+
+    fn expr_in(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<BigInt> {
         let b = |x: bool| BigInt::from(u8::from(x));
         Ok(match &e.kind {
             IExprKind::Const(v) => v.clone(),
@@ -407,5 +440,38 @@ impl Machine<'_> {
             _ => return Err(Outcome::Stuck("not an arithmetic operator".to_owned())),
         };
         self.checked(v, ty, e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::c::read_program;
+
+    #[test]
+    fn the_nesting_budget_stops_deep_recursion_before_the_stack_does() {
+        // Every call evaluates 200 nested additions around the recursive call.
+        let src = format!(
+            "int f(int n) {{ if (n <= 0) return 0; return {}f(n - 1){}; }}\n\
+             int main() {{ return f(100000); }}\n",
+            "1 + (".repeat(200),
+            ")".repeat(200)
+        );
+        let p = read_program(&src).expect("in the subset");
+        let budget = Budget {
+            steps: u64::MAX,
+            depth: usize::MAX,
+            nesting: 5_000,
+        };
+        let outcome = std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || run(&p, HashMap::new(), budget, &|_| 1))
+            .expect("thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(
+            outcome,
+            Outcome::Stuck("nesting budget exhausted".to_owned())
+        );
     }
 }
