@@ -5,7 +5,7 @@
 //!
 //! Must not: emit clauses or handle statements.
 
-use super::state::{Event, EventKind, State};
+use super::state::{EventKind, State};
 use super::Encoder;
 use crate::chc::Atom;
 use crate::frontend::c::ast::BinOp;
@@ -190,11 +190,7 @@ impl Encoder<'_> {
                 let v = self.fresh_var(&name);
                 let t = s.var(v);
                 self.range(t, e.ty, &mut st);
-                let guard = st.guard_term(s);
-                st.events.push(Event {
-                    kind: EventKind::Nondet(*site, v),
-                    guard,
-                });
+                st.event(s, EventKind::Nondet(*site, v));
                 vec![(st, Val::Int(t))]
             }
             IExprKind::Cond(c, a, b) if pure(a) && pure(b) => {
@@ -300,11 +296,7 @@ impl Encoder<'_> {
         if let Some(err) = self.err_preds[f] {
             let mut est = st.clone();
             let atom_args: Vec<_> = inputs.iter().map(|&t| self.atom_arg(t, &mut est)).collect();
-            let guard = est.guard_term(s);
-            est.events.push(Event {
-                kind: EventKind::Call(est.atoms.len()),
-                guard,
-            });
+            est.event(s, EventKind::Call(est.atoms.len()));
             est.atoms.push(Atom {
                 pred: err,
                 args: atom_args,
@@ -326,11 +318,7 @@ impl Encoder<'_> {
             new_globals.push(v);
         }
         atom_args.extend(new_globals.iter().copied());
-        let guard = st.guard_term(s);
-        st.events.push(Event {
-            kind: EventKind::Call(st.atoms.len()),
-            guard,
-        });
+        st.event(s, EventKind::Call(st.atoms.len()));
         st.atoms.push(Atom {
             pred: self.sum_preds[f],
             args: atom_args,
