@@ -1,10 +1,14 @@
 //! A concrete interpreter of the resolved subset, used to confirm counterexamples: it runs the
 //! program with given nondet values (per call site, in order) and says whether the error is
 //! reached. It follows C's semantics, not the CHC encoding, so an over-approximation in the
-//! encoding cannot turn into a wrong `unsafe`: signed overflow, division by zero and bad shift
-//! amounts (undefined behaviour) stop the run without a verdict, as do the step, call depth and
+//! encoding cannot turn into a wrong `unsafe`. Undefined behaviour ends the execution (the
+//! policy of the README, which the encoding follows): signed overflow (`INT_MIN / -1` and
+//! `INT_MIN % -1` included), left shifts of negative values, division by zero and shift
+//! amounts outside `0..width` stop the run without a verdict, as do the step, call depth and
 //! nesting budgets (the last bounds the interpreter's recursion, so a hostile program cannot
-//! overflow its stack).
+//! overflow its stack). Where C leaves a value open (an uninitialised local is a nondet site;
+//! a function ending without `return` gives 0, one of the values the encoding allows), the run
+//! picks one, so every run is an execution the encoding also has.
 //!
 //! Must not: use terms, clauses or a solver.
 
@@ -140,8 +144,12 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// An undefined operation: the execution ends there, without a verdict.
     fn ub(&self, what: &str, offset: usize) -> Outcome {
-        Outcome::Stuck(format!("{what} at line {}", (self.line_of)(offset)))
+        Outcome::Stuck(format!(
+            "undefined behaviour ({what}) at line {}",
+            (self.line_of)(offset)
+        ))
     }
 
     fn call(&mut self, f: usize, args: Vec<BigInt>) -> Run<BigInt> {
@@ -411,6 +419,11 @@ impl Machine<'_> {
             BinOp::Div | BinOp::Rem => {
                 if y.is_zero() {
                     return Err(self.ub("division by zero", e.span.start));
+                }
+                // C11 6.5.5p6: when the quotient is not representable (`min / -1`), both `/`
+                // and `%` are undefined.
+                if ty.signed && !ty.contains(&(&x / &y)) {
+                    return Err(self.ub("signed overflow in division", e.span.start));
                 }
                 // BigInt's / and % truncate toward zero, like C.
                 if op == BinOp::Div {
