@@ -253,3 +253,60 @@ pub fn expand(raw: Vec<Spanned>, directives: &[Directive]) -> Result<Vec<Spanned
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer::tokenize;
+    use super::*;
+
+    fn texts(src: &str) -> Result<Vec<String>, CError> {
+        Ok(tokenize(src)?
+            .into_iter()
+            .map(|t| t.1.text().to_owned())
+            .collect())
+    }
+
+    #[test]
+    fn a_macro_is_not_expanded_inside_its_own_expansion() {
+        let t = texts("#define X X + 1\n#define A B\n#define B A\nX A B").expect("expands");
+        assert_eq!(t, ["X", "+", "1", "A", "B"]);
+    }
+
+    #[test]
+    fn definitions_apply_from_their_line_on() {
+        let t = texts("N\n#define N 1\nN\n#undef N\nN\n#define N 2 \\\n + 3\nN").expect("expands");
+        assert_eq!(t, ["N", "1", "N", "2", "+", "3"]);
+    }
+
+    #[test]
+    fn a_long_chain_of_macros_expands_without_recursion() {
+        // Run on a small stack: the expansion must not recurse per macro.
+        let mut src = String::from("#define A0 7\n");
+        for i in 1..20_000 {
+            src.push_str(&format!("#define A{i} A{}\n", i - 1));
+        }
+        src.push_str("A19999\n");
+        let t = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || texts(&src))
+            .expect("thread")
+            .join()
+            .expect("no overflow")
+            .expect("expands");
+        assert_eq!(t, ["7"]);
+    }
+
+    #[test]
+    fn expansion_stops_at_its_budget_even_when_it_produces_nothing() {
+        // Empty bodies produce no token, but entering 8^17 of them is work all the same.
+        let mut src = String::from("#define A0\n");
+        for i in 1..18 {
+            let body = vec![format!("A{}", i - 1); 8].join(" ");
+            src.push_str(&format!("#define A{i} {body}\n"));
+        }
+        src.push_str("int A17 x;\n");
+        let e = texts(&src).expect_err("too large");
+        assert_eq!(e.kind, CErrorKind::Limit);
+        assert!(e.message.starts_with("macro expansion too large"), "{e:?}");
+    }
+}
