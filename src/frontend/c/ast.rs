@@ -44,7 +44,10 @@ pub enum Spec {
     Typedef,
     /// `extern`
     Extern,
-    /// `static`, `inline`, `register`, `const`, `volatile`: no meaning for the subset.
+    /// `static`: internal linkage at file scope (no meaning for the subset), static storage
+    /// in a block.
+    Static,
+    /// `inline`, `register`, `const`, `volatile`: no meaning for the subset.
     Ignored,
 }
 

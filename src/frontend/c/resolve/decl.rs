@@ -33,7 +33,7 @@ impl Resolver {
                 Spec::Floating => return Err(unsupported(*span, "floating-point types")),
                 Spec::Aggregate(k) => return Err(unsupported(*span, &format!("{k} types"))),
                 Spec::Named(n) => named = Some((n.clone(), *span)),
-                Spec::Typedef | Spec::Extern | Spec::Ignored => {}
+                Spec::Typedef | Spec::Extern | Spec::Static | Spec::Ignored => {}
             }
         }
         let _ = int;
@@ -275,6 +275,42 @@ impl Resolver {
             return Err(conflicting(&name, span));
         }
         self.bind(&name, VarRef::Global(g), span)
+    }
+
+    /// `static int n = c;` in a block: a variable initialised once, before `main`, that keeps
+    /// its value between calls; a global only this scope names (`f.n` in messages).
+    pub(super) fn local_static(&mut self, d: &Declaration, item: &InitDecl) -> Result<(), CError> {
+        let name = item.decl.name.clone().unwrap_or_default();
+        let span = item.decl.span;
+        self.check_scalar(&item.decl)?;
+        let Some(ty) = self.base_type(&d.specs)? else {
+            return Err(unsupported(span, "void variables"));
+        };
+        let init = match &item.init {
+            None => BigInt::zero(),
+            Some(e) => {
+                let ie = self.expr(e)?;
+                match const_value(&ie) {
+                    Some(v) => ty.convert(&v),
+                    None => {
+                        return Err(unsupported(
+                            e.span,
+                            "non-constant initialisers of static variables",
+                        ))
+                    }
+                }
+            }
+        };
+        let g = self.globals.len();
+        self.bind(&name, VarRef::Global(g), span)?;
+        self.globals.push(VarInfo {
+            name: format!("{}.{name}", self.func),
+            ty,
+            span,
+        });
+        self.global_init.push(init);
+        self.global_defined.push(true);
+        Ok(())
     }
 
     fn not_a_function(&self, name: &str, span: Span) -> Result<(), CError> {

@@ -58,6 +58,8 @@ struct Resolver {
     /// Block scopes, innermost last; the first holds the parameters and the body's top level.
     scopes: Vec<HashMap<String, VarRef>>,
     ret: Option<CType>,
+    /// The function's name.
+    func: String,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -78,6 +80,7 @@ pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
         locals: vec![],
         scopes: vec![],
         ret: None,
+        func: String::new(),
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -131,6 +134,7 @@ impl Resolver {
         self.scopes = vec![HashMap::new()];
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
+        self.func.clone_from(&name);
         let n = params.len();
         for (pname, ty, span) in params {
             match pname {
@@ -234,6 +238,7 @@ impl Resolver {
                     return Err(unsupported(d.span, "local typedefs"));
                 }
                 let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
+                let is_static = d.specs.words.iter().any(|w| w.0 == Spec::Static);
                 let mut out = vec![];
                 for item in &d.items {
                     if matches!(item.decl.suffixes.first(), Some(Suffix::Params(..))) {
@@ -241,6 +246,10 @@ impl Resolver {
                     }
                     if is_extern {
                         self.local_extern(d, item)?;
+                        continue;
+                    }
+                    if is_static {
+                        self.local_static(d, item)?;
                         continue;
                     }
                     self.check_scalar(&item.decl)?;
