@@ -7,6 +7,11 @@
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
 //! [`invariants`] prints a model's loop-head interpretations as C expressions.
 //!
+//! Reading, translating and interpreting recurse over the program's nesting, which the parser
+//! bounds ([`ast::MAX_NESTING`]), and the interpreter's recursion has a budget: at the bound,
+//! reading takes about 4 MB of stack in a release build (several times that in a debug build),
+//! so callers run the front end on a thread with a large stack, as `verify` does (512 MB).
+//!
 //! Must not: solve (the caller runs the engine), or print.
 
 pub mod ast;
