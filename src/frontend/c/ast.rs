@@ -2,9 +2,18 @@
 //! than the subset (pointers, arrays, structs, floats in declarations and expressions) so that
 //! the resolver can reject those constructs with a precise `unsupported:` message.
 //!
+//! Nesting is bounded as the tree is built: a node that would be more than [`MAX_NESTING`]
+//! levels deep (in expressions, in statements, in declarators) is replaced by a `TooDeep`
+//! marker that resolution reports, so no later recursion over the tree, and not even dropping
+//! it, can overflow the stack on hostile input.
+//!
 //! Must not: resolve names, compute types, or check the subset (that is `resolve.rs`).
 
 pub use crate::syntax::ast::Span;
+
+/// The deepest nesting accepted, separately for expressions (each operator or call is a
+/// level; parentheses are not), statements and declarators.
+pub const MAX_NESTING: u32 = 1000;
 
 /// One word of a declaration's specifiers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,7 +44,10 @@ pub enum Spec {
     Typedef,
     /// `extern`
     Extern,
-    /// `static`, `inline`, `register`, `const`, `volatile`: no meaning for the subset.
+    /// `static`: internal linkage at file scope (no meaning for the subset), static storage
+    /// in a block.
+    Static,
+    /// `inline`, `register`, `const`, `volatile`: no meaning for the subset.
     Ignored,
 }
 
@@ -55,6 +67,8 @@ pub enum Suffix {
     Array(Span),
     /// A parameter list; the flag says whether it ends in `...`.
     Params(Vec<Param>, bool),
+    /// Parameter lists nested more than [`MAX_NESTING`] deep (an error).
+    TooDeep(Span),
 }
 
 /// A declarator: pointers, an optional name, suffixes.
@@ -68,6 +82,34 @@ pub struct Declarator {
     pub suffixes: Vec<Suffix>,
     /// Where.
     pub span: Span,
+    /// Levels of declarators: 1, plus the deepest parameter's.
+    pub depth: u32,
+}
+
+impl Declarator {
+    /// Builds a declarator; parameter lists nested too deeply become [`Suffix::TooDeep`].
+    pub fn new(pointers: usize, name: Option<String>, suffixes: Vec<Suffix>, span: Span) -> Self {
+        let inner = suffixes
+            .iter()
+            .flat_map(|s| match s {
+                Suffix::Params(ps, _) => ps.iter().map(|p| p.decl.depth).max(),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let (suffixes, depth) = if inner >= MAX_NESTING {
+            (vec![Suffix::TooDeep(span)], 1)
+        } else {
+            (suffixes, inner + 1)
+        };
+        Declarator {
+            pointers,
+            name,
+            suffixes,
+            span,
+            depth,
+        }
+    }
 }
 
 /// A function parameter.
@@ -128,6 +170,8 @@ pub struct Stmt {
     pub kind: StmtKind,
     /// Where.
     pub span: Span,
+    /// Levels of statements: 1, plus the deepest sub-statement's.
+    pub depth: u32,
 }
 
 /// The kinds of statement.
@@ -161,6 +205,8 @@ pub enum StmtKind {
     Switch,
     /// `;`
     Empty,
+    /// Statements nested more than [`MAX_NESTING`] deep (an error).
+    TooDeep,
 }
 
 /// Unary operators.
@@ -237,6 +283,8 @@ pub struct Expr {
     pub kind: ExprKind,
     /// Where.
     pub span: Span,
+    /// Levels of expressions: 1, plus the deepest operand's.
+    pub depth: u32,
 }
 
 /// The kinds of expression.
@@ -270,24 +318,55 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `a[i]`, `a.f`, `a->f`, `sizeof` (unsupported).
     Unsupported(&'static str),
+    /// An expression nested more than [`MAX_NESTING`] deep (an error).
+    TooDeep,
 }
 
 impl Expr {
-    /// Builds an expression.
+    /// Builds an expression; one nested too deeply becomes [`ExprKind::TooDeep`] (its operands
+    /// are dropped then, each at most [`MAX_NESTING`] deep).
     pub fn new(kind: ExprKind, l: usize, r: usize) -> Self {
+        let inner = match &kind {
+            ExprKind::Unary(_, a) | ExprKind::IncDec(_, _, a) | ExprKind::Cast(_, a) => a.depth,
+            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
+                a.depth.max(b.depth)
+            }
+            ExprKind::Cond(c, a, b) => c.depth.max(a.depth).max(b.depth),
+            ExprKind::Call(f, args) => args.iter().map(|a| a.depth).fold(f.depth, u32::max),
+            _ => 0,
+        };
+        let (kind, depth) = if inner >= MAX_NESTING {
+            (ExprKind::TooDeep, 1)
+        } else {
+            (kind, inner + 1)
+        };
         Expr {
             kind,
             span: Span::new(l, r),
+            depth,
         }
     }
 }
 
 impl Stmt {
-    /// Builds a statement.
+    /// Builds a statement; one nested too deeply becomes [`StmtKind::TooDeep`].
     pub fn new(kind: StmtKind, l: usize, r: usize) -> Self {
+        let inner = match &kind {
+            StmtKind::Block(items) => items.iter().map(|s| s.depth).max().unwrap_or(0),
+            StmtKind::If(_, t, e) => e.as_ref().map_or(t.depth, |e| t.depth.max(e.depth)),
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Label(_, b) => b.depth,
+            StmtKind::For(init, _, _, b) => init.as_ref().map_or(b.depth, |i| i.depth.max(b.depth)),
+            _ => 0,
+        };
+        let (kind, depth) = if inner >= MAX_NESTING {
+            (StmtKind::TooDeep, 1)
+        } else {
+            (kind, inner + 1)
+        };
         Stmt {
             kind,
             span: Span::new(l, r),
+            depth,
         }
     }
 }

@@ -14,6 +14,8 @@ pub enum CErrorKind {
     Name,
     /// A construct outside the subset Hornbeam handles (pointers, arrays, structs, floats, ...).
     Unsupported,
+    /// An input beyond a limit of the implementation (macro expansion size, nesting depth).
+    Limit,
 }
 
 /// A located error in a C program.
@@ -41,6 +43,20 @@ impl CError {
     /// An unsupported construct.
     pub fn unsupported(span: Span, what: impl Into<String>) -> Self {
         CError::new(CErrorKind::Unsupported, span, what)
+    }
+
+    /// `what` (expressions, statements, declarators) nested beyond [`MAX_NESTING`] levels.
+    ///
+    /// [`MAX_NESTING`]: super::ast::MAX_NESTING
+    pub fn too_deep(span: Span, what: &str) -> Self {
+        CError::new(
+            CErrorKind::Limit,
+            span,
+            format!(
+                "{what} nested too deeply (more than {} levels)",
+                super::ast::MAX_NESTING
+            ),
+        )
     }
 
     /// `FILE:LINE:COL: message` (with `unsupported: ` for constructs outside the subset).

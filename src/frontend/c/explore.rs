@@ -67,6 +67,7 @@ pub fn search(
     let budget = Budget {
         steps: 3_000_000,
         depth: 5_000,
+        nesting: super::interp::NESTING / 4,
     };
     for i in 0..runs {
         if Instant::now() >= until {

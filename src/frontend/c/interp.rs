@@ -1,9 +1,14 @@
 //! A concrete interpreter of the resolved subset, used to confirm counterexamples: it runs the
 //! program with given nondet values (per call site, in order) and says whether the error is
 //! reached. It follows C's semantics, not the CHC encoding, so an over-approximation in the
-//! encoding cannot turn into a wrong `unsafe`: signed overflow, division by zero and bad shift
-//! amounts (undefined behaviour) stop the run without a verdict, as do the step and depth
-//! budgets.
+//! encoding cannot turn into a wrong `unsafe`. Undefined behaviour ends the execution (the
+//! policy of the README, which the encoding follows): signed overflow (`INT_MIN / -1` and
+//! `INT_MIN % -1` included), left shifts of negative values, division by zero and shift
+//! amounts outside `0..width` stop the run without a verdict, as do the step, call depth and
+//! nesting budgets (the last bounds the interpreter's recursion, so a hostile program cannot
+//! overflow its stack). Where C leaves a value open (an uninitialised local is a nondet site;
+//! a function ending without `return` gives 0, one of the values the encoding allows), the run
+//! picks one, so every run is an execution the encoding also has.
 //!
 //! Must not: use terms, clauses or a solver.
 
@@ -33,6 +38,10 @@ pub struct Budget {
     pub steps: u64,
     /// Call depth.
     pub depth: usize,
+    /// Statements, expressions and calls being evaluated at once (the interpreter's recursion
+    /// depth: a deep expression around a recursive call multiplies it). The caller's stack
+    /// must hold this many frames of the interpreter, a few hundred bytes each.
+    pub nesting: usize,
 }
 
 impl Default for Budget {
@@ -40,9 +49,14 @@ impl Default for Budget {
         Budget {
             steps: 20_000_000,
             depth: 20_000,
+            nesting: NESTING,
         }
     }
 }
+
+/// The default [`Budget::nesting`]: within the 512 MB stack `verify` runs on even in a debug
+/// build (about 6 KB a level there, 0.4 KB in a release build).
+pub const NESTING: usize = 60_000;
 
 enum Flow {
     Normal,
@@ -77,6 +91,7 @@ struct Machine<'a> {
     budget: Budget,
     steps: u64,
     depth: usize,
+    nesting: usize,
     line_of: &'a dyn Fn(usize) -> usize,
 }
 
@@ -109,6 +124,7 @@ pub fn run_with(
         budget,
         steps: 0,
         depth: 0,
+        nesting: 0,
         line_of,
     };
     let nparams = p.functions[p.main].params;
@@ -129,8 +145,12 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// An undefined operation: the execution ends there, without a verdict.
     fn ub(&self, what: &str, offset: usize) -> Outcome {
-        Outcome::Stuck(format!("{what} at line {}", (self.line_of)(offset)))
+        Outcome::Stuck(format!(
+            "undefined behaviour ({what}) at line {}",
+            (self.line_of)(offset)
+        ))
     }
 
     fn call(&mut self, f: usize, args: Vec<BigInt>) -> Run<BigInt> {
@@ -165,8 +185,24 @@ impl Machine<'_> {
         Ok(!self.expr(f, e, locals)?.is_zero())
     }
 
-    fn stmt(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
+    /// Enters one more level of the interpreter's recursion.
+    fn enter(&mut self) -> Run<()> {
         self.tick()?;
+        self.nesting += 1;
+        if self.nesting > self.budget.nesting {
+            return Err(Outcome::Stuck("nesting budget exhausted".to_owned()));
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
+        self.enter()?;
+        let flow = self.stmt_in(f, s, locals);
+        self.nesting -= 1;
+        flow
+    }
+
+    fn stmt_in(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
         Ok(match &s.kind {
             IStmtKind::Expr(e) => {
                 self.expr(f, e, locals)?;
@@ -274,7 +310,13 @@ impl Machine<'_> {
     }
 
     fn expr(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<BigInt> {
-        self.tick()?;
+        self.enter()?;
+        let v = self.expr_in(f, e, locals);
+        self.nesting -= 1;
+        v
+    }
+
+    fn expr_in(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<BigInt> {
         let b = |x: bool| BigInt::from(u8::from(x));
         Ok(match &e.kind {
             IExprKind::Const(v) => v.clone(),
@@ -379,6 +421,11 @@ impl Machine<'_> {
                 if y.is_zero() {
                     return Err(self.ub("division by zero", e.span.start));
                 }
+                // C11 6.5.5p6: when the quotient is not representable (`min / -1`), both `/`
+                // and `%` are undefined.
+                if ty.signed && !ty.contains(&(&x / &y)) {
+                    return Err(self.ub("signed overflow in division", e.span.start));
+                }
                 // BigInt's / and % truncate toward zero, like C.
                 if op == BinOp::Div {
                     x / y
@@ -407,5 +454,37 @@ impl Machine<'_> {
             _ => return Err(Outcome::Stuck("not an arithmetic operator".to_owned())),
         };
         self.checked(v, ty, e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::c::read_program;
+
+    #[test]
+    fn the_nesting_budget_stops_deep_recursion_before_the_stack_does() {
+        // Every call evaluates 200 nested additions around the recursive call: far more
+        // nesting than the budget, with calls well within the call-depth budget.
+        let src = format!(
+            "int f(int n) {{ if (n <= 0) return 0; return {}f(n - 1){}; }}\n\
+             int main() {{ return f(10000); }}\n",
+            "1 + (".repeat(200),
+            ")".repeat(200)
+        );
+        // The default budget on the stack `verify` gives the front end (512 MB).
+        let outcome = std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || {
+                let p = read_program(&src).expect("in the subset");
+                run(&p, HashMap::new(), Budget::default(), &|_| 1)
+            })
+            .expect("thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(
+            outcome,
+            Outcome::Stuck("nesting budget exhausted".to_owned())
+        );
     }
 }

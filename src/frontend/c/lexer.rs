@@ -1,16 +1,17 @@
 //! Tokeniser of the C subset, used by the lalrpop grammar `grammar/c.lalrpop` as its external
-//! lexer, plus the little preprocessing SV-COMP tasks need.
+//! lexer.
 //!
-//! Duty: turn source text into tokens with byte spans; skip comments; blank out `#include`,
-//! line markers and `#pragma`; expand object-like `#define NAME tokens` macros; drop GCC
-//! decorations (`__attribute__((...))`, `__extension__`, `__restrict`, ...); mark names declared
-//! by `typedef` as type names (the usual "lexer hack"). Must not: interpret declarations or
-//! statements, or evaluate anything. Other directives (`#if`, function-like macros) are errors.
+//! Duty: turn source text into tokens with byte spans, after and around the preprocessing of
+//! [`super::preproc`] (comments, directives, macro expansion); drop GCC decorations
+//! (`__attribute__((...))`, `__extension__`, `__restrict`, ...); mark names declared by
+//! `typedef` as type names (the usual "lexer hack"). Must not: interpret declarations or
+//! statements, or evaluate anything.
 
 use super::ast::Span;
 use super::error::{CError, CErrorKind};
+use super::preproc;
 use logos::Logos;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// A token of the C subset.
 #[derive(Logos, Clone, Debug, PartialEq, Eq)]
@@ -201,131 +202,107 @@ pub enum Tok {
     OrOr,
 }
 
+impl Tok {
+    /// The token as written in C (the first spelling, for keywords with several).
+    pub fn text(&self) -> &str {
+        match self {
+            Tok::Ident(s)
+            | Tok::TypeName(s)
+            | Tok::Int(s)
+            | Tok::Float(s)
+            | Tok::Char(s)
+            | Tok::Str(s) => s,
+            Tok::KwInt => "int",
+            Tok::KwUnsigned => "unsigned",
+            Tok::KwSigned => "signed",
+            Tok::KwLong => "long",
+            Tok::KwShort => "short",
+            Tok::KwChar => "char",
+            Tok::KwBool => "_Bool",
+            Tok::KwVoid => "void",
+            Tok::KwFloat => "float",
+            Tok::KwDouble => "double",
+            Tok::KwConst => "const",
+            Tok::KwVolatile => "volatile",
+            Tok::KwStatic => "static",
+            Tok::KwExtern => "extern",
+            Tok::KwInline => "inline",
+            Tok::KwRegister => "register",
+            Tok::KwTypedef => "typedef",
+            Tok::KwStruct => "struct",
+            Tok::KwUnion => "union",
+            Tok::KwEnum => "enum",
+            Tok::KwSizeof => "sizeof",
+            Tok::KwIf => "if",
+            Tok::KwElse => "else",
+            Tok::KwWhile => "while",
+            Tok::KwFor => "for",
+            Tok::KwDo => "do",
+            Tok::KwBreak => "break",
+            Tok::KwContinue => "continue",
+            Tok::KwReturn => "return",
+            Tok::KwGoto => "goto",
+            Tok::KwSwitch => "switch",
+            Tok::KwCase => "case",
+            Tok::KwDefault => "default",
+            Tok::LParen => "(",
+            Tok::RParen => ")",
+            Tok::LBrace => "{",
+            Tok::RBrace => "}",
+            Tok::LBrack => "[",
+            Tok::RBrack => "]",
+            Tok::Semi => ";",
+            Tok::Comma => ",",
+            Tok::Colon => ":",
+            Tok::Question => "?",
+            Tok::Dot => ".",
+            Tok::Ellipsis => "...",
+            Tok::Arrow => "->",
+            Tok::Assign => "=",
+            Tok::AddAssign => "+=",
+            Tok::SubAssign => "-=",
+            Tok::MulAssign => "*=",
+            Tok::DivAssign => "/=",
+            Tok::RemAssign => "%=",
+            Tok::AndAssign => "&=",
+            Tok::OrAssign => "|=",
+            Tok::XorAssign => "^=",
+            Tok::ShlAssign => "<<=",
+            Tok::ShrAssign => ">>=",
+            Tok::Inc => "++",
+            Tok::Dec => "--",
+            Tok::Plus => "+",
+            Tok::Minus => "-",
+            Tok::Star => "*",
+            Tok::Slash => "/",
+            Tok::Percent => "%",
+            Tok::Amp => "&",
+            Tok::Pipe => "|",
+            Tok::Caret => "^",
+            Tok::Tilde => "~",
+            Tok::Bang => "!",
+            Tok::Shl => "<<",
+            Tok::Shr => ">>",
+            Tok::Lt => "<",
+            Tok::Gt => ">",
+            Tok::Le => "<=",
+            Tok::Ge => ">=",
+            Tok::EqEq => "==",
+            Tok::Ne => "!=",
+            Tok::AndAnd => "&&",
+            Tok::OrOr => "||",
+        }
+    }
+}
+
 /// A token with its byte span.
 pub type Spanned = (usize, Tok, usize);
 
 /// Decorations dropped from the token stream (GCC extensions that carry no meaning here).
 const DROPPED: &[&str] = &["__extension__", "__restrict", "restrict", "__restrict__"];
 
-/// Blanks preprocessor lines (keeping byte offsets) and collects object-like macros.
-/// Object-like macros: name → (replacement text, its byte offset).
-type Macros = HashMap<String, (String, usize)>;
-
-fn preprocess(src: &str) -> Result<(String, Macros), CError> {
-    let src = &strip_comments(src)?;
-    let mut out = String::with_capacity(src.len());
-    let mut macros = HashMap::new();
-    let mut offset = 0;
-    for line in src.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if let Some(rest) = trimmed.strip_prefix('#') {
-            let directive = rest.trim_start();
-            let word: String = directive
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            let at = offset + (line.len() - trimmed.len());
-            match word.as_str() {
-                "include" | "pragma" | "line" | "" => {}
-                w if w.chars().all(|c| c.is_ascii_digit()) => {}
-                "define" => {
-                    let body = directive["define".len()..].trim_start();
-                    let name: String = body
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    let after = &body[name.len()..];
-                    if name.is_empty() || after.starts_with('(') {
-                        return Err(CError::new(
-                            CErrorKind::Unsupported,
-                            Span::new(at, at + line.trim_end().len()),
-                            "function-like or malformed #define",
-                        ));
-                    }
-                    let value_off = offset + (line.len() - after.len());
-                    macros.insert(name, (after.trim_end().to_owned(), value_off));
-                }
-                "undef" => {}
-                other => {
-                    return Err(CError::new(
-                        CErrorKind::Unsupported,
-                        Span::new(at, at + 1 + other.len()),
-                        format!("preprocessor directive #{other}"),
-                    ))
-                }
-            }
-            for c in line.chars() {
-                out.push(if c == '\n' { '\n' } else { ' ' });
-            }
-            // Keep byte offsets: pad multi-byte characters.
-            let pushed = line.chars().count();
-            for _ in pushed..line.len() {
-                out.push(' ');
-            }
-        } else {
-            out.push_str(line);
-        }
-        offset += line.len();
-    }
-    Ok((out, macros))
-}
-
-/// Replaces comments by spaces (newlines kept), leaving string and character literals alone.
-fn strip_comments(src: &str) -> Result<String, CError> {
-    let b = src.as_bytes();
-    let mut out = b.to_vec();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' | b'\'' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q && b[i] != b'\n' {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                while i < b.len() && b[i] != b'\n' {
-                    out[i] = b' ';
-                    i += 1;
-                }
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let start = i;
-                i += 2;
-                loop {
-                    if i + 1 >= b.len() {
-                        return Err(CError::new(
-                            CErrorKind::Syntax,
-                            Span::new(start, start + 2),
-                            "unterminated comment",
-                        ));
-                    }
-                    if b[i] == b'*' && b[i + 1] == b'/' {
-                        i += 2;
-                        break;
-                    }
-                    i += 1;
-                }
-                for (k, byte) in out.iter_mut().enumerate().take(i).skip(start) {
-                    if b[k] != b'\n' {
-                        *byte = b' ';
-                    }
-                }
-            }
-            _ => i += 1,
-        }
-    }
-    // Only ASCII bytes were replaced by ASCII spaces, except inside multi-byte characters of
-    // comments; those become spaces too, so the result is valid UTF-8.
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-fn lex_raw(src: &str, base: usize) -> Result<Vec<Spanned>, CError> {
+/// The tokens of `src`, whose byte offsets start at `base`.
+pub(super) fn lex_raw(src: &str, base: usize) -> Result<Vec<Spanned>, CError> {
     let mut toks = Vec::new();
     let mut lex = Tok::lexer(src);
     while let Some(res) = lex.next() {
@@ -335,11 +312,15 @@ fn lex_raw(src: &str, base: usize) -> Result<Vec<Spanned>, CError> {
             Ok(t) => toks.push((span.start, t, span.end)),
             Err(()) => {
                 let c = lex.slice().chars().next().unwrap_or(' ');
-                return Err(CError::new(
-                    CErrorKind::Syntax,
-                    span,
-                    format!("invalid character `{c}`"),
-                ));
+                let what = match c {
+                    '"' => "unterminated string literal".to_owned(),
+                    '\'' => "unterminated or empty character literal".to_owned(),
+                    c if c.is_control() || c.is_whitespace() => {
+                        format!("invalid character U+{:04X}", u32::from(c))
+                    }
+                    c => format!("invalid character `{c}`"),
+                };
+                return Err(CError::new(CErrorKind::Syntax, span, what));
             }
         }
     }
@@ -348,18 +329,9 @@ fn lex_raw(src: &str, base: usize) -> Result<Vec<Spanned>, CError> {
 
 /// Tokenises a whole translation unit (see the module header for what is done besides).
 pub fn tokenize(src: &str) -> Result<Vec<Spanned>, CError> {
-    let (text, macros) = preprocess(src)?;
+    let (text, directives) = preproc::preprocess(src)?;
     let raw = lex_raw(&text, 0)?;
-    let mut expanded_macros: HashMap<String, Vec<Tok>> = HashMap::new();
-    for (name, (value, off)) in &macros {
-        let toks = lex_raw(value, *off)?;
-        expanded_macros.insert(name.clone(), toks.into_iter().map(|t| t.1).collect());
-    }
-    // Macro expansion (object-like, expanded repeatedly up to a bound).
-    let mut toks: Vec<Spanned> = Vec::with_capacity(raw.len());
-    for (s, t, e) in raw {
-        expand(&expanded_macros, (s, t, e), &mut toks, 0);
-    }
+    let toks = preproc::expand(raw, &directives)?;
     // Drop GCC decorations.
     let mut out: Vec<Spanned> = Vec::with_capacity(toks.len());
     let mut i = 0;
@@ -394,20 +366,6 @@ pub fn tokenize(src: &str) -> Result<Vec<Spanned>, CError> {
     let mut out = skip_builtin_bodies(out);
     mark_typedefs(&mut out);
     Ok(out)
-}
-
-fn expand(macros: &HashMap<String, Vec<Tok>>, tok: Spanned, out: &mut Vec<Spanned>, depth: usize) {
-    if let Tok::Ident(n) = &tok.1 {
-        if depth < 16 {
-            if let Some(body) = macros.get(n) {
-                for t in body {
-                    expand(macros, (tok.0, t.clone(), tok.2), out, depth + 1);
-                }
-                return;
-            }
-        }
-    }
-    out.push(tok);
 }
 
 /// Turns identifiers declared by `typedef` into [`Tok::TypeName`] from their declaration on.

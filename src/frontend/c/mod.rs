@@ -1,11 +1,16 @@
 //! The C front end: SV-COMP-style programs over integer scalars (see the README for the
 //! subset) translated to CHC systems, and answers read back at the source level.
 //!
-//! Pipeline: [`lexer`] and the lalrpop grammar (`grammar/c.lalrpop`) → [`ast`] →
+//! Pipeline: [`preproc`] and [`lexer`] and the lalrpop grammar (`grammar/c.lalrpop`) → [`ast`] →
 //! [`resolve`] (names, types, built-ins; rejects what is outside the subset) → [`ir`] →
 //! [`encode`] (large-block encoding into clauses) ; after solving, [`trace`] reads the nondet
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
 //! [`invariants`] prints a model's loop-head interpretations as C expressions.
+//!
+//! Reading, translating and interpreting recurse over the program's nesting, which the parser
+//! bounds ([`ast::MAX_NESTING`]), and the interpreter's recursion has a budget: at the bound,
+//! reading takes about 4 MB of stack in a release build (several times that in a debug build),
+//! so callers run the front end on a thread with a large stack, as `verify` does (512 MB).
 //!
 //! Must not: solve (the caller runs the engine), or print.
 
@@ -18,6 +23,7 @@ pub mod invariants;
 pub mod ir;
 pub mod lexer;
 pub mod parse;
+pub mod preproc;
 pub mod resolve;
 pub mod trace;
 pub mod types;

@@ -24,8 +24,17 @@ impl Encoder<'_> {
     ) -> TermId {
         let s = self.store;
         let zero = s.int(0);
-        // Division by zero is undefined behaviour: such executions are not considered.
+        // Undefined behaviour ends the execution: division by zero, and for signed types the
+        // one quotient out of range, `min / -1` (C11 6.5.5p6: then `min % -1` is undefined
+        // too).
         st.assume(s, s.not(s.eq(y, zero)));
+        if ty.signed {
+            let minus_one = s.int(-1);
+            st.assume(
+                s,
+                s.not(s.and([s.eq(x, s.int(ty.min())), s.eq(y, minus_one)])),
+            );
+        }
         let quotient = if !ty.signed {
             s.app(Op::IntDiv, vec![x, y])
         } else {

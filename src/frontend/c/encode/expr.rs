@@ -1,11 +1,12 @@
 //! Expressions of the large-block encoding: the terms of C's integer operations under the
-//! encoding of the module header (wrap-around of unsigned arithmetic and conversions by fresh
+//! encoding of the module header (signed results assumed within range, since an execution
+//! ends at undefined behaviour; wrap-around of unsigned arithmetic and conversions by fresh
 //! range-constrained variables, C division, shifts by powers of two, bitwise operations exact on
 //! masks and constants and otherwise over-approximated).
 //!
 //! Must not: emit clauses or handle statements.
 
-use super::state::{Event, EventKind, State};
+use super::state::{EventKind, State};
 use super::Encoder;
 use crate::chc::Atom;
 use crate::frontend::c::ast::BinOp;
@@ -190,11 +191,7 @@ impl Encoder<'_> {
                 let v = self.fresh_var(&name);
                 let t = s.var(v);
                 self.range(t, e.ty, &mut st);
-                let guard = st.guard_term(s);
-                st.events.push(Event {
-                    kind: EventKind::Nondet(*site, v),
-                    guard,
-                });
+                st.event(s, EventKind::Nondet(*site, v));
                 vec![(st, Val::Int(t))]
             }
             IExprKind::Cond(c, a, b) if pure(a) && pure(b) => {
@@ -300,11 +297,7 @@ impl Encoder<'_> {
         if let Some(err) = self.err_preds[f] {
             let mut est = st.clone();
             let atom_args: Vec<_> = inputs.iter().map(|&t| self.atom_arg(t, &mut est)).collect();
-            let guard = est.guard_term(s);
-            est.events.push(Event {
-                kind: EventKind::Call(est.atoms.len()),
-                guard,
-            });
+            est.event(s, EventKind::Call(est.atoms.len()));
             est.atoms.push(Atom {
                 pred: err,
                 args: atom_args,
@@ -326,11 +319,7 @@ impl Encoder<'_> {
             new_globals.push(v);
         }
         atom_args.extend(new_globals.iter().copied());
-        let guard = st.guard_term(s);
-        st.events.push(Event {
-            kind: EventKind::Call(st.atoms.len()),
-            guard,
-        });
+        st.event(s, EventKind::Call(st.atoms.len()));
         st.atoms.push(Atom {
             pred: self.sum_preds[f],
             args: atom_args,
@@ -415,7 +404,13 @@ impl Encoder<'_> {
                     s.sub(x, y)
                 };
                 if ty.signed {
-                    raw
+                    let (x, y) = (bounds(&cx, ty), bounds(&cy, ty));
+                    let range = if op == BinOp::Add {
+                        (&x.0 + &y.0, &x.1 + &y.1)
+                    } else {
+                        (&x.0 - &y.1, &x.1 - &y.0)
+                    };
+                    self.no_overflow(raw, ty, range, st)
                 } else {
                     self.wrap_once(raw, ty, st)
                 }
@@ -423,7 +418,11 @@ impl Encoder<'_> {
             BinOp::Mul => {
                 let raw = s.mul([x, y]);
                 if ty.signed {
-                    raw
+                    let (x, y) = (bounds(&cx, ty), bounds(&cy, ty));
+                    let corners = [&x.0 * &y.0, &x.0 * &y.1, &x.1 * &y.0, &x.1 * &y.1];
+                    let lo = corners.iter().min().cloned().unwrap_or_default();
+                    let hi = corners.iter().max().cloned().unwrap_or_default();
+                    self.no_overflow(raw, ty, (lo, hi), st)
                 } else {
                     let r = self.wrap(raw, ty, st);
                     self.int(r)
@@ -434,7 +433,7 @@ impl Encoder<'_> {
                 Some(k) if k < ty.bits => {
                     let raw = s.mul([x, s.int(BigInt::one() << k)]);
                     if ty.signed {
-                        raw
+                        self.signed_shl(x, raw, ty, st)
                     } else {
                         let r = self.wrap(raw, ty, st);
                         self.int(r)
@@ -442,7 +441,7 @@ impl Encoder<'_> {
                 }
                 _ => {
                     // Shift by a variable amount: one case per amount (amounts out of range
-                    // are undefined behaviour).
+                    // are undefined behaviour: no case, the execution ends).
                     let m = s.var(self.fresh_var("pow"));
                     let cases: Vec<TermId> = (0..ty.bits)
                         .map(|i| s.and([s.eq(y, s.int(i)), s.eq(m, s.int(BigInt::one() << i))]))
@@ -450,7 +449,7 @@ impl Encoder<'_> {
                     st.assume(s, s.or(cases));
                     let raw = s.mul([x, m]);
                     if ty.signed {
-                        raw
+                        self.signed_shl(x, raw, ty, st)
                     } else {
                         let r = self.wrap(raw, ty, st);
                         self.int(r)
@@ -474,5 +473,37 @@ impl Encoder<'_> {
             BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => self.bitwise(op, ty, x, y, cx, cy, st),
             _ => unreachable!("not an arithmetic operator"),
         }
+    }
+
+    /// The exact result `t` of a signed operation, whose values lie in `range` (from the
+    /// operands' constants or their type's range): an execution where `t` leaves the type's
+    /// range has undefined behaviour (signed overflow) and ends there, so the state assumes
+    /// the bounds `t` might cross.
+    fn no_overflow(&self, t: TermId, ty: CType, range: (BigInt, BigInt), st: &mut State) -> TermId {
+        let s = self.store;
+        if range.0 < ty.min() {
+            st.assume(s, s.ge(t, s.int(ty.min())));
+        }
+        if range.1 > ty.max() {
+            st.assume(s, s.le(t, s.int(ty.max())));
+        }
+        t
+    }
+
+    /// `x << k` of a signed `x`, given `raw = x * 2^k`: defined only for a non-negative `x`
+    /// whose product is in range (C11 6.5.7p4); other executions end.
+    fn signed_shl(&self, x: TermId, raw: TermId, ty: CType, st: &mut State) -> TermId {
+        let s = self.store;
+        st.assume(s, s.ge(x, s.int(0)));
+        st.assume(s, s.le(raw, s.int(ty.max())));
+        raw
+    }
+}
+
+/// The values an operand may have: its constant, or its type's range.
+fn bounds(c: &Option<BigInt>, ty: CType) -> (BigInt, BigInt) {
+    match c {
+        Some(c) => (c.clone(), c.clone()),
+        None => (ty.min(), ty.max()),
     }
 }

@@ -22,22 +22,29 @@
 //!   state whose body holds the callee's `_err` atom. `abort()`, `exit()` and a failing
 //!   assumption end the path. Returning from `main` ends the path.
 //! * **Values.** Uninitialised locals and `__VERIFIER_nondet_T()` are fresh variables within
-//!   `T`'s range (SV-COMP ILP32: char 8, short 16, int and long 32, long long 64 bits). Signed
-//!   arithmetic is mathematical (overflow is undefined behaviour and assumed not to happen),
-//!   unsigned `+`/`-` wrap by a two-case disjunction, unsigned `*`, left shifts and conversions
-//!   to a type that cannot hold every value of the source type wrap exactly by a fresh variable
-//!   `r = t - 2^w k` within range. `/` and `%` truncate toward zero (cases over the signs on top
-//!   of SMT-LIB's Euclidean `div`); division by zero is undefined and excluded. Shifts by a
-//!   constant are multiplications/divisions by powers of two (`>>` is floor division, the
-//!   arithmetic shift); by a variable amount, one case per amount. `x & (2^k-1)` is
+//!   `T`'s range (SV-COMP ILP32: char 8, short 16, int and long 32, long long 64 bits), as is
+//!   the value of a function that ends without `return`. Undefined behaviour ends the
+//!   execution, as in the interpreter and the README: signed arithmetic is mathematical, and
+//!   a state assumes that the exact result of each signed `+`, `-`, `*`, unary `-`, `<<`, `/`
+//!   lies in the type's range (only the bounds it might cross, from the operands' constants or
+//!   types), so executions with a signed overflow (`INT_MIN / -1` and then `INT_MIN % -1`
+//!   too) are not continued; `x << k` of a signed `x` needs `x >= 0`. Unsigned `+`/`-` wrap by
+//!   a two-case disjunction, unsigned `*`, left shifts and conversions to a type that cannot
+//!   hold every value of the source type wrap exactly by a fresh variable `r = t - 2^w k`
+//!   within range (conversions to signed types wrap too, as GCC defines them). `/` and `%`
+//!   truncate toward zero (cases over the signs on top of SMT-LIB's Euclidean `div`);
+//!   division by zero ends the execution. Shifts by a constant are multiplications/divisions by
+//!   powers of two (`>>` is floor division, the arithmetic shift); by a variable amount, one
+//!   case per amount in `0..width`, so other amounts end the execution. `x & (2^k-1)` is
 //!   `x mod 2^k` (exact in two's complement), constants are folded; other `&`, `|`, `^` are
 //!   over-approximated by a fresh value bounded when both operands are non-negative
 //!   (`0 ≤ x&y ≤ min(x,y)`, `max(x,y) ≤ x|y ≤ x+y`, `0 ≤ x^y ≤ x+y`); the translation is
 //!   then marked approximate. Over-approximation keeps `safe` sound; an `unsafe` answer is only
 //!   reported after the concrete interpreter replays it.
 //! * **Trace events.** Each clause records, in execution order, its nondet values and calls
-//!   with the path condition under which they happen, so the nondet values of a derivation can
-//!   be read back in execution order ([`super::trace`]).
+//!   with the path condition under which they happen (the part of it the clause's constraint
+//!   does not already impose), so the nondet values of a derivation can be read back in
+//!   execution order ([`super::trace`]).
 //!
 //! Must not: solve, or print.
 

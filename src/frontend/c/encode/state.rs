@@ -9,7 +9,7 @@ use crate::term::{TermId, TermStore, VarId};
 
 /// Something that happened on a path, in execution order, guarded by the path condition at
 /// that point (used to extract the nondet values of a counterexample).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
     /// A nondet call at a site produced this variable's value.
     Nondet(usize, VarId),
@@ -18,12 +18,17 @@ pub enum EventKind {
 }
 
 /// An event with its guard.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// What.
     pub kind: EventKind,
-    /// When it happened: a formula over the clause's variables.
+    /// When it happened, with the conjuncts of the state's path condition left out: a formula
+    /// over the clause's variables that, in the emitted clause, holds exactly when the path
+    /// condition at the event did (the clause's constraint holds in any derivation step, so its
+    /// top-level conjuncts need not be repeated per event).
     pub guard: TermId,
+    /// How many of the state's path-condition conjuncts were in force at the event.
+    pub at: usize,
 }
 
 /// A symbolic state.
@@ -44,20 +49,27 @@ pub struct State {
 impl State {
     /// Adds a conjunct to the path condition.
     pub fn assume(&mut self, store: &TermStore, c: TermId) {
-        if store.as_bool(c) == Some(true) {
+        if store.as_bool(c) == Some(true) || self.dead(store) {
             return;
         }
         self.guard.push(c);
     }
 
-    /// Whether the path condition is syntactically false.
+    /// Whether the path condition is syntactically false (a false conjunct is always the last:
+    /// nothing is added after it).
     pub fn dead(&self, store: &TermStore) -> bool {
-        self.guard.iter().any(|&g| store.as_bool(g) == Some(false))
+        self.guard
+            .last()
+            .is_some_and(|&g| store.as_bool(g) == Some(false))
     }
 
-    /// The path condition as one term.
-    pub fn guard_term(&self, store: &TermStore) -> TermId {
-        store.and(self.guard.iter().copied())
+    /// Records an event under the current path condition.
+    pub fn event(&mut self, store: &TermStore, kind: EventKind) {
+        self.events.push(Event {
+            kind,
+            guard: store.tt(),
+            at: self.guard.len(),
+        });
     }
 }
 
@@ -126,9 +138,35 @@ fn merge_group(store: &TermStore, g: Vec<State>, fresh: &mut dyn FnMut(usize) ->
         .collect();
     let mut guard = g[0].guard[..prefix].to_vec();
     guard.push(store.or(disjuncts));
-    let mut events = vec![];
+    // The events before the split are shared by every state: kept once (copying them per
+    // state would double them at every join, exponentially in a sequence of `if`s).
+    let mut shared = 0;
+    while let Some(e) = g[0].events.get(shared) {
+        if g[1..].iter().any(|s| s.events.get(shared) != Some(e)) {
+            break;
+        }
+        shared += 1;
+    }
+    // Conjuncts past the common prefix leave the top level: an event's guard takes those that
+    // were in force when it happened.
+    let lift = |s: &State, e: &Event| {
+        if e.at <= prefix {
+            return e.clone();
+        }
+        let guard =
+            store.and(std::iter::once(e.guard).chain(s.guard[prefix..e.at].iter().copied()));
+        Event {
+            kind: e.kind.clone(),
+            guard,
+            at: prefix,
+        }
+    };
+    let mut events: Vec<Event> = g[0].events[..shared]
+        .iter()
+        .map(|e| lift(&g[0], e))
+        .collect();
     for s in &g {
-        events.extend(s.events.iter().cloned());
+        events.extend(s.events[shared..].iter().map(|e| lift(s, e)));
     }
     State {
         guard,

@@ -20,6 +20,7 @@ impl Resolver {
                 )
             }),
             ExprKind::Unsupported(what) => Err(unsupported(e.span, what)),
+            ExprKind::TooDeep => Err(CError::too_deep(e.span, "expressions")),
             ExprKind::Unary(UnOp::Deref, _) => Err(unsupported(e.span, "pointers")),
             _ => Err(CError::new(
                 CErrorKind::Syntax,
@@ -40,8 +41,8 @@ impl Resolver {
                 mk(IExprKind::Var(v), ty)
             }
             ExprKind::Int(text) => {
-                let (v, ty) = int_literal(text)
-                    .ok_or_else(|| CError::new(CErrorKind::Syntax, span, "bad integer literal"))?;
+                let (v, ty) =
+                    int_literal(text).map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;
                 mk(IExprKind::Const(v), ty)
             }
             ExprKind::Char(text) => {
@@ -52,6 +53,7 @@ impl Resolver {
             ExprKind::Str => return Err(unsupported(span, "strings")),
             ExprKind::Float => return Err(unsupported(span, "floating-point numbers")),
             ExprKind::Unsupported(what) => return Err(unsupported(span, what)),
+            ExprKind::TooDeep => return Err(CError::too_deep(span, "expressions")),
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a)?;
                 match op {
@@ -272,7 +274,12 @@ pub fn const_value(e: &IExpr) -> Option<BigInt> {
     }
 }
 
-fn int_literal(text: &str) -> Option<(BigInt, CType)> {
+/// The longest integer literal read: no integer type has more digits (64 bits are 20
+/// decimal, 22 octal, 16 hexadecimal digits), and parsing longer ones could take long.
+const MAX_LITERAL_DIGITS: usize = 64;
+
+/// An integer literal's value and type (C11 6.4.4.1), or what is wrong with it.
+fn int_literal(text: &str) -> Result<(BigInt, CType), &'static str> {
     let lower = text.to_ascii_lowercase();
     let digits_end = lower.find(['u', 'l']).unwrap_or(lower.len());
     let (digits, suffix) = if let Some(hex) = lower.strip_prefix("0x") {
@@ -283,17 +290,24 @@ fn int_literal(text: &str) -> Option<(BigInt, CType)> {
     } else {
         (&lower[..digits_end], &lower[digits_end..])
     };
+    if digits.len() > MAX_LITERAL_DIGITS {
+        return Err("integer literal too large for any integer type");
+    }
+    let bad = "malformed integer literal";
     let (value, decimal) = if let Some(h) = digits.strip_prefix("0x") {
-        (BigInt::from_str_radix(h, 16).ok()?, false)
+        (BigInt::from_str_radix(h, 16).map_err(|_| bad)?, false)
     } else if digits.len() > 1 && digits.starts_with('0') {
-        (BigInt::from_str_radix(&digits[1..], 8).ok()?, false)
+        (
+            BigInt::from_str_radix(&digits[1..], 8).map_err(|_| bad)?,
+            false,
+        )
     } else {
-        (BigInt::from_str_radix(digits, 10).ok()?, true)
+        (BigInt::from_str_radix(digits, 10).map_err(|_| bad)?, true)
     };
     let uns = suffix.contains('u');
     let longs = suffix.matches('l').count();
     if suffix.chars().any(|c| c != 'u' && c != 'l') || longs > 2 {
-        return None;
+        return Err(bad);
     }
     let min_rank = match longs {
         0 => 3,
@@ -307,11 +321,11 @@ fn int_literal(text: &str) -> Option<(BigInt, CType)> {
             }
             let t = CType::of_rank(rank, signed);
             if t.contains(&value) {
-                return Some((value, t));
+                return Ok((value, t));
             }
         }
     }
-    None
+    Err("integer literal too large for any integer type")
 }
 
 fn char_literal(text: &str) -> Option<i64> {

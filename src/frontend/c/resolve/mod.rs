@@ -1,5 +1,6 @@
 //! From the parsed AST to the resolved program of `ir.rs`: binds names (block scopes, globals,
-//! functions), computes types with C's conversions, recognises the SV-COMP built-ins, and
+//! functions; a name declared twice in one scope is an error, file-scope declarations in
+//! `decl.rs`), computes types with C's conversions, recognises the SV-COMP built-ins, and
 //! rejects everything outside the subset with an `unsupported:` error at its place.
 //!
 //! Must not: translate to clauses or execute anything.
@@ -9,11 +10,12 @@ use super::error::{CError, CErrorKind};
 use super::ir::*;
 use super::types::CType;
 use num_bigint::BigInt;
-use num_traits::Zero;
 use std::collections::HashMap;
 
+mod decl;
 mod expr;
 
+use decl::ParamDecl;
 pub use expr::{const_value, convert};
 
 /// Functions whose definitions are ignored: their meaning is built in.
@@ -29,9 +31,13 @@ const BUILTINS: &[&str] = &[
     "__assert_fail",
 ];
 
+/// A function's signature, from its prototype or definition.
 struct Sig {
     ret: Option<CType>,
     params: Vec<CType>,
+    /// Declared as `f()`: the parameters are unspecified (compatible with any list).
+    unspecified: bool,
+    /// Its index among the definitions, once defined.
     index: Option<usize>,
     span: Span,
 }
@@ -39,14 +45,21 @@ struct Sig {
 struct Resolver {
     globals: Vec<VarInfo>,
     global_init: Vec<BigInt>,
+    /// Whether each global has had its (one) initialised definition.
+    global_defined: Vec<bool>,
     global_names: HashMap<String, usize>,
+    /// Types promised by `extern` declarations of variables.
+    externs: HashMap<String, CType>,
     typedefs: HashMap<String, CType>,
     sigs: HashMap<String, Sig>,
     sites: Vec<NondetSite>,
     // Per function:
     locals: Vec<VarInfo>,
-    scopes: Vec<HashMap<String, usize>>,
+    /// Block scopes, innermost last; the first holds the parameters and the body's top level.
+    scopes: Vec<HashMap<String, VarRef>>,
     ret: Option<CType>,
+    /// The function's name.
+    func: String,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -58,13 +71,16 @@ pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
     let mut r = Resolver {
         globals: vec![],
         global_init: vec![],
+        global_defined: vec![],
         global_names: HashMap::new(),
+        externs: HashMap::new(),
         typedefs: HashMap::new(),
         sigs: HashMap::new(),
         sites: vec![],
         locals: vec![],
         scopes: vec![],
         ret: None,
+        func: String::new(),
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -77,24 +93,14 @@ pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
                     continue;
                 }
                 let (ret, params) = r.signature(&f.specs, &f.decl)?;
-                if let Some(old) = r.sigs.get(&name) {
-                    if old.index.is_some() {
-                        return Err(CError::new(
-                            CErrorKind::Name,
-                            f.decl.span,
-                            format!("function `{name}` is defined twice"),
-                        ));
-                    }
-                }
-                r.sigs.insert(
-                    name.clone(),
-                    Sig {
-                        ret,
-                        params: params.iter().map(|p| p.1).collect(),
-                        index: Some(defs.len()),
-                        span: f.decl.span,
-                    },
-                );
+                let sig = Sig {
+                    ret,
+                    params: params.iter().map(|p| p.1).collect(),
+                    unspecified: false,
+                    index: Some(defs.len()),
+                    span: f.decl.span,
+                };
+                r.declare_function(&name, sig)?;
                 defs.push((f, params));
             }
         }
@@ -123,186 +129,29 @@ pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
 }
 
 impl Resolver {
-    fn base_type(&self, specs: &Specs) -> Result<Option<CType>, CError> {
-        let (mut uns, mut longs, mut short, mut ch, mut bool_, mut int, mut void) =
-            (false, 0, false, false, false, false, false);
-        let mut named = None;
-        for (w, span) in &specs.words {
-            match w {
-                Spec::Int => int = true,
-                Spec::Unsigned => uns = true,
-                Spec::Signed => {}
-                Spec::Long => longs += 1,
-                Spec::Short => short = true,
-                Spec::Char => ch = true,
-                Spec::Bool => bool_ = true,
-                Spec::Void => void = true,
-                Spec::Floating => return Err(unsupported(*span, "floating-point types")),
-                Spec::Aggregate(k) => return Err(unsupported(*span, &format!("{k} types"))),
-                Spec::Named(n) => named = Some((n.clone(), *span)),
-                Spec::Typedef | Spec::Extern | Spec::Ignored => {}
-            }
-        }
-        let _ = int;
-        if let Some((n, span)) = named {
-            return match self.typedefs.get(&n) {
-                Some(t) => Ok(Some(*t)),
-                None => Err(unsupported(span, &format!("type `{n}`"))),
-            };
-        }
-        if void {
-            return Ok(None);
-        }
-        if bool_ {
-            return Ok(Some(CType::BOOL));
-        }
-        let rank = if ch {
-            1
-        } else if short {
-            2
-        } else if longs >= 2 {
-            5
-        } else if longs == 1 {
-            4
-        } else {
-            3
-        };
-        let signed = !uns; // plain and `signed` types are signed (char too, on x86)
-        Ok(Some(CType::of_rank(rank, signed)))
-    }
-
-    fn check_scalar(&self, d: &Declarator) -> Result<(), CError> {
-        if d.pointers > 0 {
-            return Err(unsupported(d.span, "pointers"));
-        }
-        for s in &d.suffixes {
-            if let Suffix::Array(span) = s {
-                return Err(unsupported(*span, "arrays"));
-            }
-        }
-        Ok(())
-    }
-
-    #[allow(clippy::type_complexity)]
-    fn signature(
-        &self,
-        specs: &Specs,
-        d: &Declarator,
-    ) -> Result<(Option<CType>, Vec<(Option<String>, CType, Span)>), CError> {
-        if d.pointers > 0 {
-            return Err(unsupported(d.span, "pointers"));
-        }
-        let ret = self.base_type(specs)?;
-        let Some(Suffix::Params(ps, variadic)) = d.suffixes.first() else {
-            return Err(CError::new(
-                CErrorKind::Syntax,
-                d.span,
-                "expected a function",
-            ));
-        };
-        if *variadic || d.suffixes.len() > 1 {
-            return Err(unsupported(d.span, "variadic or higher-order functions"));
-        }
-        let mut out = vec![];
-        for p in ps {
-            let t = self.base_type(&p.specs)?;
-            self.check_scalar(&p.decl)?;
-            match t {
-                None if ps.len() == 1 && p.decl.name.is_none() => {}
-                None => return Err(unsupported(p.decl.span, "void parameters")),
-                Some(t) => out.push((p.decl.name.clone(), t, p.decl.span)),
-            }
-        }
-        Ok((ret, out))
-    }
-
-    fn top_decl(&mut self, d: &Declaration) -> Result<(), CError> {
-        let is_typedef = d.specs.words.iter().any(|w| w.0 == Spec::Typedef);
-        let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
-        if is_typedef {
-            // `typedef T name;`: the name arrives as the last (type-name) specifier.
-            let mut words = d.specs.words.clone();
-            if let Some((Spec::Named(n), _)) = words.last().cloned() {
-                words.pop();
-                let specs = Specs {
-                    words,
-                    span: d.specs.span,
-                };
-                // Typedefs of unsupported types are only an error when used.
-                if let Ok(Some(t)) = self.base_type(&specs) {
-                    self.typedefs.insert(n, t);
-                }
-            }
-            return Ok(());
-        }
-        for item in &d.items {
-            let name = item.decl.name.clone().unwrap_or_default();
-            let is_fn = matches!(item.decl.suffixes.first(), Some(Suffix::Params(..)));
-            if is_fn {
-                if BUILTINS.contains(&name.as_str()) || name.starts_with("__VERIFIER_nondet_") {
-                    continue;
-                }
-                // A prototype; pointer-typed prototypes of unused externs are harmless.
-                if let Ok((ret, params)) = self.signature(&d.specs, &item.decl) {
-                    self.sigs.entry(name).or_insert(Sig {
-                        ret,
-                        params: params.iter().map(|p| p.1).collect(),
-                        index: None,
-                        span: item.decl.span,
-                    });
-                }
-                continue;
-            }
-            if is_extern {
-                continue;
-            }
-            self.check_scalar(&item.decl)?;
-            let Some(ty) = self.base_type(&d.specs)? else {
-                return Err(unsupported(item.decl.span, "void variables"));
-            };
-            let init = match &item.init {
-                None => BigInt::zero(),
-                Some(e) => {
-                    self.scopes.clear();
-                    let ie = self.expr(e)?;
-                    match const_value(&ie) {
-                        Some(v) => ty.convert(&v),
-                        None => {
-                            return Err(unsupported(e.span, "non-constant global initialisers"))
-                        }
-                    }
-                }
-            };
-            if self.global_names.contains_key(&name) {
-                continue; // a tentative definition repeated
-            }
-            self.global_names.insert(name.clone(), self.globals.len());
-            self.globals.push(VarInfo {
-                name,
-                ty,
-                span: item.decl.span,
-            });
-            self.global_init.push(init);
-        }
-        Ok(())
-    }
-
-    fn function(
-        &mut self,
-        f: &FuncDef,
-        params: Vec<(Option<String>, CType, Span)>,
-    ) -> Result<Function, CError> {
+    fn function(&mut self, f: &FuncDef, params: Vec<ParamDecl>) -> Result<Function, CError> {
         self.locals.clear();
         self.scopes = vec![HashMap::new()];
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
+        self.func.clone_from(&name);
         let n = params.len();
         for (pname, ty, span) in params {
-            let pname = pname.unwrap_or_else(|| format!("_arg{}", self.locals.len()));
-            self.declare(&pname, ty, span);
+            match pname {
+                Some(pname) => {
+                    self.declare(&pname, ty, span)?;
+                }
+                // Unnamed: a variable no name refers to.
+                None => self.locals.push(VarInfo {
+                    name: format!("_arg{}", self.locals.len()),
+                    ty,
+                    span,
+                }),
+            }
         }
+        // The body's outermost block is the parameters' scope (C11 6.2.1p4).
         let body = match &f.body.kind {
-            StmtKind::Block(items) => self.block(items)?,
+            StmtKind::Block(items) => self.items(items)?,
             _ => vec![self.stmt(&f.body)?],
         };
         Ok(Function {
@@ -315,44 +164,57 @@ impl Resolver {
         })
     }
 
-    fn declare(&mut self, name: &str, ty: CType, span: Span) -> usize {
+    /// Binds `name` in the innermost scope; a name declared twice in one scope is an error.
+    fn bind(&mut self, name: &str, v: VarRef, span: Span) -> Result<(), CError> {
+        if let Some(s) = self.scopes.last_mut() {
+            if s.insert(name.to_owned(), v).is_some() {
+                return Err(CError::new(
+                    CErrorKind::Name,
+                    span,
+                    format!("redeclaration of `{name}` in the same scope"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A new local variable, bound in the innermost scope.
+    fn declare(&mut self, name: &str, ty: CType, span: Span) -> Result<usize, CError> {
         let id = self.locals.len();
+        self.bind(name, VarRef::Local(id), span)?;
         self.locals.push(VarInfo {
             name: name.to_owned(),
             ty,
             span,
         });
-        if let Some(s) = self.scopes.last_mut() {
-            s.insert(name.to_owned(), id);
-        }
-        id
+        Ok(id)
     }
 
     fn lookup(&self, name: &str) -> Option<(VarRef, CType)> {
-        for s in self.scopes.iter().rev() {
-            if let Some(&i) = s.get(name) {
-                return Some((VarRef::Local(i), self.locals[i].ty));
-            }
-        }
-        self.global_names
-            .get(name)
-            .map(|&i| (VarRef::Global(i), self.globals[i].ty))
+        let v = self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .or_else(|| self.global_names.get(name).map(|&i| VarRef::Global(i)))?;
+        let ty = match v {
+            VarRef::Local(i) => self.locals[i].ty,
+            VarRef::Global(i) => self.globals[i].ty,
+        };
+        Some((v, ty))
     }
 
+    /// A block: its items in a scope of their own.
     fn block(&mut self, items: &[Stmt]) -> Result<Vec<IStmt>, CError> {
         self.scopes.push(HashMap::new());
-        let mut out = vec![];
-        for s in items {
-            match self.stmt(s) {
-                Ok(st) => out.push(st),
-                Err(e) => {
-                    self.scopes.pop();
-                    return Err(e);
-                }
-            }
-        }
+        let out = self.items(items);
         self.scopes.pop();
-        Ok(out)
+        out
+    }
+
+    /// The items of a block, in the innermost scope.
+    fn items(&mut self, items: &[Stmt]) -> Result<Vec<IStmt>, CError> {
+        items.iter().map(|s| self.stmt(s)).collect()
     }
 
     fn sub(&mut self, s: &Stmt) -> Result<Vec<IStmt>, CError> {
@@ -375,10 +237,20 @@ impl Resolver {
                 if d.specs.words.iter().any(|w| w.0 == Spec::Typedef) {
                     return Err(unsupported(d.span, "local typedefs"));
                 }
+                let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
+                let is_static = d.specs.words.iter().any(|w| w.0 == Spec::Static);
                 let mut out = vec![];
                 for item in &d.items {
                     if matches!(item.decl.suffixes.first(), Some(Suffix::Params(..))) {
                         continue; // a local prototype
+                    }
+                    if is_extern {
+                        self.local_extern(d, item)?;
+                        continue;
+                    }
+                    if is_static {
+                        self.local_static(d, item)?;
+                        continue;
                     }
                     self.check_scalar(&item.decl)?;
                     let Some(ty) = self.base_type(&d.specs)? else {
@@ -402,7 +274,7 @@ impl Resolver {
                     };
                     let init = Some(init);
                     let name = item.decl.name.clone().unwrap_or_default();
-                    let id = self.declare(&name, ty, item.decl.span);
+                    let id = self.declare(&name, ty, item.decl.span)?;
                     out.push(IStmt {
                         kind: IStmtKind::Init(VarRef::Local(id), init),
                         span: item.decl.span,
@@ -491,6 +363,7 @@ impl Resolver {
                 };
                 IStmtKind::Return(v)
             }
+            StmtKind::TooDeep => return Err(CError::too_deep(s.span, "statements")),
             StmtKind::Goto(_) => return Err(unsupported(s.span, "goto")),
             StmtKind::Switch => return Err(unsupported(s.span, "switch statements")),
             StmtKind::Label(_, inner) => return self.stmt(inner),

@@ -1,0 +1,5 @@
+// expect: 3:11: integer literal too large for any integer type
+int main() {
+  int x = 1000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+  return x;
+}

@@ -1,0 +1,5 @@
+// expect: 3:13: unterminated string literal
+int main() {
+  char *s = "no closing quote;
+  return 0;
+}
