@@ -12,6 +12,7 @@ import argparse
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -54,24 +55,21 @@ def definition_chain(n):
 
 
 def run_one(bin_path, args, kill_after):
+    """(wall seconds, peak RSS in MB, first stdout line, exit code) of one process, killed
+    after `kill_after` seconds."""
     start = time.monotonic()
     proc = subprocess.Popen([bin_path] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    chunks = []
-    deadline = start + kill_after
+    timer = threading.Timer(kill_after, proc.kill)
+    timer.start()
     # Read all output, then reap with wait4 to get this child's own peak RSS.
-    os.set_blocking(proc.stdout.fileno(), True)
-    while True:
-        if time.monotonic() > deadline:
-            proc.kill()
-            break
-        data = proc.stdout.read(1 << 16)
-        if not data:
-            break
-        chunks.append(data)
+    data = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
     wall = time.monotonic() - start
-    first = b"".join(chunks).decode(errors="replace").split("\n", 1)[0]
+    first = data.decode(errors="replace").split("\n", 1)[0]
     code = os.waitstatus_to_exitcode(status)
+    if code == -9:
+        first = "killed after %g s" % kill_after
     return wall, usage.ru_maxrss / 1024.0, first, code
 
 
