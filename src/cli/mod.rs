@@ -236,18 +236,30 @@ pub(crate) fn run_on_worker(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
         if until.is_some_and(|u| std::time::Instant::now() >= u) {
-            println!("unknown");
-            eprintln!("timeout");
-            return 0;
+            abandon("timeout");
         }
         if let Some(m) = limits.memory {
             if limits::resident_bytes().is_some_and(|b| b > m.bytes()) {
-                println!("unknown");
-                eprintln!("memory limit: resident memory above {} MB", m.megabytes);
-                return 0;
+                abandon(&format!(
+                    "memory limit: resident memory above {} MB",
+                    m.megabytes
+                ));
             }
         }
     }
+}
+
+/// Answers `unknown` with `reason` while the worker is still running, and ends the process at
+/// once: exit handlers (Z3's global destructors among them) would run beside the worker, which
+/// still uses Z3, and take time the limit does not have.
+fn abandon(reason: &str) -> ! {
+    use std::io::Write as _;
+    println!("unknown");
+    eprintln!("{reason}");
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: _exit ends the process without running exit handlers; output is flushed above.
+    unsafe { libc::_exit(0) }
 }
 
 /// Runs a command that prints its own output on a worker with a large stack and no limit.
