@@ -80,6 +80,31 @@ impl Limits {
     }
 }
 
+/// How long ago this process started (Linux: `/proc/self/stat` against `/proc/uptime`, to the
+/// clock tick), `None` elsewhere. Limits count from the process's start, not from `main`:
+/// loading the libraries takes tens of milliseconds on a loaded machine.
+pub fn process_age() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let start_ticks: f64 = rest.split_whitespace().nth(19)?.parse().ok()?;
+    let uptime: f64 = std::fs::read_to_string("/proc/uptime")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    // SAFETY: sysconf has no preconditions; it returns -1 on error, handled below.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if ticks <= 0 {
+        return None;
+    }
+    let age = uptime - start_ticks / ticks as f64;
+    (0.0..60.0)
+        .contains(&age)
+        .then(|| Duration::from_secs_f64(age))
+}
+
 /// This process's resident memory in bytes (Linux: `/proc/self/statm`), `None` elsewhere.
 pub fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
@@ -115,6 +140,11 @@ mod tests {
         for bad in ["0", "-5", "1.5", "lots", "99999999999999999999"] {
             assert!(bad.parse::<MemoryLimit>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn knows_own_age() {
+        assert!(process_age().is_some_and(|a| a < Duration::from_secs(60)));
     }
 
     #[test]

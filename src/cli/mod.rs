@@ -194,7 +194,10 @@ pub(crate) fn run_on_worker(
     limits: limits::Limits,
     job: impl FnOnce() -> Outcome + Send + 'static,
 ) -> i32 {
-    let start = std::time::Instant::now();
+    let now = std::time::Instant::now();
+    let start = limits::process_age()
+        .and_then(|age| now.checked_sub(age))
+        .unwrap_or(now);
     let (tx, rx) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name(name.into())
