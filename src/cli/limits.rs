@@ -2,7 +2,8 @@
 //! main thread keeps over a worker (time, resident memory) so that every limit ends in a
 //! printed answer, never in a panic or an abort.
 //!
-//! Nothing here solves: it parses limits and reads the process's own resident memory.
+//! Nothing here solves: it parses limits and reads the process's age (its resident memory is
+//! read with the batch runner's `rss_bytes`).
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -105,15 +106,6 @@ pub fn process_age() -> Option<Duration> {
         .then(|| Duration::from_secs_f64(age))
 }
 
-/// This process's resident memory in bytes (Linux: `/proc/self/statm`), `None` elsewhere.
-pub fn resident_bytes() -> Option<u64> {
-    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf has no preconditions; it returns -1 on error, handled below.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    u64::try_from(page).ok().map(|p| pages * p)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,10 +137,5 @@ mod tests {
     #[test]
     fn knows_own_age() {
         assert!(process_age().is_some_and(|a| a < Duration::from_secs(60)));
-    }
-
-    #[test]
-    fn reads_own_memory() {
-        assert!(resident_bytes().is_some_and(|b| b > 0));
     }
 }

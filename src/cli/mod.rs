@@ -242,7 +242,8 @@ pub(crate) fn run_on_worker(
             abandon("timeout");
         }
         if let Some(m) = limits.memory {
-            if limits::resident_bytes().is_some_and(|b| b > m.bytes()) {
+            if hornbeam::batch::runner::rss_bytes(std::process::id()).is_some_and(|b| b > m.bytes())
+            {
                 abandon(&format!(
                     "memory limit: resident memory above {} MB",
                     m.megabytes
