@@ -199,3 +199,18 @@ fn a_closed_pipe_ends_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn an_unreadable_file_is_placed_at_1_1() {
+    let dir = scratch("unreadable");
+    let missing = dir.join("missing.smt2");
+    let path = missing.to_str().unwrap();
+    let out = run(&["print", path]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("{path}:1:1: cannot read the file")),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches(path).count(), 1, "the path once: {stderr}");
+}
