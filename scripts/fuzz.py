@@ -17,8 +17,9 @@ Every run is one generated input and the commands run on it:
   be read back), `analyze`, `facts`, `verify` for C (its `--emit-chc` output must be read back),
   and now and then odd command-line values (`--timeout inf`, ...).
 - findings: CRASH (a signal, `panicked`/`stack overflow`/`fatal runtime error` on stderr, or an
-  exit status other than 0-3); HANG (no exit by the time limit + grace; the harness kills it
-  --kill-after seconds later, so the report tells a late answer from a stuck run);
+  exit status other than 0-3); HANG (no exit by the time limit + grace, for commands without a
+  time limit (print, analyze, facts) plus UNBOUNDED_SECS_PER_MB per megabyte of input; the
+  harness kills it --kill-after seconds later, so the report tells a late answer from a stuck run);
   DISAGREE (a definite answer that contradicts Z3 on the same assertions with the same limit,
   Hornbeam's own model that `check` rejects, or `print`/`--emit-chc` output that Hornbeam's
   parser rejects); BAD-ERROR (exit status 2 without a `FILE:LINE:COL:` first stderr line and an
@@ -42,6 +43,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BIN = ROOT / "target" / "release" / "hornbeam"
+# Seconds per megabyte of input that a command without a time limit (print, analyze, facts)
+# may take beyond the run's limit: 0.5 MB/s, far below what a linear pass needs.
+UNBOUNDED_SECS_PER_MB = 2.0
 
 # ---------------------------------------------------------------------------------------------
 # S-expressions. Atoms are strings (quoted symbols, strings and keywords kept verbatim), lists
@@ -1084,6 +1088,14 @@ class Fuzzer:
         self.stats_inc("calls")
         return run([self.a.bin] + args, limit or self.a.timeout + self.a.grace, self.a.memory, self.a.kill_after)
 
+    def structural(self, args, path):
+        """`print`, `analyze` and `facts` take no time limit: their contract is time linear in
+        the input. They are held to the run's limit plus UNBOUNDED_SECS_PER_MB for each
+        megabyte of input, so a 20,000-predicate chain may take a few seconds but a quadratic
+        pass over it is still caught."""
+        mb = os.path.getsize(path) / 1e6
+        return self.hb(args, self.a.timeout + self.a.grace + UNBOUNDED_SECS_PER_MB * mb)
+
     def stats_inc(self, key, n=1):
         with self.lock:
             self.stats[key] += n
@@ -1109,7 +1121,7 @@ class Fuzzer:
         p = os.path.join(tmp, "printed.smt2")
         with open(p, "w") as f:
             f.write(text)
-        res = self.hb(["print", p])
+        res = self.structural(["print", p], p)
         f = classify(res, "print of %s output" % what, [p])
         if f is None and res.code == 2:
             first = (res.err.splitlines() or [""])[0]
@@ -1155,17 +1167,17 @@ class Fuzzer:
                 results.append((cres, cf_))
         elif r < 0.84:
             flags = rng.choice([[], [], ["--preprocessed"], ["--split-bools"], ["--preprocessed", "--split-bools"]])
-            res = self.hb(["print", path] + flags)
+            res = self.structural(["print", path] + flags, path)
             f = classify(res, "print", [path])
             results.append((res, f))
             if f is None and res.code == 0:
                 self.reread(res.out, tmp, "print " + " ".join(flags), results)
         elif r < 0.94:
             flags = rng.choice([[], ["--json"], ["--dot"], ["--stats"]])
-            res = self.hb(["analyze", path] + flags)
+            res = self.structural(["analyze", path] + flags, path)
             results.append((res, classify(res, "analyze", [path])))
         elif r < 0.97:
-            res = self.hb(["facts", path, "--out", os.path.join(tmp, "facts")])
+            res = self.structural(["facts", path, "--out", os.path.join(tmp, "facts")], path)
             results.append((res, classify(res, "facts", [path])))
         else:
             # (command, usage: clap may reject it as a command line rather than name a file)
