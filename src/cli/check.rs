@@ -39,7 +39,7 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
         Ok(x) => x,
         Err(code) => return out(String::new(), String::new(), code),
     };
-    let mname = model.display().to_string();
+    let mname = hornbeam::syntax::display_name(model);
     let msrc = match hornbeam::syntax::read_text(model) {
         Ok(s) => s,
         Err((e, prefix)) => {

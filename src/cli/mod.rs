@@ -48,6 +48,27 @@ pub enum CexShapeChoice {
     Mixed,
 }
 
+/// How `solve` prints a model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModelFormatChoice {
+    /// One `(define-fun ...)` per line.
+    Lines,
+    /// The definitions in parentheses, as SMT-LIB 2.6 `(get-model)` answers (Z3, Golem).
+    Smtlib,
+    /// `(model (define-fun ...) ...)`, CHC-COMP's first format.
+    ChcComp,
+}
+
+impl From<ModelFormatChoice> for hornbeam::witness::ModelFormat {
+    fn from(c: ModelFormatChoice) -> Self {
+        match c {
+            ModelFormatChoice::Lines => Self::Lines,
+            ModelFormatChoice::Smtlib => Self::SmtLib,
+            ModelFormatChoice::ChcComp => Self::ChcComp,
+        }
+    }
+}
+
 /// How the slicing engine weakens candidates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WeakeningChoice {
@@ -160,13 +181,21 @@ pub(crate) fn load(
     store: &hornbeam::term::TermStore,
     file: &std::path::Path,
 ) -> Result<(hornbeam::chc::System, String), i32> {
-    let name = file.display().to_string();
+    load_script(store, file).map(|(script, src)| (script.system, src))
+}
+
+/// Like [`load`], with what the script asks (`check-sat` or `query`, `get-model`).
+pub(crate) fn load_script(
+    store: &hornbeam::term::TermStore,
+    file: &std::path::Path,
+) -> Result<(hornbeam::syntax::Script, String), i32> {
+    let name = hornbeam::syntax::display_name(file);
     let src = match hornbeam::syntax::read_text(file) {
         Ok(s) => s,
         Err((e, prefix)) => return Err(input_error(&e.render(&name, &prefix))),
     };
-    match hornbeam::syntax::read_system(store, &src) {
-        Ok(sys) => Ok((sys, src)),
+    match hornbeam::syntax::read_script(store, &src) {
+        Ok(script) => Ok((script, src)),
         Err(e) => Err(input_error(&e.render(&name, &src))),
     }
 }

@@ -4,19 +4,24 @@
 //! (answering `unknown` if the worker overruns it) and turns a worker panic into `unknown`.
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
-use super::{load, run_on_worker, CexShapeChoice, EngineChoice, Outcome, WeakeningChoice};
+use super::{
+    load_script, run_on_worker, CexShapeChoice, EngineChoice, ModelFormatChoice, Outcome,
+    WeakeningChoice,
+};
 use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
+use hornbeam::syntax::Question;
 use hornbeam::term::TermStore;
-use hornbeam::witness::Answer;
+use hornbeam::witness::{Answer, ModelFormat};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Options of `hornbeam solve`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolveArgs {
-    /// The CHC-COMP (SMT-LIB, logic HORN) file.
+    /// The CHC-COMP (SMT-LIB, logic HORN) file, or Z3's fixedpoint format (`declare-rel`,
+    /// `rule`, `query`); gzip-compressed or not; `-` reads standard input.
     file: PathBuf,
     /// Which engine to run.
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
@@ -34,9 +39,13 @@ pub struct SolveArgs {
     /// Resident-memory limit in MB: above it the answer is `unknown` (default: none).
     #[arg(long)]
     memory: Option<MemoryLimit>,
-    /// After `sat`, print the model as SMT-LIB define-fun lines.
+    /// After `sat`, print the model (as `(get-model)` in the input does).
     #[arg(long)]
     model: bool,
+    /// How to print the model (implies `--model`); `(get-model)` in the input answers as
+    /// SMT-LIB 2.6 does (`smtlib`) unless this says otherwise.
+    #[arg(long, value_enum)]
+    model_format: Option<ModelFormatChoice>,
     /// After `unsat`, print the counterexample derivation.
     #[arg(long)]
     cex: bool,
@@ -69,7 +78,7 @@ pub fn run(args: &SolveArgs) -> i32 {
 
 fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let store = TermStore::new();
-    let (system, _) = match load(&store, &args.file) {
+    let (script, _) = match load_script(&store, &args.file) {
         Ok(x) => x,
         Err(code) => {
             return Outcome {
@@ -112,25 +121,39 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         },
         None => options,
     };
-    let solved = driver::solve(&store, &system, &options);
+    let system = &script.system;
+    let solved = driver::solve(&store, system, &options);
     let answer = solved.answer;
     let mut stdout = String::new();
     let mut stderr = String::new();
-    stdout.push_str(answer.keyword());
+    stdout.push_str(word(&answer, script.question));
     stdout.push('\n');
+    let model_format = match (args.model_format, script.get_model) {
+        (Some(f), _) => Some(f.into()),
+        (None, true) => Some(ModelFormat::SmtLib),
+        (None, false) => args.model.then_some(ModelFormat::Lines),
+    };
     match &answer {
-        Answer::Sat(m) if args.model => stdout.push_str(&m.to_smtlib(&store, &system)),
-        Answer::Unsat(d) if args.cex => stdout.push_str(&d.to_text(&store, &system)),
+        Answer::Sat(m) => {
+            if let Some(f) = model_format {
+                stdout.push_str(&m.to_text(&store, system, f));
+            }
+        }
+        Answer::Unsat(d) if args.cex => stdout.push_str(&d.to_text(&store, system)),
         Answer::Unknown(reason) => {
             stderr.push_str(reason);
             stderr.push('\n');
         }
         _ => {}
     }
+    if script.get_model && !matches!(answer, Answer::Sat(_)) {
+        // What Z3 answers to `(get-model)` when there is no model.
+        stdout.push_str("(error \"model is not available\")\n");
+    }
     if args.stats {
         let json = serde_json::json!({
             "engine": solved.engine,
-            "answer": answer.keyword(),
+            "answer": word(&answer, script.question),
             "predicates": system.num_preds(),
             "clauses": system.num_clauses(),
             "preprocess": solved.preprocess,
@@ -150,5 +173,15 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         stdout,
         stderr,
         code: 0,
+    }
+}
+
+/// The answer's first line. A `(query q)` asks whether `q` is derivable, so it is worded the
+/// other way round: `sat` when the clauses have no model (a derivation of `q` exists).
+fn word(answer: &Answer, question: Question) -> &'static str {
+    match (question, answer) {
+        (Question::Query, Answer::Sat(_)) => "unsat",
+        (Question::Query, Answer::Unsat(_)) => "sat",
+        _ => answer.keyword(),
     }
 }

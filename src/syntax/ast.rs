@@ -218,6 +218,14 @@ pub enum CommandKind {
     GetModel,
     /// `(exit)`.
     Exit,
+    /// Z3's fixedpoint format: `(declare-rel R (S...))`, a predicate.
+    DeclareRel(Symbol, Vec<Sort>),
+    /// Z3's fixedpoint format: `(declare-var x S)`, a variable every later rule quantifies.
+    DeclareVar(Symbol, Sort),
+    /// Z3's fixedpoint format: `(rule t [name])`, a clause over the declared variables.
+    Rule(Term),
+    /// Z3's fixedpoint format: `(query t)`: is `t` (a relation or a formula) derivable?
+    Query(Term),
     /// Any other command, e.g. `(get-info :reason-unknown)`, with raw arguments.
     Other(Symbol, Vec<SExpr>),
 }

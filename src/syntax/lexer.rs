@@ -210,6 +210,18 @@ pub enum Tok {
     /// Command name `exit`.
     #[token("exit")]
     Exit,
+    /// Command name `declare-rel` (Z3's fixedpoint format).
+    #[token("declare-rel")]
+    DeclareRel,
+    /// Command name `declare-var` (Z3's fixedpoint format).
+    #[token("declare-var")]
+    DeclareVar,
+    /// Command name `rule` (Z3's fixedpoint format).
+    #[token("rule")]
+    Rule,
+    /// Command name `query` (Z3's fixedpoint format).
+    #[token("query")]
+    Query,
 
     /// Never produced: catches `1a`, `1.` and the like to report them as one error.
     #[regex(r"[0-9][0-9a-zA-Z~!@$%^&*_+=<>.?/\-]*", bad_number, priority = 1)]
@@ -243,6 +255,10 @@ impl Tok {
             Tok::CheckSat => "check-sat",
             Tok::GetModel => "get-model",
             Tok::Exit => "exit",
+            Tok::DeclareRel => "declare-rel",
+            Tok::DeclareVar => "declare-var",
+            Tok::Rule => "rule",
+            Tok::Query => "query",
             _ => return None,
         })
     }

@@ -24,8 +24,35 @@ use crate::witness::Model;
 
 /// Parses and lowers a CHC-COMP script into a system over `store`.
 pub fn read_system(store: &TermStore, src: &str) -> Result<System, Error> {
+    read_script(store, src).map(|s| s.system)
+}
+
+/// Parses and lowers a script (SMT-LIB with `check-sat`, or Z3's fixedpoint format with
+/// `query`) into its clause system and what it asks.
+pub fn read_script(store: &TermStore, src: &str) -> Result<Script, Error> {
     let commands = parse::parse_script(src).map_err(syntax)?;
     lower::lower_script(store, &commands, src.len())
+}
+
+/// A lowered script: its clauses and the question it asks of them.
+#[derive(Clone, Debug)]
+pub struct Script {
+    /// The clauses; the question is always whether they have a model.
+    pub system: System,
+    /// How the script asked, which fixes how the answer is worded.
+    pub question: Question,
+    /// `(get-model)` follows the question: print the model after the answer.
+    pub get_model: bool,
+}
+
+/// How a script asks whether its clauses have a model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// SMT-LIB `(check-sat)`: `sat` means the clauses have a model (the query is unreachable).
+    CheckSat,
+    /// Z3's fixedpoint `(query q)`: `sat` means `q` is derivable, i.e. the clauses have no
+    /// model (the opposite wording of [`Question::CheckSat`], as Z3 prints it).
+    Query,
 }
 
 /// Parses a model (ours, Z3's `define-fun` list or a CHC-COMP `(model ...)` block) for `system`.
@@ -38,18 +65,43 @@ fn syntax(e: parse::SyntaxError) -> Error {
     Error::at(ErrorKind::Syntax, e.span, e.message)
 }
 
-/// Reads a file as UTF-8 text; a non-UTF-8 file is a syntax error at its first bad byte. A
-/// leading byte-order mark is dropped (it is invisible, so columns are counted without it).
+/// The path that names standard input in every command (`hornbeam solve -`).
+pub const STDIN: &str = "-";
+
+/// How messages name an input: `<stdin>` for [`STDIN`], else the path as given.
+pub fn display_name(path: &std::path::Path) -> String {
+    match path.as_os_str() == STDIN {
+        true => "<stdin>".to_owned(),
+        false => path.display().to_string(),
+    }
+}
+
+/// Reads an input as UTF-8 text: a file, or standard input for `-`; gzip-compressed input
+/// (recognised by its magic bytes, whatever its name) is decompressed. A non-UTF-8 input is a
+/// syntax error at its first bad byte. A leading byte-order mark is dropped (it is invisible,
+/// so columns are counted without it).
 pub fn read_text(path: &std::path::Path) -> Result<String, (Error, String)> {
-    let bytes = std::fs::read(path).map_err(|source| {
+    let io = |source| {
         (
             Error::Io {
-                path: path.display().to_string(),
+                path: display_name(path),
                 source,
             },
             String::new(),
         )
-    })?;
+    };
+    let bytes = match path.as_os_str() == STDIN {
+        true => {
+            let mut buf = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf).map(|_| buf)
+        }
+        false => std::fs::read(path),
+    }
+    .map_err(io)?;
+    let bytes = match bytes.starts_with(&GZIP_MAGIC) {
+        true => gunzip(&bytes).map_err(io)?,
+        false => bytes,
+    };
     let bytes = match bytes.strip_prefix("\u{feff}".as_bytes()) {
         Some(rest) => rest.to_vec(),
         None => bytes,
@@ -72,4 +124,15 @@ pub fn read_text(path: &std::path::Path) -> Result<String, (Error, String)> {
             ))
         }
     }
+}
+
+/// The first two bytes of every gzip stream (RFC 1952); no SMT-LIB or C text starts so.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Decompresses gzip data (also several concatenated members, as `gzip` writes them).
+fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(bytes), &mut out)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("gzip: {e}")))?;
+    Ok(out)
 }

@@ -201,6 +201,10 @@ const COMMAND_WORDS: &[&str] = &[
     "check-sat",
     "get-model",
     "exit",
+    "declare-rel",
+    "declare-var",
+    "rule",
+    "query",
 ];
 
 /// Describes a set of expected terminals in words ("a term", "`)`", "a sort or `)`", ...).

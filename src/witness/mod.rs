@@ -11,7 +11,7 @@ mod instantiate;
 mod model;
 
 pub use derivation::{replay_derivation, DerivNode, Derivation, ReplayError};
-pub use model::{validate_model, Interp, Model, ModelCheck};
+pub use model::{validate_model, Interp, Model, ModelCheck, ModelFormat};
 
 use crate::chc::System;
 use crate::smt::Deadline;

@@ -46,6 +46,27 @@ impl Model {
         }
     }
 
+    /// The model as text in `format`; every format reads back with `syntax::read_model`.
+    pub fn to_text(&self, store: &TermStore, system: &System, format: ModelFormat) -> String {
+        let lines = self.to_smtlib(store, system);
+        let wrap = |open: &str| {
+            let mut out = String::from(open);
+            out.push('\n');
+            for line in lines.lines() {
+                out.push_str("  ");
+                out.push_str(line);
+                out.push('\n');
+            }
+            out.push_str(")\n");
+            out
+        };
+        match format {
+            ModelFormat::Lines => lines,
+            ModelFormat::SmtLib => wrap("("),
+            ModelFormat::ChcComp => wrap("(model"),
+        }
+    }
+
     /// SMT-LIB text: one `(define-fun P ((x S) ...) Bool body)` line per predicate of the
     /// system, in declaration order.
     pub fn to_smtlib(&self, store: &TermStore, system: &System) -> String {
@@ -77,6 +98,18 @@ impl Model {
         }
         out
     }
+}
+
+/// How a model is printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ModelFormat {
+    /// One `(define-fun ...)` per line (Hornbeam's own).
+    #[default]
+    Lines,
+    /// The definitions in parentheses, as SMT-LIB 2.6 `(get-model)` answers (Z3, Golem).
+    SmtLib,
+    /// `(model (define-fun ...) ...)`, as SMT-LIB 2.5 and CHC-COMP's first editions wrote it.
+    ChcComp,
 }
 
 /// The outcome of validating a model.

@@ -8,10 +8,12 @@
 //! large constraints do not blow up.
 
 mod datatypes;
+mod fixedpoint;
 mod terms;
 
 use super::ast::{self, CommandKind, Span};
 use super::error::{Error, ErrorKind};
+use super::{Question, Script};
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Quantifier, Sort, TermId, TermStore, VarId};
 use crate::witness::{Interp, Model};
@@ -183,10 +185,13 @@ pub fn lower_script(
     store: &TermStore,
     commands: &[ast::Command],
     src_len: usize,
-) -> Result<System, Error> {
+) -> Result<Script, Error> {
     let mut env = Env::new(store);
     let mut system = System::new();
     let mut saw_check_sat = false;
+    let mut question = Question::CheckSat;
+    let mut get_model = false;
+    let mut vars = fixedpoint::Vars::default();
     for cmd in commands {
         if saw_check_sat {
             // One query per script: the answer is that of the first `(check-sat)`, so anything
@@ -195,18 +200,24 @@ pub fn lower_script(
                 CommandKind::SetInfo(_) | CommandKind::GetModel | CommandKind::Other(..) => {}
                 CommandKind::Exit => break,
                 _ => {
+                    let asked = match question {
+                        Question::CheckSat => "(check-sat)",
+                        Question::Query => "(query ...)",
+                    };
                     return Err(Error::at(
                         ErrorKind::Unsupported,
                         cmd.span,
-                        "commands after (check-sat) other than (get-model), (set-info) and \
-                         (exit) (Hornbeam answers one query per script)",
-                    ))
+                        format!(
+                            "commands after {asked} other than (get-model), (set-info) and \
+                             (exit) (Hornbeam answers one query per script)"
+                        ),
+                    ));
                 }
             }
         }
         match &cmd.kind {
             CommandKind::SetLogic(_) | CommandKind::SetInfo(_) | CommandKind::SetOption(_) => {}
-            CommandKind::GetModel => {}
+            CommandKind::GetModel => get_model |= saw_check_sat,
             // SMT-LIB: `(exit)` ends the script; what follows it is never read.
             CommandKind::Exit => break,
             CommandKind::CheckSat => saw_check_sat = true,
@@ -235,16 +246,30 @@ pub fn lower_script(
             }
             CommandKind::Assert(t) => {
                 let f = env.formula(t)?;
-                let mut used: HashSet<VarId> = HashSet::new();
-                for proto in clausify(store, &f, true, t.span)? {
-                    let clause = finish(store, proto)?;
-                    if store.as_bool(clause.constraint) == Some(false) {
-                        continue; // trivially true clause
-                    }
-                    // Clauses of one assertion share its quantified variables: rename apart.
-                    let clause = rename_apart(store, clause, &mut used);
-                    system.add_clause(clause);
-                }
+                add_clauses(store, &mut system, &f, t.span)?;
+            }
+            CommandKind::DeclareRel(name, args) => {
+                vars.used = true;
+                let bool_sort = ast::Sort::Simple(ast::Symbol {
+                    name: "Bool".to_owned(),
+                    span: name.span,
+                });
+                declare(&mut env, &mut system, name, args, &bool_sort, cmd.span)?;
+            }
+            CommandKind::DeclareVar(name, sort) => {
+                check_fresh(&env, name)?;
+                vars.declare(name, sort)?;
+            }
+            CommandKind::Rule(t) => {
+                vars.used = true;
+                let f = vars.rule(&mut env, t)?;
+                add_clauses(store, &mut system, &f, t.span)?;
+            }
+            CommandKind::Query(q) => {
+                let f = vars.query(&mut env, &system, q)?;
+                add_clauses(store, &mut system, &f, q.span)?;
+                saw_check_sat = true;
+                question = Question::Query;
             }
             CommandKind::Other(name, _) => {
                 return Err(Error::at(
@@ -262,10 +287,37 @@ pub fn lower_script(
                 start: src_len,
                 end: src_len,
             },
-            "missing (check-sat)",
+            match vars.used {
+                true => "missing (query ...)",
+                false => "missing (check-sat)",
+            },
         ));
     }
-    Ok(system)
+    Ok(Script {
+        system,
+        question,
+        get_model,
+    })
+}
+
+/// Adds the clauses of a formula asserted as a whole (an `assert` or a `rule`).
+fn add_clauses(
+    store: &TermStore,
+    system: &mut System,
+    f: &Formula,
+    span: Span,
+) -> Result<(), Error> {
+    let mut used: HashSet<VarId> = HashSet::new();
+    for proto in clausify(store, f, true, span)? {
+        let clause = finish(store, proto)?;
+        if store.as_bool(clause.constraint) == Some(false) {
+            continue; // trivially true clause
+        }
+        // Clauses of one assertion share its quantified variables: rename apart.
+        let clause = rename_apart(store, clause, &mut used);
+        system.add_clause(clause);
+    }
+    Ok(())
 }
 
 /// Renames the variables of `clause` that are in `used` to fresh ones; adds all its variables

@@ -1,0 +1,4 @@
+(declare-rel r (Int))
+(declare-var x Int)
+(declare-var x Int)
+(query r)

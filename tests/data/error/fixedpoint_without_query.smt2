@@ -1,0 +1,3 @@
+(declare-rel r (Int))
+(declare-var x Int)
+(rule (r x))

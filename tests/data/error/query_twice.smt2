@@ -1,0 +1,4 @@
+(declare-rel r (Int))
+(rule (r 1))
+(query r)
+(query r)
