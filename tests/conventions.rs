@@ -1,7 +1,8 @@
 //! Other solvers' conventions, end to end: standard input (`-`), gzip-compressed files,
 //! `(get-model)` in the script, the model formats of `--model-format`, and Z3's fixedpoint
 //! format (`tests/data/fixedpoint/{sat,unsat}`: the folder is the answer Z3 prints, `sat` when
-//! the query is derivable).
+//! the query is derivable); and what `check` says about a model that is not one (no
+//! definitions for the file's predicates; values that break a violated clause).
 
 mod common;
 
@@ -210,4 +211,45 @@ fn fixedpoint_format_answers_as_z3() {
             assert_eq!(horn.lines().next(), Some(opposite), "{}", file.display());
         }
     }
+}
+
+#[test]
+fn check_refuses_a_model_that_defines_none_of_the_predicates() {
+    for model in ["", "; nothing\n", "sat\n()\n", "(model)\n"] {
+        let out = run(&["check", s(&safe_file()), "-"], model.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{model:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("<stdin>:1:1: the model defines none of the predicates of"),
+            "{err}"
+        );
+    }
+    let out = run(&["check", "-", "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_shows_values_that_break_the_clause() {
+    // counter.smt2: x := 0; while (x < 10) x++. This model (x <= 0) is not inductive: from
+    // x in [-1, 0] one step reaches y = x + 1 > 0.
+    let model = "(define-fun inv ((x Int)) Bool (and (<= x 0) (>= x (- 1))))\n";
+    let out = expect(&["check", s(&safe_file()), "-"], model.as_bytes(), 1);
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("; values that break it: "))
+        .unwrap_or_else(|| panic!("no values in\n{out}"));
+    let values: Vec<(String, i64)> = line
+        .split(", ")
+        .map(|kv| {
+            let (k, v) = kv.split_once(" = ").expect("name = value");
+            let v = v.replace("(- ", "-").replace(')', "");
+            (k.to_owned(), v.parse().expect("an integer"))
+        })
+        .collect();
+    assert_eq!(values.len(), 2, "{line}");
+    let (x, y) = match values[0].0.starts_with('x') {
+        true => (values[0].1, values[1].1),
+        false => (values[1].1, values[0].1),
+    };
+    assert!((-1..=0).contains(&x) && y == x + 1, "{line}");
 }

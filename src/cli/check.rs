@@ -5,7 +5,7 @@ use super::limits::{Limits, TimeLimit};
 use super::{input_error, load, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
 use hornbeam::smt::Deadline;
-use hornbeam::term::TermStore;
+use hornbeam::term::{TermPrinter, TermStore};
 use hornbeam::transform::{Preprocess, SplitBooleans};
 use hornbeam::witness::{validate_model, ModelCheck};
 use std::path::{Path, PathBuf};
@@ -16,6 +16,10 @@ const GRACE: Duration = Duration::from_millis(500);
 
 /// Validates a model file against a CHC file, reading both within the time limit.
 pub fn run(file: PathBuf, model: PathBuf, timeout: TimeLimit) -> i32 {
+    let stdin = Path::new(hornbeam::syntax::STDIN);
+    if file == stdin && model == stdin {
+        return input_error("standard input (`-`) can be the file or the model, not both");
+    }
     let start = Instant::now();
     let limits = Limits {
         time: timeout.0,
@@ -60,19 +64,64 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
             )
         }
     };
+    let undefined: Vec<&str> = system
+        .pred_ids()
+        .filter(|&p| m.get(p).is_none())
+        .map(|p| system.pred(p).name.as_str())
+        .collect();
+    if !undefined.is_empty() && undefined.len() == system.num_preds() {
+        let message = format!(
+            "{mname}:1:1: the model defines none of the predicates of {} ({}): is it a model of \
+             this file?",
+            hornbeam::syntax::display_name(file),
+            abbreviated(&undefined)
+        );
+        return out(String::new(), String::new(), input_error(&message));
+    }
+    let mut notes = String::new();
+    if !undefined.is_empty() {
+        notes = format!(
+            "note: the model does not define {}: read as false\n",
+            abbreviated(&undefined)
+        );
+    }
     let deadline = match timeout.0 {
         Some(t) => Deadline::after(t.saturating_sub(start.elapsed())),
         None => Deadline::none(),
     };
     match validate_model(&store, &system, &m, deadline) {
-        ModelCheck::Valid => out("valid\n".to_owned(), String::new(), 0),
-        ModelCheck::Invalid { clause, reason } => {
+        ModelCheck::Valid => out("valid\n".to_owned(), notes, 0),
+        ModelCheck::Invalid {
+            clause,
+            reason,
+            values,
+        } => {
             let printed = SystemPrinter::new(&store, &system).clause(system.clause(clause));
-            let text = format!("invalid\n; clause {}: {reason}\n{printed}\n", clause.0);
-            out(text, String::new(), 1)
+            let mut text = format!("invalid\n; clause {}: {reason}\n", clause.0);
+            if !values.is_empty() {
+                let p = TermPrinter::new(&store);
+                let shown: Vec<String> = values
+                    .iter()
+                    .map(|(&v, x)| format!("{} = {}", p.var(v), x.to_smtlib(&store.var_sort(v))))
+                    .collect();
+                text.push_str(&format!("; values that break it: {}\n", shown.join(", ")));
+            }
+            text.push_str(&printed);
+            text.push('\n');
+            out(text, notes, 1)
         }
-        ModelCheck::Unknown(r) => out("unknown\n".to_owned(), format!("{r}\n"), 3),
+        ModelCheck::Unknown(r) => out("unknown\n".to_owned(), format!("{notes}{r}\n"), 3),
     }
+}
+
+/// `a, b, c` or `a, b, c and N more`.
+fn abbreviated(names: &[&str]) -> String {
+    const SHOWN: usize = 5;
+    let mut s = names[..names.len().min(SHOWN)].join(", ");
+    if names.len() > SHOWN {
+        s.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    s
 }
 
 /// Prints the normalised system; with `preprocessed`, after the default preprocessing; with

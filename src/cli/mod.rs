@@ -211,6 +211,10 @@ pub(crate) struct Outcome {
 /// backed by memory.
 const WORKER_STACK: usize = 512 << 20;
 
+/// The watch answers this long before the time limit plus grace, so that the process has
+/// exited (output flushed, memory unmapped) by the limit plus grace, not a few ms after it.
+const EXIT_MARGIN: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// How often the main thread looks at the worker's memory.
 const POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
@@ -239,9 +243,9 @@ pub(crate) fn run_on_worker(
         eprintln!("cannot start the worker thread: {e}");
         return 0;
     }
-    let until = limits
-        .time
-        .and_then(|l| start.checked_add(l.saturating_add(limits.grace)));
+    let until = limits.time.and_then(|l| {
+        start.checked_add(l.saturating_add(limits.grace.saturating_sub(EXIT_MARGIN)))
+    });
     loop {
         let wait = match (until, limits.memory) {
             (_, Some(_)) => POLL,

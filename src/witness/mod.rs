@@ -44,7 +44,7 @@ impl Answer {
         match self {
             Answer::Sat(m) => match validate_model(store, system, &m, deadline) {
                 ModelCheck::Valid => Answer::Sat(m),
-                ModelCheck::Invalid { clause, reason } => Answer::Unknown(format!(
+                ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(format!(
                     "internal error: model failed validation at clause {}: {reason}",
                     clause.0
                 )),

@@ -4,7 +4,7 @@
 use super::instantiate::check_by_instantiation;
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
 use crate::smt::{eliminate_quantifiers, Deadline, SatResult, Smt};
-use crate::term::{print::symbol, TermId, TermPrinter, TermStore, VarId};
+use crate::term::{print::symbol, TermId, TermPrinter, TermStore, Value, VarId};
 use std::collections::BTreeMap;
 
 /// The interpretation of one predicate: `λ params. body`.
@@ -123,6 +123,9 @@ pub enum ModelCheck {
         clause: ClauseId,
         /// What is wrong.
         reason: String,
+        /// Values of the clause's variables that break it (body and constraint true, head
+        /// false under the model), when the solver gives them in the time left; empty if not.
+        values: BTreeMap<VarId, Value>,
     },
     /// The solver could not decide a clause.
     Unknown(String),
@@ -193,13 +196,13 @@ pub fn validate_model(
         if store.has_quantifier(head) {
             match check_by_instantiation(store, premise, head, first_try()) {
                 SatResult::Unsat => continue,
-                SatResult::Sat => return invalid(cid),
+                SatResult::Sat => return invalid(store, cid, premise, head, deadline),
                 SatResult::Unknown(_) => {}
             }
         }
         match check_clause(store, premise, head, first_try()) {
             SatResult::Unsat => {}
-            SatResult::Sat => return invalid(cid),
+            SatResult::Sat => return invalid(store, cid, premise, head, deadline),
             SatResult::Unknown(r) if !quantified || deadline.expired() => {
                 return ModelCheck::Unknown(format!("clause {}: {r}", cid.0));
             }
@@ -217,17 +220,34 @@ pub fn validate_model(
         let (premise, head) = clause_query(store, system, &eliminated, cid);
         match check_clause(store, premise, head, deadline) {
             SatResult::Unsat => {}
-            SatResult::Sat => return invalid(cid),
+            SatResult::Sat => return invalid(store, cid, premise, head, deadline),
             SatResult::Unknown(r) => return ModelCheck::Unknown(format!("clause {}: {r}", cid.0)),
         }
     }
     ModelCheck::Valid
 }
 
-fn invalid(clause: ClauseId) -> ModelCheck {
+/// A violated clause, with values of its variables that break it if the solver finds them in
+/// a second of what is left (a quantified head may leave it undecided: no values then).
+fn invalid(
+    store: &TermStore,
+    clause: ClauseId,
+    premise: TermId,
+    head: TermId,
+    deadline: Deadline,
+) -> ModelCheck {
+    let mut smt = Smt::new(store, deadline.at_most(std::time::Duration::from_secs(1)));
+    smt.assert(store.and([premise, store.not(head)]));
+    let mut vars = store.free_vars(premise);
+    vars.extend(store.free_vars(head));
+    let values = match smt.check() {
+        SatResult::Sat => smt.values(vars).unwrap_or_default(),
+        _ => BTreeMap::new(),
+    };
     ModelCheck::Invalid {
         clause,
         reason: "the clause has a counterexample under the model".into(),
+        values,
     }
 }
 

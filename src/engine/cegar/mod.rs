@@ -161,7 +161,7 @@ impl Engine for Cegar {
             if let Some(m) = model {
                 break match validate_model(store, system, &m, cx.deadline) {
                     ModelCheck::Valid => Answer::Sat(m),
-                    ModelCheck::Invalid { clause, reason } => Answer::Unknown(format!(
+                    ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(format!(
                         "internal error: cegar model fails clause {}: {reason}",
                         clause.0
                     )),

@@ -112,7 +112,7 @@ impl Engine for Slicing {
                     clause.0
                 ))
             }
-            ModelCheck::Invalid { clause, reason } => Answer::Unknown(format!(
+            ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(format!(
                 "slicing: internal error: clause {} fails under the invariants: {reason}",
                 clause.0
             )),
