@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks Hornbeam against Z3 (Spacer) on a directory of CHC-COMP files.
 
-For every file: Z3 (the binary shipped in the z3-solver wheel that build.rs fetches into .z3/)
+For every file: Z3 (the binary shipped in the z3-solver wheel that build.rs fetches, see z3path.py)
 runs with the time limit and `(get-model)`; `hornbeam solve --engine ENGINE` runs with the same
 limit; for every file Z3 answers `sat`, `hornbeam check` validates Z3's model, and again after
 one predicate's definition (the first one that is not already `false`) is replaced by `false`.
@@ -14,9 +14,11 @@ Writes OUT/results.tsv (one row per file) and prints a summary per track.
 import argparse, concurrent.futures as cf, csv, json, os, re, subprocess, sys, time
 from pathlib import Path
 
+from z3path import z3_dir
+
 ROOT = Path(__file__).resolve().parent.parent
 HB = ROOT / "target" / "release" / "hornbeam"
-Z3 = ROOT / ".z3" / "bin" / "z3"
+Z3 = z3_dir() / "bin" / "z3"
 
 
 def run(cmd, timeout, stdin=None):

@@ -41,6 +41,8 @@ import argparse, concurrent.futures as cf, math, os, random, re, resource, signa
 import shlex, subprocess, sys, tempfile, threading, time
 from pathlib import Path
 
+from z3path import z3_binary
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BIN = ROOT / "target" / "release" / "hornbeam"
 # Seconds per megabyte of input that a command without a time limit (print, analyze, facts)
@@ -1307,7 +1309,7 @@ def main():
                     help="a hung run is killed this long past timeout + grace (telling late answers from stuck runs)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bin", default=str(DEFAULT_BIN))
-    ap.add_argument("--z3", help="reference solver (default: .z3/bin/z3 of this repo or of --bin's)")
+    ap.add_argument("--z3", help="reference solver (default: the build's, see scripts/z3path.py)")
     ap.add_argument("--corpus", action="append", default=[], help="more seed files (repeatable)")
     ap.add_argument("--out", default=str(ROOT / "fuzz-out"))
     ap.add_argument("--keep", type=int, default=3, help="findings saved per distinct signature")
@@ -1325,10 +1327,7 @@ def main():
             sys.exit("fuzz: no binary %s" % a.bin)
     z3 = a.z3
     if not z3:
-        for cand in (ROOT / ".z3" / "bin" / "z3", Path(a.bin).parent.parent.parent / ".z3" / "bin" / "z3"):
-            if cand.exists():
-                z3 = str(cand)
-                break
+        z3 = z3_binary() and str(z3_binary())
     if z3 and not Path(z3).exists():
         sys.exit("fuzz: no Z3 at %s" % z3)
     z3 = z3 and str(Path(z3).resolve())

@@ -185,7 +185,7 @@ fn model_formats_read_back() {
 
 /// The answer Z3 prints for a fixedpoint file, when its binary is at hand and it answers.
 fn z3_answer(path: &Path) -> Option<String> {
-    let z3 = Path::new(env!("CARGO_MANIFEST_DIR")).join(".z3/bin/z3");
+    let z3 = env!("HORNBEAM_Z3_BIN");
     let out = Command::new(z3).arg(path).output().ok()?;
     let first = String::from_utf8_lossy(&out.stdout)
         .lines()

@@ -11,7 +11,7 @@ mod limits;
 mod solve;
 mod verify;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 /// Hornbeam: a constrained-Horn-clause verification engine.
@@ -140,7 +140,17 @@ enum Command {
 
 /// Runs the command line; returns the exit status.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    let version = format!(
+        "{} (commit {}, Z3 {})",
+        env!("CARGO_PKG_VERSION"),
+        env!("HORNBEAM_COMMIT"),
+        hornbeam::smt::z3_version()
+    );
+    let matches = Cli::command().version(version).get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),

@@ -303,6 +303,11 @@ fn dynamic_value(store: &TermStore, d: &Dynamic, sort: &Sort) -> Option<Value> {
     })
 }
 
+/// The version of the Z3 library loaded at run time, as Z3 states it (`Z3 5.3.3.0`).
+pub fn z3_version() -> String {
+    z3::full_version().to_owned()
+}
+
 /// One-shot satisfiability of a Boolean term.
 pub fn check_sat(store: &TermStore, t: TermId, deadline: Deadline) -> SatResult {
     let mut smt = Smt::new(store, deadline);
