@@ -1,0 +1,87 @@
+# This file is part of Hornbeam (MIT licence, see LICENSE at the repository's root).
+"""BenchExec tool-info module for Hornbeam, the harness of CHC-COMP and SV-COMP.
+
+Two kinds of tasks:
+
+- CHC files (`.smt2`, `.smt2.gz`; no property file): `hornbeam solve FILE --timeout T`, with T
+  the run's CPU-time (else wall-time) limit less GRACE seconds, so that Hornbeam answers
+  `unknown` itself before BenchExec would kill it. `sat` is the expected verdict `true` (the clauses have a model), `unsat` is
+  `false`, as CHC-COMP's benchmark definitions expect.
+- C programs (a task with a property file, or a `.c`/`.i` file; a task-definition `.yml`
+  names both): `hornbeam verify PROGRAM --property PROPERTY.prp [--data-model ILP32|LP64]
+  --timeout T` (`unreach-call` when no property file is given); `safe` is `true`, `unsafe` is
+  `false(unreach-call)`.
+
+The first line of standard output is the answer; an `(error "...")` line or exit status 2 is
+an error (the message is on standard error). Options of the benchmark definition are passed
+before the input file.
+
+Install: copy this file into a directory on PYTHONPATH (or BenchExec's `benchexec/tools/`)
+and refer to it as `<benchmark tool="hornbeam" ...>`; test it with
+`python3 -m benchexec.test_tool_info hornbeam --tool-directory DIR --no-container`.
+"""
+
+import benchexec.result as result
+import benchexec.tools.template
+
+
+class Tool(benchexec.tools.template.BaseTool2):
+    """Tool info for Hornbeam, a CHC solver and C verifier."""
+
+    REQUIRED_PATHS = ["hornbeam"]
+    # Hornbeam may answer up to 3 s (verify; 2 s for solve) past its --timeout.
+    GRACE = 3
+
+    def executable(self, tool_locator):
+        return tool_locator.find_executable("hornbeam")
+
+    def name(self):
+        return "Hornbeam"
+
+    def version(self, executable):
+        # `hornbeam 0.1.0 (commit 1a2b3c4d5e, Z3 5.3.3.0)`
+        line = self._version_from_tool(executable, "--version")
+        return line[len("hornbeam ") :].strip() if line.startswith("hornbeam ") else line
+
+    def program_files(self, executable):
+        # The binary, and the Z3 library beside it if it was shipped so (see README
+        # "Building"); a binary built on the machine finds Z3 in the build's cache.
+        return self._program_files_from_executable(
+            executable, self.REQUIRED_PATHS, parent_dir=False
+        )
+
+    def cmdline(self, executable, options, task, rlimits):
+        program = task.single_input_file
+        limit = []
+        seconds = rlimits.cputime or rlimits.walltime
+        if seconds:
+            limit = ["--timeout", str(max(1, seconds - self.GRACE))]
+        if task.property_file or program.endswith((".c", ".i")):
+            prop = ["--property", task.property_file] if task.property_file else []
+            data_model = []
+            if isinstance(task.options, dict) and task.options.get("data_model"):
+                data_model = ["--data-model", task.options["data_model"]]
+            return (
+                [executable, "verify"]
+                + options
+                + prop
+                + data_model
+                + limit
+                + [program]
+            )
+        return [executable, "solve"] + options + limit + [program]
+
+    def determine_result(self, run):
+        lines = [line.strip() for line in run.output if line.strip()]
+        first = lines[0] if lines else ""
+        if first in ("sat", "safe"):
+            return result.RESULT_TRUE_PROP
+        if first == "unsat":
+            return result.RESULT_FALSE_PROP
+        if first == "unsafe":
+            return result.RESULT_FALSE_REACH
+        if first == "unknown":
+            return result.RESULT_UNKNOWN
+        if first.startswith("(error") or run.exit_code.value == 2:
+            return result.RESULT_ERROR + " (input)"
+        return result.RESULT_ERROR
