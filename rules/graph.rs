@@ -1,4 +1,4 @@
-//! The predicate graph and reachability. Needs [`chc_input`](super::chc_input).
+//! The predicate graph and reachability. Needs `chc_input`.
 //!
 //! Recursive rules start with (or join first with) the relation that grows: ascent evaluates
 //! a rule by iterating its first two body relations (the smaller one first), so a rule whose

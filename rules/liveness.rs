@@ -1,4 +1,4 @@
-//! Liveness of predicate arguments. Needs [`chc_input`](super::chc_input).
+//! Liveness of predicate arguments. Needs `chc_input`.
 //!
 //! An argument `(p, i)` is live when its value can influence whether a query clause fires.
 //! A sound over-approximation, conjunct by conjunct:

@@ -13,13 +13,13 @@
 //! }
 //! ```
 //!
-//! - [`chc_input`] (`input.rs`): declarations of the input relations, filled by
-//!   `hornbeam::analysis::Facts`. Every other rule set except [`chc_loops`] needs it.
-//! - [`chc_graph`] (`graph.rs`): the predicate graph, reachability from facts, predicates that can
+//! - `chc_input` (`input.rs`): declarations of the input relations, filled by
+//!   `hornbeam::analysis::Facts`. Every other rule set except `chc_loops` needs it.
+//! - `chc_graph` (`graph.rs`): the predicate graph, reachability from facts, predicates that can
 //!   reach a query, clauses that can take part in a derivation of `false`.
-//! - [`chc_loops`] (`loops.rs`): one step of loop decomposition (Terauchi, Appendix A.4) over an
+//! - `chc_loops` (`loops.rs`): one step of loop decomposition (Terauchi, Appendix A.4) over an
 //!   active subgraph; self-contained (its own input relations), driven by `src/analysis`.
-//! - [`chc_liveness`] (`liveness.rs`): arguments whose values can influence a query.
+//! - `chc_liveness` (`liveness.rs`): arguments whose values can influence a query.
 //!
 //! All columns are `u32` ids (predicates, clauses, variables, positions), so the rule sets also
 //! work in `ascent_par!` programs. The sources may not contain `include_source!` themselves (an

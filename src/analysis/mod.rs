@@ -253,7 +253,7 @@ impl Decomposer {
     }
 }
 
-/// Loads every relation of [`chc_input`](crate::analysis::rules::chc_input) from a
+/// Loads every relation of `chc_input` from a
 /// [`Facts`] value into an ascent program that includes that rule set:
 /// `hornbeam::load_facts!(prog, facts)` (clones the vectors).
 #[macro_export]

@@ -25,7 +25,8 @@ pub struct Cli {
 /// Which engine answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineChoice {
-    /// The default schedule of the available engines.
+    /// The portfolio: slicing, candidates from sampled states, BMC, CEGAR seeded with both,
+    /// PDR, BMC again, in time slices; the first validated answer wins.
     Auto,
     /// Bounded model checking (finds counterexamples only).
     Bmc,
@@ -33,7 +34,8 @@ pub enum EngineChoice {
     Cegar,
     /// Formula slicing (proves safety only).
     Slicing,
-    /// Property-directed reachability (IC3/PDR; linear systems).
+    /// Property-directed reachability (IC3 generalised to Horn clauses, as Spacer; linear and
+    /// non-linear clauses).
     Pdr,
 }
 

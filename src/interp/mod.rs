@@ -1,7 +1,7 @@
 //! Interpolation: the layer between `smt`/`witness` and the engines that turns refutations into
 //! small predicates.
 //!
-//! Duty: linear forms ([`linear`]), implicants of formulas under a model ([`implicant`]), Farkas
+//! Duty: linear forms ([`linear`]), implicants of formulas under a model ([`implicant`](mod@implicant)), Farkas
 //! interpolation of conjunctions with a preference for small results ([`Interpolator`]),
 //! interpolation of arbitrary quantifier-free formulas by cube enumeration ([`formula`]), and tree
 //! interpolation of a recursion-free unwinding ([`tree_interpolate`], [`select_cubes`]). Z3 is

@@ -280,7 +280,7 @@ impl TermStore {
         }
     }
 
-    /// Conjunction: flattened (up to [`MAX_FLAT`] arguments), `true` dropped, `false`
+    /// Conjunction: flattened (up to `MAX_FLAT` = 1024 arguments), `true` dropped, `false`
     /// absorbing, duplicates removed, complementary literals give `false`.
     pub fn and(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
         self.junction(Op::And, args)
