@@ -210,7 +210,7 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
         csv_text.lines().next(),
         Some(output::CSV_COLUMNS.join(",").as_str())
     );
-    let from_csv = output::from_csv(&csv_text).expect("csv parses");
+    let from_csv = output::from_csv(&csv_text, &csv).expect("csv parses");
     assert_eq!(from_csv.len(), run.results.len());
     for (a, b) in from_csv.iter().zip(&run.results) {
         assert_eq!(
@@ -468,7 +468,8 @@ fn hostile_paths_cost_only_their_own_records() {
         stderr.contains("c-fifo.smt2 (not a regular file (a FIFO))"),
         "{stderr}"
     );
-    let from_csv = output::from_csv(&std::fs::read_to_string(&csv).expect("csv")).expect("csv");
+    let from_csv =
+        output::from_csv(&std::fs::read_to_string(&csv).expect("csv"), &csv).expect("csv");
     let key = |r: &hornbeam::batch::Record| (r.path.clone(), r.answer.clone(), r.reason.clone());
     assert_eq!(
         from_csv.iter().map(key).collect::<Vec<_>>(),

@@ -40,6 +40,14 @@ pub struct Record {
     pub wrong: bool,
     /// Wall-clock seconds of the instance.
     pub time: f64,
+    /// CPU seconds of the instance's process (user and system), from its resource usage when
+    /// it ended; `None` when no process ran or for results that do not say.
+    #[serde(default)]
+    pub cpu_secs: Option<f64>,
+    /// Peak resident set of the instance's process in MB (`ru_maxrss`); `None` as for
+    /// `cpu_secs`.
+    #[serde(default)]
+    pub peak_rss_mb: Option<f64>,
     /// The engine that answered (from the solver's statistics), when known.
     pub engine: Option<String>,
     /// `validated` when the solver checked its witness (Hornbeam always does before it prints
@@ -117,6 +125,8 @@ pub fn error_record(file: &Path, reason: String) -> Record {
         expected: None,
         wrong: false,
         time: 0.0,
+        cpu_secs: None,
+        peak_rss_mb: None,
         engine: None,
         validation: String::new(),
         reason,

@@ -260,7 +260,7 @@ pub fn report(args: &ReportArgs) -> i32 {
         };
         match output::load(&file) {
             Ok(run) => runs.push((name, run)),
-            Err(e) => return super::input_error(&e),
+            Err(e) => return super::input_error(&e.to_string()),
         }
     }
     match write(&args.out, &report::render(&runs)) {
