@@ -15,8 +15,10 @@ pub mod expected;
 pub mod output;
 pub mod report;
 pub mod runner;
+pub mod shard;
 pub mod walk;
 
+pub use shard::Shard;
 pub use walk::{collect, is_input, Collected, Input};
 
 use rayon::prelude::*;
@@ -79,6 +81,9 @@ pub struct Run {
     pub wall_time: f64,
     /// The batch was interrupted (Ctrl-C): only finished instances are listed.
     pub interrupted: bool,
+    /// The part of the inputs this run solved (`batch --shard K/N`); `None` for all of them.
+    #[serde(default)]
+    pub shard: Option<Shard>,
     /// One record per finished instance, in input order.
     pub results: Vec<Record>,
 }
@@ -97,6 +102,9 @@ pub struct BatchOptions {
     pub exe: PathBuf,
     /// The `--engine` value each `solve` gets (`None`: its default, the portfolio).
     pub engine: Option<String>,
+    /// The part of the inputs being run, recorded in the [`Run`] (the caller selects the
+    /// inputs with [`shard::select`]).
+    pub shard: Option<Shard>,
 }
 
 /// The track of a file: its parent directory's name.
@@ -191,6 +199,7 @@ pub fn run(
         jobs: options.jobs.max(1),
         wall_time: started.elapsed().as_secs_f64(),
         interrupted,
+        shard: options.shard,
         results: results.into_iter().flatten().collect(),
     }
 }

@@ -10,7 +10,9 @@
 
 use super::EngineChoice;
 use clap::ValueEnum;
-use hornbeam::batch::{self, expected::Expected, output, report, BatchOptions, Record, Run};
+use hornbeam::batch::{
+    self, expected::Expected, output, report, shard, BatchOptions, Record, Run, Shard,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,10 @@ pub struct BatchArgs {
     /// The engine each instance runs (as `solve --engine`).
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// Solve only shard K of N (1 <= K <= N): the inputs at positions K-1, K-1+N, ... when
+    /// ordered by the path given, then by the path relative to it.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
 }
 
 /// Options of `hornbeam report`.
@@ -139,7 +145,10 @@ pub fn run(args: &BatchArgs) -> i32 {
     for w in &collected.warnings {
         eprintln!("warning: {w}");
     }
-    let files = collected.inputs;
+    let files = match args.shard {
+        Some(s) => shard::select(collected.inputs, &args.paths, s),
+        None => collected.inputs,
+    };
     let expected = match &args.expected {
         Some(p) => match Expected::load(p) {
             Ok(e) => e,
@@ -169,6 +178,7 @@ pub fn run(args: &BatchArgs) -> i32 {
             .engine
             .to_possible_value()
             .map(|v| v.get_name().to_string()),
+        shard: args.shard,
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
