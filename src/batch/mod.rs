@@ -12,6 +12,7 @@
 //! lands, `hornbeam verify`) run as a child of the current executable.
 
 pub mod expected;
+pub mod merge;
 pub mod output;
 pub mod report;
 pub mod runner;

@@ -1,6 +1,7 @@
 //! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the walk's
 //! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
-//! instance), Ctrl-C, wrong answers on stderr, result files.
+//! instance), Ctrl-C, wrong answers on stderr, result files; for `report`, the merge's errors
+//! and warnings.
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
 //! options, a path given that does not exist, an unreadable `--expected` table or an output
@@ -10,6 +11,7 @@
 
 use super::EngineChoice;
 use clap::ValueEnum;
+use hornbeam::batch::merge::{self, ResultFile};
 use hornbeam::batch::{
     self, expected::Expected, output, report, shard, BatchOptions, Record, Run, Shard,
 };
@@ -59,12 +61,17 @@ pub struct BatchArgs {
 /// Options of `hornbeam report`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Result files (JSON, or CSV by extension), each `FILE` or `NAME=FILE`.
+    /// Result files (JSON, or CSV by extension), each `FILE` or `NAME=FILE`. Files of one name
+    /// are merged into one run; a shard's default name is its solver, so the shards of a batch
+    /// merge by themselves.
     #[arg(required = true)]
     results: Vec<String>,
     /// The HTML page to write.
+    #[arg(long, required_unless_present = "json")]
+    out: Option<PathBuf>,
+    /// Write the (merged) run as JSON; the results must make exactly one run.
     #[arg(long)]
-    out: PathBuf,
+    json: Option<PathBuf>,
 }
 
 /// Live counts for the progress bar.
@@ -254,30 +261,44 @@ pub fn run(args: &BatchArgs) -> i32 {
 
 /// Runs `report`; returns the exit status.
 pub fn report(args: &ReportArgs) -> i32 {
-    let mut runs = Vec::new();
+    let mut files = Vec::new();
     for spec in &args.results {
         let (name, file) = match spec.split_once('=') {
-            Some((n, f)) if !n.is_empty() => (n.to_string(), PathBuf::from(f)),
-            _ => {
-                let f = PathBuf::from(spec);
-                let stem = f
-                    .file_stem()
-                    .and_then(|s| s.to_str())
-                    .unwrap_or("run")
-                    .to_string();
-                (stem, f)
-            }
+            Some((n, f)) if !n.is_empty() => (Some(n.to_string()), PathBuf::from(f)),
+            _ => (None, PathBuf::from(spec)),
         };
         match output::load(&file) {
-            Ok(run) => runs.push((name, run)),
+            Ok(run) => files.push(ResultFile { name, file, run }),
             Err(e) => return super::input_error(&e.to_string()),
         }
     }
-    match write(&args.out, &report::render(&runs)) {
-        Ok(()) => 0,
-        Err(e) => {
+    let grouped = match merge::group(files) {
+        Ok(g) => g,
+        Err(e) => return super::input_error(&e.to_string()),
+    };
+    for w in &grouped.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(p) = &args.json {
+        let [(_, run)] = grouped.runs.as_slice() else {
+            let names: Vec<&str> = grouped.runs.iter().map(|(n, _)| n.as_str()).collect();
+            return super::input_error(&format!(
+                "--json writes one run, but the result files make {} ({}); name the files of \
+                 one run alike (NAME=FILE)",
+                names.len(),
+                names.join(", ")
+            ));
+        };
+        if let Err(e) = write(p, &output::to_json(run)) {
             eprintln!("{e}");
-            2
+            return 2;
         }
     }
+    if let Some(out) = &args.out {
+        if let Err(e) = write(out, &report::render(&grouped.runs)) {
+            eprintln!("{e}");
+            return 2;
+        }
+    }
+    0
 }
