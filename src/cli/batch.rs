@@ -1,7 +1,7 @@
 //! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the walk's
 //! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
-//! instance), Ctrl-C, wrong answers on stderr, result files; for `report`, the merge's errors
-//! and warnings.
+//! instance and a summary line every `--progress-every` seconds), Ctrl-C, wrong answers on
+//! stderr, result files; for `report`, the merge's errors and warnings.
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
 //! options, a path given that does not exist, an unreadable `--expected` table or an output
@@ -18,9 +18,33 @@ use hornbeam::batch::{
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How often the summary line is printed when stderr is not a terminal (`None`: never).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgressEvery(Option<Duration>);
+
+/// A `--progress-every` value that is not a number of seconds.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a number of seconds (0 or more; 0: no summary lines)")]
+pub struct ProgressEveryError(String);
+
+impl FromStr for ProgressEvery {
+    type Err = ProgressEveryError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let secs: f64 = s.trim().parse().map_err(|_| ProgressEveryError(s.into()))?;
+        if !(0.0..=1e7).contains(&secs) {
+            return Err(ProgressEveryError(s.into()));
+        }
+        Ok(ProgressEvery(
+            (secs > 0.0).then(|| Duration::from_secs_f64(secs)),
+        ))
+    }
+}
 
 /// Options of `hornbeam batch`.
 #[derive(clap::Args, Debug, Clone)]
@@ -56,6 +80,9 @@ pub struct BatchArgs {
     /// ordered by the path given, then by the path relative to it.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    /// When stderr is not a terminal: print a summary line every SECS seconds (0: never).
+    #[arg(long, value_name = "SECS", default_value = "5")]
+    progress_every: ProgressEvery,
 }
 
 /// Options of `hornbeam report`.
@@ -127,6 +154,40 @@ fn progress_line(done: usize, total: usize, r: &Record) -> String {
         line.push_str(&format!(" ({reason})"));
     }
     line
+}
+
+/// The summary line printed every `--progress-every` seconds when stderr is not a terminal.
+fn summary_line(tally: &Tally, total: usize, elapsed: Duration) -> String {
+    format!(
+        "progress: {}/{total} done ({}), {:.0} s elapsed",
+        tally.done.load(Ordering::SeqCst),
+        tally.line(),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// Prints [`summary_line`] every `every` until `finished` is set.
+fn heartbeat(tally: &Tally, total: usize, every: Duration, finished: &AtomicBool) {
+    let started = Instant::now();
+    let mut next = every;
+    while !finished.load(Ordering::SeqCst) {
+        let elapsed = started.elapsed();
+        if elapsed >= next {
+            eprintln!("{}", summary_line(tally, total, elapsed));
+            next += every;
+        } else {
+            std::thread::sleep((next - elapsed).min(Duration::from_millis(50)));
+        }
+    }
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
 }
 
 /// Writes the requested result files and the report.
@@ -229,7 +290,16 @@ pub fn run(args: &BatchArgs) -> i32 {
             None => eprintln!("{}", progress_line(done, total, r)),
         }
     };
-    let run = batch::run(&files, &options, &expected, &stop, &on_result);
+    let finished = AtomicBool::new(false);
+    let run = std::thread::scope(|scope| {
+        if let (None, ProgressEvery(Some(every))) = (&bar, args.progress_every) {
+            let (tally, finished) = (&tally, &finished);
+            scope.spawn(move || heartbeat(tally, total, every, finished));
+        }
+        // Set on the way out, a panic included: the scope joins the heartbeat before it ends.
+        let _finish = SetOnDrop(&finished);
+        batch::run(&files, &options, &expected, &stop, &on_result)
+    });
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
