@@ -141,6 +141,12 @@ fn the_page_has_the_comparison_and_a_log_scale_cactus_plot() {
         assert!(page.contains(decade), "no tick {decade}");
     }
     assert_eq!(page.matches("<polyline").count(), 3);
+    // The merged shards' CPU seconds and largest peak RSS; none recorded for the others.
+    assert!(
+        page.contains("<td>31.5</td><td>26.7</td><td>312</td>"),
+        "{page}"
+    );
+    assert!(page.contains("<td>40.0</td><td>-</td><td>-</td>"), "{page}");
     assert!(!page.contains("<script") && !page.contains("http://www.w3.org/1999"));
     // One run: no comparison.
     let one = report::render(&three_runs()[..1]);

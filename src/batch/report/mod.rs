@@ -58,6 +58,18 @@ fn counts<'a>(records: impl Iterator<Item = &'a super::Record>) -> Counts {
     c
 }
 
+/// The CPU seconds of all instances of a run and the largest peak resident set among them, in
+/// MB; `None` when no record says (results of other solvers, files written before the fields).
+fn usage(run: &Run) -> (Option<f64>, Option<f64>) {
+    let cpu: Vec<f64> = run.results.iter().filter_map(|r| r.cpu_secs).collect();
+    let rss = run
+        .results
+        .iter()
+        .filter_map(|r| r.peak_rss_mb)
+        .reduce(f64::max);
+    ((!cpu.is_empty()).then(|| cpu.iter().sum()), rss)
+}
+
 /// The page for `runs` (name, run).
 pub fn render(runs: &[(String, Run)]) -> String {
     let mut html = String::new();
@@ -73,11 +85,12 @@ pub fn render(runs: &[(String, Run)]) -> String {
          td.ok{background:#d8f0d8}td.no{color:#888}tr.split td.l{font-weight:bold}\n\
          </style>\n</head>\n<body>\n<h1>Hornbeam batch report</h1>\n",
     );
-    html.push_str("<h2>Runs</h2>\n<table>\n<tr><th class=\"l\">run</th><th class=\"l\">solver</th><th>files</th><th>time limit (s)</th><th>memory (MB)</th><th>jobs</th><th>wall time (s)</th><th class=\"l\">note</th></tr>\n");
+    html.push_str("<h2>Runs</h2>\n<table>\n<tr><th class=\"l\">run</th><th class=\"l\">solver</th><th>files</th><th>time limit (s)</th><th>memory (MB)</th><th>jobs</th><th>wall time (s)</th><th>CPU time (s)</th><th>largest peak RSS (MB)</th><th class=\"l\">note</th></tr>\n");
     for (name, run) in runs {
+        let (cpu, rss) = usage(run);
         let _ = writeln!(
             html,
-            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td class=\"l\">{}</td></tr>",
+            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
             esc(name),
             esc(&run.solver),
             run.results.len(),
@@ -85,6 +98,8 @@ pub fn render(runs: &[(String, Run)]) -> String {
             run.memory_mb.map_or("-".into(), |m| m.to_string()),
             run.jobs,
             run.wall_time,
+            cpu.map_or("-".into(), |c| format!("{c:.1}")),
+            rss.map_or("-".into(), |r| format!("{r:.0}")),
             if run.interrupted { "interrupted" } else { "" }
         );
     }
