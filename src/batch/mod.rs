@@ -5,8 +5,9 @@
 //! links, a FIFO — is that path's `error` record, never the end of the batch), run each under
 //! its time and memory limit without letting one instance's crash, loop or memory hunger cost
 //! more than its own result ([`runner`]),
-//! compare answers with expected ones ([`expected`]), and write the results ([`output`]) and the
-//! report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
+//! compare answers with expected ones ([`expected`]), select a shard of the inputs when the
+//! batch is spread over machines ([`shard`]), write the results ([`output`]), merge result
+//! files into runs ([`merge`]) and render the report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
 //! through a callback), solve in-process (a crash there would take the whole batch down), or
 //! call engines directly: an instance is `hornbeam solve` (or, for C programs once the front end
 //! lands, `hornbeam verify`) run as a child of the current executable.
