@@ -86,7 +86,7 @@ pub struct Run {
     /// The part of the inputs this run solved (`batch --shard K/N`); `None` for all of them.
     #[serde(default)]
     pub shard: Option<Shard>,
-    /// One record per finished instance, in input order.
+    /// One record per finished instance, in input order (sorted by path in a merged run).
     pub results: Vec<Record>,
 }
 
