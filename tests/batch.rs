@@ -210,7 +210,7 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
         csv_text.lines().next(),
         Some(output::CSV_COLUMNS.join(",").as_str())
     );
-    let from_csv = output::from_csv(&csv_text).expect("csv parses");
+    let from_csv = output::from_csv(&csv_text, &csv).expect("csv parses");
     assert_eq!(from_csv.len(), run.results.len());
     for (a, b) in from_csv.iter().zip(&run.results) {
         assert_eq!(
@@ -468,11 +468,62 @@ fn hostile_paths_cost_only_their_own_records() {
         stderr.contains("c-fifo.smt2 (not a regular file (a FIFO))"),
         "{stderr}"
     );
-    let from_csv = output::from_csv(&std::fs::read_to_string(&csv).expect("csv")).expect("csv");
+    let from_csv =
+        output::from_csv(&std::fs::read_to_string(&csv).expect("csv"), &csv).expect("csv");
     let key = |r: &hornbeam::batch::Record| (r.path.clone(), r.answer.clone(), r.reason.clone());
     assert_eq!(
         from_csv.iter().map(key).collect::<Vec<_>>(),
         run.results.iter().map(key).collect::<Vec<_>>()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Without a terminal, a summary line every `--progress-every` seconds, besides the line per
+/// finished instance: a batch of one instance that runs to its 1 s limit prints several.
+#[test]
+fn a_summary_line_every_few_seconds_without_a_terminal() {
+    let dir = scratch("progress");
+    std::fs::write(
+        dir.join("slow.smt2"),
+        "(set-logic HORN)\n(declare-fun inv (Int) Bool)\n\
+         (assert (forall ((x Int)) (=> (= x 0) (inv x))))\n\
+         (assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 1))) (inv y))))\n\
+         (assert (forall ((x Int)) (=> (and (inv x) (= x 1000000)) false)))\n(check-sat)\n",
+    )
+    .expect("write");
+    let out = hornbeam(&[
+        "batch",
+        dir.to_str().expect("utf-8"),
+        "--timeout",
+        "1",
+        "--progress-every",
+        "0.2",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let summaries: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("progress: "))
+        .collect();
+    assert!(summaries.len() >= 2, "{stderr}");
+    assert!(
+        summaries[0].starts_with("progress: 0/1 done (sat 0 unsat 0 unknown 0 error 0 wrong 0), ")
+            && summaries[0].ends_with(" s elapsed"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("[1/1] unknown"))
+            .count(),
+        1
+    );
+    let bad = hornbeam(&[
+        "batch",
+        dir.to_str().expect("utf-8"),
+        "--progress-every",
+        "-1",
+    ]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,18 +5,22 @@
 //! links, a FIFO — is that path's `error` record, never the end of the batch), run each under
 //! its time and memory limit without letting one instance's crash, loop or memory hunger cost
 //! more than its own result ([`runner`]),
-//! compare answers with expected ones ([`expected`]), and write the results ([`output`]) and the
-//! report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
+//! compare answers with expected ones ([`expected`]), select a shard of the inputs when the
+//! batch is spread over machines ([`shard`]), write the results ([`output`]), merge result
+//! files into runs ([`merge`]) and render the report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
 //! through a callback), solve in-process (a crash there would take the whole batch down), or
 //! call engines directly: an instance is `hornbeam solve` (or, for C programs once the front end
 //! lands, `hornbeam verify`) run as a child of the current executable.
 
 pub mod expected;
+pub mod merge;
 pub mod output;
 pub mod report;
 pub mod runner;
+pub mod shard;
 pub mod walk;
 
+pub use shard::Shard;
 pub use walk::{collect, is_input, Collected, Input};
 
 use rayon::prelude::*;
@@ -40,6 +44,14 @@ pub struct Record {
     pub wrong: bool,
     /// Wall-clock seconds of the instance.
     pub time: f64,
+    /// CPU seconds of the instance's process (user and system), from its resource usage when
+    /// it ended; `None` when no process ran or for results that do not say.
+    #[serde(default)]
+    pub cpu_secs: Option<f64>,
+    /// Peak resident set of the instance's process in MB (`ru_maxrss`); `None` as for
+    /// `cpu_secs`.
+    #[serde(default)]
+    pub peak_rss_mb: Option<f64>,
     /// The engine that answered (from the solver's statistics), when known.
     pub engine: Option<String>,
     /// `validated` when the solver checked its witness (Hornbeam always does before it prints
@@ -71,7 +83,10 @@ pub struct Run {
     pub wall_time: f64,
     /// The batch was interrupted (Ctrl-C): only finished instances are listed.
     pub interrupted: bool,
-    /// One record per finished instance, in input order.
+    /// The part of the inputs this run solved (`batch --shard K/N`); `None` for all of them.
+    #[serde(default)]
+    pub shard: Option<Shard>,
+    /// One record per finished instance, in input order (sorted by path in a merged run).
     pub results: Vec<Record>,
 }
 
@@ -89,6 +104,9 @@ pub struct BatchOptions {
     pub exe: PathBuf,
     /// The `--engine` value each `solve` gets (`None`: its default, the portfolio).
     pub engine: Option<String>,
+    /// The part of the inputs being run, recorded in the [`Run`] (the caller selects the
+    /// inputs with [`shard::select`]).
+    pub shard: Option<Shard>,
 }
 
 /// The track of a file: its parent directory's name.
@@ -117,6 +135,8 @@ pub fn error_record(file: &Path, reason: String) -> Record {
         expected: None,
         wrong: false,
         time: 0.0,
+        cpu_secs: None,
+        peak_rss_mb: None,
         engine: None,
         validation: String::new(),
         reason,
@@ -181,6 +201,7 @@ pub fn run(
         jobs: options.jobs.max(1),
         wall_time: started.elapsed().as_secs_f64(),
         interrupted,
+        shard: options.shard,
         results: results.into_iter().flatten().collect(),
     }
 }

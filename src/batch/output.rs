@@ -1,22 +1,78 @@
 //! Result files: a [`Run`] as JSON (settings and records) or CSV (one row per record, the same
-//! fields), written and read back so that runs of other solvers in the same shape can be
-//! compared in a report. Duty: the two formats and nothing else. Must not: change a record.
+//! fields), written and read back so that runs of other solvers can be compared in a report:
+//! in the same shape, or as a CSV with only `path`, `answer` and `time` ([`CSV_REQUIRED`]).
+//! Duty: the two formats and nothing else. Must not: change a record (beyond filling in what
+//! a shorter CSV leaves out, see [`from_csv`]).
 
+use super::expected::is_wrong;
 use super::{Record, Run};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// The CSV columns, in order (the fields of [`Record`]).
-pub const CSV_COLUMNS: [&str; 9] = [
+/// The CSV columns written, in order (the fields of [`Record`]).
+pub const CSV_COLUMNS: [&str; 11] = [
     "path",
     "track",
     "answer",
     "expected",
     "wrong",
     "time",
+    "cpu_secs",
+    "peak_rss_mb",
     "engine",
     "validation",
     "reason",
 ];
+
+/// The CSV columns a result file must have; the others of [`CSV_COLUMNS`] are optional, in any
+/// order, and unknown columns are ignored.
+pub const CSV_REQUIRED: [&str; 3] = ["path", "answer", "time"];
+
+/// Why a result file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file cannot be read.
+    #[error("{}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The JSON is not a run.
+    #[error("{}:{}:{}: {source}", .path.display(), .source.line(), .source.column())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// What serde found.
+        source: serde_json::Error,
+    },
+    /// The CSV has no header line.
+    #[error("{}: empty CSV (no header line)", .path.display())]
+    EmptyCsv {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A required column is missing.
+    #[error("{}:1: no `{column}` column (needed: {})", .path.display(), CSV_REQUIRED.join(", "))]
+    MissingColumn {
+        /// The file.
+        path: PathBuf,
+        /// The column.
+        column: &'static str,
+    },
+    /// A number cell is not a number.
+    #[error("{}:{line}: bad {column} `{value}` (seconds or MB as a decimal number)", .path.display())]
+    BadNumber {
+        /// The file.
+        path: PathBuf,
+        /// The line of the row (the header is line 1; a quoted cell may span lines).
+        line: usize,
+        /// The column.
+        column: &'static str,
+        /// The cell.
+        value: String,
+    },
+}
 
 /// The run as pretty JSON.
 pub fn to_json(run: &Run) -> String {
@@ -35,6 +91,8 @@ fn quote(s: &str) -> String {
 pub fn to_csv(run: &Run) -> String {
     let mut out = CSV_COLUMNS.join(",");
     out.push('\n');
+    let number =
+        |x: Option<f64>, digits: usize| x.map_or(String::new(), |x| format!("{x:.digits$}"));
     for r in &run.results {
         let cells = [
             r.path.clone(),
@@ -43,6 +101,8 @@ pub fn to_csv(run: &Run) -> String {
             r.expected.clone().unwrap_or_default(),
             r.wrong.to_string(),
             format!("{:.3}", r.time),
+            number(r.cpu_secs, 3),
+            number(r.peak_rss_mb, 1),
             r.engine.clone().unwrap_or_default(),
             r.validation.clone(),
             r.reason.clone(),
@@ -86,54 +146,104 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
     rows
 }
 
-/// Reads CSV records written by [`to_csv`] (or another tool, with the same header).
-pub fn from_csv(text: &str) -> Result<Vec<Record>, String> {
-    let mut rows = parse_csv(text).into_iter();
-    let header = rows.next().ok_or("empty CSV")?;
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| format!("no `{name}` column"))
-    };
-    let idx: Vec<usize> = CSV_COLUMNS
-        .iter()
-        .map(|c| col(c))
-        .collect::<Result<_, _>>()?;
+/// Reads CSV records written by [`to_csv`], or by another tool with at least the columns of
+/// [`CSV_REQUIRED`]: a missing `track` is the parent directory's name, a missing `wrong` is
+/// computed from `answer` and `expected`, other missing cells are empty. Answers are trimmed
+/// and lower-cased (`SAT` is `sat`). `file` names the file in errors.
+pub fn from_csv(text: &str, file: &Path) -> Result<Vec<Record>, LoadError> {
+    let rows = parse_csv(text);
+    let mut rows = rows.into_iter();
+    let header = rows.next().ok_or_else(|| LoadError::EmptyCsv {
+        path: file.to_path_buf(),
+    })?;
+    let col = |name: &str| header.iter().position(|h| h.trim() == name);
+    for column in CSV_REQUIRED {
+        if col(column).is_none() {
+            return Err(LoadError::MissingColumn {
+                path: file.to_path_buf(),
+                column,
+            });
+        }
+    }
+    let idx: Vec<Option<usize>> = CSV_COLUMNS.iter().map(|c| col(c)).collect();
     let mut out = Vec::new();
     for (n, row) in rows.enumerate() {
-        let get = |i: usize| row.get(idx[i]).cloned().unwrap_or_default();
+        if row.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        let get = |i: usize| {
+            idx[i]
+                .and_then(|k| row.get(k))
+                .map_or(String::new(), |c| c.trim().to_string())
+        };
         let opt = |s: String| (!s.is_empty()).then_some(s);
+        let number = |i: usize| -> Result<Option<f64>, LoadError> {
+            let cell = get(i);
+            if cell.is_empty() {
+                return Ok(None);
+            }
+            match cell.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
+                _ => Err(LoadError::BadNumber {
+                    path: file.to_path_buf(),
+                    line: n + 2,
+                    column: CSV_COLUMNS[i],
+                    value: cell,
+                }),
+            }
+        };
+        let path = get(0);
+        let answer = get(2).to_lowercase();
+        let expected = opt(get(3)).map(|e| e.to_lowercase());
+        let wrong = match idx[4] {
+            Some(_) => get(4) == "true",
+            None => is_wrong(&answer, expected.as_deref()),
+        };
+        let track = match idx[1] {
+            Some(_) => get(1),
+            None => super::track_of(Path::new(&path)),
+        };
         out.push(Record {
-            path: get(0),
-            track: get(1),
-            answer: get(2),
-            expected: opt(get(3)),
-            wrong: get(4) == "true",
-            time: get(5)
-                .parse()
-                .map_err(|_| format!("row {}: bad time `{}`", n + 2, get(5)))?,
-            engine: opt(get(6)),
-            validation: get(7),
-            reason: get(8),
+            track,
+            answer,
+            expected,
+            wrong,
+            time: number(5)?.ok_or_else(|| LoadError::BadNumber {
+                path: file.to_path_buf(),
+                line: n + 2,
+                column: "time",
+                value: String::new(),
+            })?,
+            cpu_secs: number(6)?,
+            peak_rss_mb: number(7)?,
+            engine: opt(get(8)),
+            validation: get(9),
+            reason: get(10),
+            path,
         });
     }
     Ok(out)
 }
 
-/// Reads a result file: JSON (a [`Run`]) or, for a `.csv` name, CSV records.
-pub fn load(path: &Path) -> Result<Run, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let is_csv = path.extension().is_some_and(|e| e == "csv");
+/// Reads a result file: JSON (a [`Run`]; records may lack `cpu_secs` and `peak_rss_mb`, as
+/// files written before them do) or, for a `.csv` name, CSV records (see [`from_csv`]).
+pub fn load(path: &Path) -> Result<Run, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let is_csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     if is_csv {
-        let results = from_csv(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Run {
-            solver: String::new(),
-            results,
+            results: from_csv(&text, path)?,
             ..Run::default()
         })
     } else {
-        serde_json::from_str(&text)
-            .map_err(|e| format!("{}:{}:{}: {e}", path.display(), e.line(), e.column()))
+        serde_json::from_str(&text).map_err(|source| LoadError::Json {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }

@@ -13,6 +13,10 @@
 //! and few. Only the child's own process is measured (`hornbeam solve` starts none); without
 //! `/proc` (not Linux) only the backstop applies.
 //!
+//! The child is reaped with `wait4`, never with `Child::wait`: its resource usage gives the
+//! record's `cpu_secs` (user plus system time) and `peak_rss_mb` (`ru_maxrss`), also for a
+//! child killed at a limit (its usage up to the kill).
+//!
 //! Duty: whatever the child does (answer, report bad input, panic, abort on a failed allocation,
 //! loop past its deadline, get killed), return one record with a reason, and never more than
 //! the instance's own result is lost. Must not: solve in this process, wait on a child
@@ -240,7 +244,51 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<S
     })
 }
 
-/// How the child ended.
+/// What the child used, from the resource usage `wait4` returns when it is reaped.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Usage {
+    /// User plus system CPU seconds.
+    pub cpu_secs: f64,
+    /// Peak resident set size in MB (`ru_maxrss`, kilobytes on Linux).
+    pub peak_rss_mb: f64,
+}
+
+impl Usage {
+    fn of(r: &libc::rusage) -> Self {
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        Usage {
+            cpu_secs: secs(r.ru_utime) + secs(r.ru_stime),
+            peak_rss_mb: r.ru_maxrss as f64 / 1024.0,
+        }
+    }
+}
+
+/// Reaps the child `pid` if it has ended (or waits for it, with `block`): its exit status and
+/// resource usage, `None` while it runs (or when it cannot be waited for).
+fn reap(pid: u32, block: bool) -> Option<(std::process::ExitStatus, Usage)> {
+    let pid = libc::pid_t::try_from(pid).ok()?;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
+    loop {
+        // SAFETY: wait4 writes only through the two valid pointers given.
+        let got = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+        if got == pid {
+            return Some((
+                std::process::ExitStatus::from_raw(status),
+                Usage::of(&usage),
+            ));
+        }
+        let interrupted =
+            got < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+        if !interrupted {
+            return None;
+        }
+    }
+}
+
+/// How the child ended, and what it used.
 enum Ending {
     Exited(std::process::ExitStatus),
     TimedOut,
@@ -249,36 +297,39 @@ enum Ending {
     Stopped,
 }
 
+/// Kills the child and reaps it: its resource usage up to the kill.
+fn kill(child: &mut Child) -> Option<Usage> {
+    let _ = child.kill();
+    reap(child.id(), true).map(|(_, usage)| usage)
+}
+
 /// Waits for the child, killing it past `limit`, above its memory limit, or once `stop` is set.
+/// The child is reaped here with `wait4` (for its resource usage), never by `Child::wait`.
 fn wait(
     child: &mut Child,
     limit: Duration,
     memory: Option<MemoryLimit>,
     stop: &AtomicBool,
-) -> Ending {
+) -> (Ending, Option<Usage>) {
     let started = Instant::now();
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Ending::Exited(status),
-            Ok(None) => {}
-            Err(_) => {}
+        if let Some((status, usage)) = reap(child.id(), false) {
+            return (Ending::Exited(status), Some(usage));
         }
         if let Some(m) = memory {
             if let Some(rss) = rss_bytes(child.id()).filter(|&r| r > m.rss_bytes()) {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Ending::OverMemory(rss);
+                return (Ending::OverMemory(rss), kill(child));
             }
         }
         let stopping = stop.load(Ordering::SeqCst);
         if stopping || started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            return if stopping {
+            let usage = kill(child);
+            let ending = if stopping {
                 Ending::Stopped
             } else {
                 Ending::TimedOut
             };
+            return (ending, usage);
         }
         std::thread::sleep(POLL);
     }
@@ -323,8 +374,10 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     };
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
-    let ending = wait(&mut child, options.timeout + GRACE, memory, stop);
+    let (ending, usage) = wait(&mut child, options.timeout + GRACE, memory, stop);
     rec.time = started.elapsed().as_secs_f64();
+    rec.cpu_secs = usage.map(|u| u.cpu_secs);
+    rec.peak_rss_mb = usage.map(|u| u.peak_rss_mb);
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
     match ending {
@@ -451,6 +504,32 @@ mod tests {
         // Far above the solver thread's 512 MB stack alone, whatever the limit.
         assert!(MemoryLimit::new(1).backstop_mb > 512 + 128);
         assert_eq!(MemoryLimit::new(u64::MAX).backstop_mb, u64::MAX);
+    }
+
+    #[test]
+    fn a_reaped_child_reports_its_cpu_time_and_peak_memory() {
+        // A tenth of a second or more of shell arithmetic.
+        let mut child = Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"])
+            .spawn()
+            .expect("sh");
+        let stop = AtomicBool::new(false);
+        let (ending, usage) = wait(&mut child, Duration::from_secs(60), None, &stop);
+        assert!(matches!(ending, Ending::Exited(s) if s.success()));
+        let usage = usage.expect("usage");
+        assert!(usage.cpu_secs > 0.01, "{usage:?}");
+        assert!(usage.peak_rss_mb > 0.5, "{usage:?}");
+    }
+
+    #[test]
+    fn a_killed_child_is_reaped_with_its_usage() {
+        let mut child = Command::new("sleep").arg("30").spawn().expect("sleep");
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let (ending, usage) = wait(&mut child, Duration::from_millis(100), None, &stop);
+        assert!(matches!(ending, Ending::TimedOut));
+        assert!(usage.is_some());
+        assert!(started.elapsed() < Duration::from_secs(10));
     }
 
     #[test]

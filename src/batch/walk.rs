@@ -99,6 +99,8 @@ pub struct Input {
     pub path: PathBuf,
     /// Why it cannot be solved (`None`: a regular file, to run).
     pub problem: Option<Problem>,
+    /// The position, among the paths given, of the one it was found under (or is).
+    pub root: usize,
 }
 
 /// The inputs of a batch, in order, and what the walk skipped.
@@ -161,7 +163,7 @@ pub fn problem_of_type(t: FileType) -> Option<Problem> {
 /// walked for candidates by name. See the module header for what becomes of unusable paths.
 pub fn collect(paths: &[PathBuf]) -> Result<Collected, CollectError> {
     let mut out = Collected::default();
-    for p in paths {
+    for (root, p) in paths.iter().enumerate() {
         if let Err(e) = std::fs::symlink_metadata(p) {
             return Err(CollectError::Missing {
                 path: p.clone(),
@@ -169,22 +171,24 @@ pub fn collect(paths: &[PathBuf]) -> Result<Collected, CollectError> {
             });
         }
         match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => walk(p, &mut out),
+            Ok(m) if m.is_dir() => walk(p, root, &mut out),
             Ok(m) => out.inputs.push(Input {
                 path: p.clone(),
                 problem: problem_of_type(m.file_type()),
+                root,
             }),
             Err(e) => out.inputs.push(Input {
                 path: p.clone(),
                 problem: Some(problem_of(p, &e)),
+                root,
             }),
         }
     }
     Ok(out)
 }
 
-/// Walks one directory into `out`.
-fn walk(dir: &Path, out: &mut Collected) {
+/// Walks one directory, the `root`-th path given, into `out`.
+fn walk(dir: &Path, root: usize, out: &mut Collected) {
     for entry in walkdir::WalkDir::new(dir)
         .follow_links(true)
         .sort_by_file_name()
@@ -196,15 +200,16 @@ fn walk(dir: &Path, out: &mut Collected) {
                 out.inputs.push(Input {
                     path: e.into_path(),
                     problem,
+                    root,
                 });
             }
-            Err(e) => skipped(dir, &e, out),
+            Err(e) => skipped(dir, root, &e, out),
         }
     }
 }
 
 /// Files an entry the walk could not use: a candidate's problem or a warning.
-fn skipped(dir: &Path, e: &walkdir::Error, out: &mut Collected) {
+fn skipped(dir: &Path, root: usize, e: &walkdir::Error, out: &mut Collected) {
     let path = e.path().unwrap_or(dir).to_path_buf();
     if let Some(ancestor) = e.loop_ancestor() {
         out.warnings.push(Warning::DirectoryLoop {
@@ -229,6 +234,7 @@ fn skipped(dir: &Path, e: &walkdir::Error, out: &mut Collected) {
         out.inputs.push(Input {
             path,
             problem: Some(problem),
+            root,
         });
     } else {
         out.warnings.push(Warning::NotAnInput { path, problem });

@@ -1,6 +1,7 @@
 //! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the walk's
 //! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
-//! instance), Ctrl-C, wrong answers on stderr, result files.
+//! instance and a summary line every `--progress-every` seconds), Ctrl-C, wrong answers on
+//! stderr, result files; for `report`, the merge's errors and warnings.
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
 //! options, a path given that does not exist, an unreadable `--expected` table or an output
@@ -10,13 +11,40 @@
 
 use super::EngineChoice;
 use clap::ValueEnum;
-use hornbeam::batch::{self, expected::Expected, output, report, BatchOptions, Record, Run};
+use hornbeam::batch::merge::{self, ResultFile};
+use hornbeam::batch::{
+    self, expected::Expected, output, report, shard, BatchOptions, Record, Run, Shard,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How often the summary line is printed when stderr is not a terminal (`None`: never).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgressEvery(Option<Duration>);
+
+/// A `--progress-every` value that is not a number of seconds.
+#[derive(Debug, thiserror::Error)]
+#[error("`{0}` is not a number of seconds (0 or more; 0: no summary lines)")]
+pub struct ProgressEveryError(String);
+
+impl FromStr for ProgressEvery {
+    type Err = ProgressEveryError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let secs: f64 = s.trim().parse().map_err(|_| ProgressEveryError(s.into()))?;
+        if !(0.0..=1e7).contains(&secs) {
+            return Err(ProgressEveryError(s.into()));
+        }
+        Ok(ProgressEvery(
+            (secs > 0.0).then(|| Duration::from_secs_f64(secs)),
+        ))
+    }
+}
 
 /// Options of `hornbeam batch`.
 #[derive(clap::Args, Debug, Clone)]
@@ -48,17 +76,29 @@ pub struct BatchArgs {
     /// The engine each instance runs (as `solve --engine`).
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// Solve only shard K of N (1 <= K <= N): the inputs at positions K-1, K-1+N, ... when
+    /// ordered by the path given, then by the path relative to it.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// When stderr is not a terminal: print a summary line every SECS seconds (0: never).
+    #[arg(long, value_name = "SECS", default_value = "5")]
+    progress_every: ProgressEvery,
 }
 
 /// Options of `hornbeam report`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {
-    /// Result files (JSON, or CSV by extension), each `FILE` or `NAME=FILE`.
+    /// Result files (JSON, or CSV by extension), each `FILE` or `NAME=FILE`. Files of one name
+    /// are merged into one run; a shard's default name is its solver, so the shards of a batch
+    /// merge by themselves.
     #[arg(required = true)]
     results: Vec<String>,
     /// The HTML page to write.
+    #[arg(long, required_unless_present = "json")]
+    out: Option<PathBuf>,
+    /// Write the (merged) run as JSON; the results must make exactly one run.
     #[arg(long)]
-    out: PathBuf,
+    json: Option<PathBuf>,
 }
 
 /// Live counts for the progress bar.
@@ -116,6 +156,40 @@ fn progress_line(done: usize, total: usize, r: &Record) -> String {
     line
 }
 
+/// The summary line printed every `--progress-every` seconds when stderr is not a terminal.
+fn summary_line(tally: &Tally, total: usize, elapsed: Duration) -> String {
+    format!(
+        "progress: {}/{total} done ({}), {:.0} s elapsed",
+        tally.done.load(Ordering::SeqCst),
+        tally.line(),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// Prints [`summary_line`] every `every` until `finished` is set.
+fn heartbeat(tally: &Tally, total: usize, every: Duration, finished: &AtomicBool) {
+    let started = Instant::now();
+    let mut next = every;
+    while !finished.load(Ordering::SeqCst) {
+        let elapsed = started.elapsed();
+        if elapsed >= next {
+            eprintln!("{}", summary_line(tally, total, elapsed));
+            next += every;
+        } else {
+            std::thread::sleep((next - elapsed).min(Duration::from_millis(50)));
+        }
+    }
+}
+
+/// Sets its flag when dropped.
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
 /// Writes the requested result files and the report.
 fn write_outputs(args: &BatchArgs, run: &Run) -> Result<(), String> {
     if let Some(p) = &args.json {
@@ -139,7 +213,10 @@ pub fn run(args: &BatchArgs) -> i32 {
     for w in &collected.warnings {
         eprintln!("warning: {w}");
     }
-    let files = collected.inputs;
+    let files = match args.shard {
+        Some(s) => shard::select(collected.inputs, &args.paths, s),
+        None => collected.inputs,
+    };
     let expected = match &args.expected {
         Some(p) => match Expected::load(p) {
             Ok(e) => e,
@@ -169,6 +246,7 @@ pub fn run(args: &BatchArgs) -> i32 {
             .engine
             .to_possible_value()
             .map(|v| v.get_name().to_string()),
+        shard: args.shard,
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -212,7 +290,16 @@ pub fn run(args: &BatchArgs) -> i32 {
             None => eprintln!("{}", progress_line(done, total, r)),
         }
     };
-    let run = batch::run(&files, &options, &expected, &stop, &on_result);
+    let finished = AtomicBool::new(false);
+    let run = std::thread::scope(|scope| {
+        if let (None, ProgressEvery(Some(every))) = (&bar, args.progress_every) {
+            let (tally, finished) = (&tally, &finished);
+            scope.spawn(move || heartbeat(tally, total, every, finished));
+        }
+        // Set on the way out, a panic included: the scope joins the heartbeat before it ends.
+        let _finish = SetOnDrop(&finished);
+        batch::run(&files, &options, &expected, &stop, &on_result)
+    });
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -244,30 +331,44 @@ pub fn run(args: &BatchArgs) -> i32 {
 
 /// Runs `report`; returns the exit status.
 pub fn report(args: &ReportArgs) -> i32 {
-    let mut runs = Vec::new();
+    let mut files = Vec::new();
     for spec in &args.results {
         let (name, file) = match spec.split_once('=') {
-            Some((n, f)) if !n.is_empty() => (n.to_string(), PathBuf::from(f)),
-            _ => {
-                let f = PathBuf::from(spec);
-                let stem = f
-                    .file_stem()
-                    .and_then(|s| s.to_str())
-                    .unwrap_or("run")
-                    .to_string();
-                (stem, f)
-            }
+            Some((n, f)) if !n.is_empty() => (Some(n.to_string()), PathBuf::from(f)),
+            _ => (None, PathBuf::from(spec)),
         };
         match output::load(&file) {
-            Ok(run) => runs.push((name, run)),
-            Err(e) => return super::input_error(&e),
+            Ok(run) => files.push(ResultFile { name, file, run }),
+            Err(e) => return super::input_error(&e.to_string()),
         }
     }
-    match write(&args.out, &report::render(&runs)) {
-        Ok(()) => 0,
-        Err(e) => {
+    let grouped = match merge::group(files) {
+        Ok(g) => g,
+        Err(e) => return super::input_error(&e.to_string()),
+    };
+    for w in &grouped.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(p) = &args.json {
+        let [(_, run)] = grouped.runs.as_slice() else {
+            let names: Vec<&str> = grouped.runs.iter().map(|(n, _)| n.as_str()).collect();
+            return super::input_error(&format!(
+                "--json writes one run, but the result files make {} ({}); name the files of \
+                 one run alike (NAME=FILE)",
+                names.len(),
+                names.join(", ")
+            ));
+        };
+        if let Err(e) = write(p, &output::to_json(run)) {
             eprintln!("{e}");
-            2
+            return 2;
         }
     }
+    if let Some(out) = &args.out {
+        if let Err(e) = write(out, &report::render(&grouped.runs)) {
+            eprintln!("{e}");
+            return 2;
+        }
+    }
+    0
 }

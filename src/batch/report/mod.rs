@@ -1,0 +1,157 @@
+//! The HTML report: one self-contained page (inline CSS and SVG, no script, no external asset)
+//! comparing one or more runs: the runs' settings, a summary table per track, a cactus plot
+//! (instances solved against the time each took, sorted, log-scale time: [`cactus`]) and, for
+//! two or more runs, the per-file comparison ([`compare`]).
+//!
+//! Duty: render named [`Run`]s. Must not: read files or count a wrong answer as solved.
+
+pub mod cactus;
+pub mod compare;
+
+use super::Run;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// Line colours of the runs, in order.
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+];
+
+/// Escapes text for HTML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Counts of one run over one set of records.
+#[derive(Default)]
+struct Counts {
+    files: usize,
+    sat: usize,
+    unsat: usize,
+    unknown: usize,
+    error: usize,
+    wrong: usize,
+    time_solved: f64,
+}
+
+fn counts<'a>(records: impl Iterator<Item = &'a super::Record>) -> Counts {
+    let mut c = Counts::default();
+    for r in records {
+        c.files += 1;
+        if r.wrong {
+            c.wrong += 1;
+            continue;
+        }
+        match r.answer.as_str() {
+            "sat" => c.sat += 1,
+            "unsat" => c.unsat += 1,
+            "unknown" => c.unknown += 1,
+            _ => c.error += 1,
+        }
+        if r.solved() {
+            c.time_solved += r.time;
+        }
+    }
+    c
+}
+
+/// The CPU seconds of all instances of a run and the largest peak resident set among them, in
+/// MB; `None` when no record says (results of other solvers, files written before the fields).
+fn usage(run: &Run) -> (Option<f64>, Option<f64>) {
+    let cpu: Vec<f64> = run.results.iter().filter_map(|r| r.cpu_secs).collect();
+    let rss = run
+        .results
+        .iter()
+        .filter_map(|r| r.peak_rss_mb)
+        .reduce(f64::max);
+    ((!cpu.is_empty()).then(|| cpu.iter().sum()), rss)
+}
+
+/// The page for `runs` (name, run).
+pub fn render(runs: &[(String, Run)]) -> String {
+    let mut html = String::new();
+    html.push_str(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>Hornbeam batch report</title>\n<style>\n\
+         body{font-family:sans-serif;margin:2em;color:#222}\n\
+         table{border-collapse:collapse;margin-bottom:2em}\n\
+         th,td{border:1px solid #bbb;padding:3px 8px;text-align:right}\n\
+         th{background:#eee}td.l,th.l{text-align:left}\n\
+         tr.all td{font-weight:bold;border-top:2px solid #555}\n\
+         td.bad{background:#f8c0c0;font-weight:bold}\n\
+         td.ok{background:#d8f0d8}td.no{color:#888}tr.split td.l{font-weight:bold}\n\
+         </style>\n</head>\n<body>\n<h1>Hornbeam batch report</h1>\n",
+    );
+    html.push_str("<h2>Runs</h2>\n<table>\n<tr><th class=\"l\">run</th><th class=\"l\">solver</th><th>files</th><th>time limit (s)</th><th>memory (MB)</th><th>jobs</th><th>wall time (s)</th><th>CPU time (s)</th><th>largest peak RSS (MB)</th><th class=\"l\">note</th></tr>\n");
+    for (name, run) in runs {
+        let (cpu, rss) = usage(run);
+        let _ = writeln!(
+            html,
+            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            esc(name),
+            esc(&run.solver),
+            run.results.len(),
+            run.timeout,
+            run.memory_mb.map_or("-".into(), |m| m.to_string()),
+            run.jobs,
+            run.wall_time,
+            cpu.map_or("-".into(), |c| format!("{c:.1}")),
+            rss.map_or("-".into(), |r| format!("{r:.0}")),
+            if run.interrupted { "interrupted" } else { "" }
+        );
+    }
+    html.push_str("</table>\n");
+    html.push_str(&summary_table(runs));
+    html.push_str("<h2>Cactus plot</h2>\n<p>Each line: the instances a run solved (wrong answers excluded), sorted by the time each took (log scale).</p>\n");
+    html.push_str(&cactus::render(runs));
+    if runs.len() >= 2 {
+        let c = compare::compare(runs);
+        html.push_str("\n<h2>File by file</h2>\n<p>Each run against the first; ratios are a run's time over the first run's on the files both solved (times below 0.01 s count as 0.01 s). Files that some runs solved and others did not are in bold.</p>\n");
+        html.push_str(&c.summary_html());
+        html.push_str(&c.table_html());
+    }
+    html.push_str("\n</body>\n</html>\n");
+    html
+}
+
+fn summary_table(runs: &[(String, Run)]) -> String {
+    let tracks: BTreeSet<&str> = runs
+        .iter()
+        .flat_map(|(_, r)| r.results.iter().map(|x| x.track.as_str()))
+        .collect();
+    let mut html = String::from(
+        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat</th><th>unsat</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>time of solved (s)</th></tr>\n",
+    );
+    let row = |html: &mut String, track: &str, name: &str, c: Counts, all: bool| {
+        let _ = writeln!(
+            html,
+            "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{}>{}</td><td>{:.1}</td></tr>",
+            if all { " class=\"all\"" } else { "" },
+            esc(track),
+            esc(name),
+            c.files,
+            c.sat,
+            c.unsat,
+            c.sat + c.unsat,
+            c.unknown,
+            c.error,
+            if c.wrong > 0 { " class=\"bad\"" } else { "" },
+            c.wrong,
+            c.time_solved
+        );
+    };
+    for t in &tracks {
+        for (name, run) in runs {
+            let c = counts(run.results.iter().filter(|r| r.track == *t));
+            row(&mut html, t, name, c, false);
+        }
+    }
+    for (name, run) in runs {
+        row(&mut html, "all", name, counts(run.results.iter()), true);
+    }
+    html.push_str("</table>\n");
+    html
+}
