@@ -18,6 +18,27 @@ mod ops;
 
 pub(crate) use macros::Macro;
 
+impl Formula {
+    /// Number of nodes (connectives, atoms, constraints), without recursion.
+    fn size(&self) -> usize {
+        let mut n = 0usize;
+        let mut stack = vec![self];
+        while let Some(f) = stack.pop() {
+            n += 1;
+            match f {
+                Formula::Constraint(_) | Formula::Atom(..) => {}
+                Formula::And(fs) | Formula::Or(fs) => stack.extend(fs),
+                Formula::Not(g) | Formula::Quant(_, _, g, _) => stack.push(g),
+                Formula::Implies(a, b) | Formula::Ite(_, a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        n
+    }
+}
+
 /// A Boolean formula over predicate applications and constraints, before clausification.
 #[derive(Clone, Debug)]
 pub(crate) enum Formula {
@@ -67,7 +88,14 @@ pub(crate) struct Env<'a> {
     param_vars: HashMap<(usize, Sort), VarId>,
     /// Quantifiers lowered so far (a macro body that lowers one is re-lowered at each use).
     quantifiers: usize,
+    /// Nodes of `let`-bound formulas copied so far (see [`MAX_FORMULA_COPIES`]).
+    formula_copies: usize,
 }
+
+/// At most this many formula nodes copied by uses of `let`-bound formulas in one input.
+/// Formulas (with predicate applications or quantifiers) are trees: a chain of bindings that
+/// each use the previous one twice would otherwise be copied out exponentially.
+const MAX_FORMULA_COPIES: usize = 1_000_000;
 
 /// "1 argument", "2 arguments".
 fn arguments(n: usize) -> String {
@@ -164,6 +192,7 @@ impl<'a> Env<'a> {
             used_macros: Default::default(),
             param_vars: HashMap::new(),
             quantifiers: 0,
+            formula_copies: 0,
         }
     }
 
@@ -318,6 +347,22 @@ impl<'a> Env<'a> {
         };
         let name = sym.name.as_str();
         if let Some(l) = self.lookup(name) {
+            if let Lowered::Formula(f) = l {
+                let copies = self.formula_copies.saturating_add(f.size());
+                if copies > MAX_FORMULA_COPIES {
+                    return Err(err(
+                        ErrorKind::Unsupported,
+                        span,
+                        format!(
+                            "uses of `let`-bound formulas copy more than {MAX_FORMULA_COPIES} \
+                             formula nodes (a formula with predicate applications or \
+                             quantifiers is copied at each use)"
+                        ),
+                    ));
+                }
+                self.formula_copies = copies;
+            }
+            let l = self.lookup(name).expect("found above");
             return Ok(l.clone());
         }
         match name {

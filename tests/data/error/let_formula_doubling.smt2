@@ -1,0 +1,5 @@
+; 30 let bindings of a clause, each used twice: 2^30 copies of a formula (fuzz run 1036).
+(set-logic HORN)
+(declare-fun p (Int) Bool)
+(assert (let ((v0 (forall ((x Int)) (=> (= x 0) (p x))))) (let ((v1 (and v0 v0))) (let ((v2 (and v1 v1))) (let ((v3 (and v2 v2))) (let ((v4 (and v3 v3))) (let ((v5 (and v4 v4))) (let ((v6 (and v5 v5))) (let ((v7 (and v6 v6))) (let ((v8 (and v7 v7))) (let ((v9 (and v8 v8))) (let ((v10 (and v9 v9))) (let ((v11 (and v10 v10))) (let ((v12 (and v11 v11))) (let ((v13 (and v12 v12))) (let ((v14 (and v13 v13))) (let ((v15 (and v14 v14))) (let ((v16 (and v15 v15))) (let ((v17 (and v16 v16))) (let ((v18 (and v17 v17))) (let ((v19 (and v18 v18))) (let ((v20 (and v19 v19))) (let ((v21 (and v20 v20))) (let ((v22 (and v21 v21))) (let ((v23 (and v22 v22))) (let ((v24 (and v23 v23))) (let ((v25 (and v24 v24))) (let ((v26 (and v25 v25))) (let ((v27 (and v26 v26))) (let ((v28 (and v27 v27))) (let ((v29 (and v28 v28))) (let ((v30 (and v29 v29))) v30))))))))))))))))))))))))))))))))
+(check-sat)
