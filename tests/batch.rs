@@ -527,3 +527,56 @@ fn a_summary_line_every_few_seconds_without_a_terminal() {
     assert_eq!(bad.status.code(), Some(2), "{bad:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_forged_witness_is_a_witness_failure_not_an_unknown() {
+    // HORNBEAM_TEST_FORGE makes every `solve` child put a wrong witness in place of its
+    // engine's: the empty model after `sat`, the empty derivation after `unsat`.
+    let data = common::data_dir("batch");
+    let dir = scratch("forged");
+    for (forge, track) in [("model", "sat"), ("derivation", "unsat")] {
+        let json = dir.join(format!("{forge}.json"));
+        let csv = dir.join(format!("{forge}.csv"));
+        let html = dir.join(format!("{forge}.html"));
+        let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+            .args([
+                "batch",
+                data.join("suite").join(track).to_str().expect("utf-8"),
+            ])
+            .args(["--jobs", "2", "--json", json.to_str().unwrap()])
+            .args([
+                "--csv",
+                csv.to_str().unwrap(),
+                "--report",
+                html.to_str().unwrap(),
+            ])
+            .env("HORNBEAM_TEST_FORGE", forge)
+            .output()
+            .expect("run hornbeam");
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("WITNESS FAILED its check"), "{stderr}");
+        assert!(
+            stderr.contains("WITNESS(ES) FAILED THEIR CHECK"),
+            "{stderr}"
+        );
+        let run = load(&json);
+        assert!(!run.results.is_empty());
+        for r in &run.results {
+            assert_eq!(r.answer, "unknown", "{r:?}");
+            assert!(r.witness_failed(), "{r:?}");
+            assert!(r.reason.starts_with("internal error: "), "{r:?}");
+        }
+        // The CSV keeps the kind, and the report has it in its own column.
+        let kinds = |r: &Run| -> Vec<_> { r.results.iter().map(|x| x.reason_kind).collect() };
+        assert_eq!(kinds(&load(&csv)), kinds(&run));
+        let page = std::fs::read_to_string(&html).expect("report written");
+        assert!(page.contains("<th>witness failed</th>"), "{page}");
+        let n = run.results.len();
+        assert!(
+            page.contains(&format!("<td class=\"bad\">{n}</td>")),
+            "no witness-failure count {n} in the report"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

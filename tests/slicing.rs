@@ -35,7 +35,7 @@ fn solve(name: &str, engine: &Slicing) -> (String, String, Stats) {
             m.to_smtlib(&store, &system)
         }
         Answer::Unsat(_) => panic!("{name}: slicing never answers unsat"),
-        Answer::Unknown(r) => r.clone(),
+        Answer::Unknown(r) => r.to_string(),
     };
     (answer.keyword().to_string(), printed, stats)
 }

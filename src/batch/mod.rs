@@ -23,6 +23,7 @@ pub mod walk;
 pub use shard::Shard;
 pub use walk::{collect, is_input, Collected, Input};
 
+use crate::witness::ReasonKind;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -59,12 +60,21 @@ pub struct Record {
     pub validation: String,
     /// Why the answer is `unknown` or `error` (timeout, out of memory, crash, input error).
     pub reason: String,
+    /// The kind of an `unknown`'s reason, as the solver states it (Hornbeam's `--stats`);
+    /// `witness-failed` is a bug of the solver and is counted apart from other `unknown`s.
+    #[serde(default)]
+    pub reason_kind: Option<ReasonKind>,
 }
 
 impl Record {
     /// Whether the answer is `sat` or `unsat`.
     pub fn solved(&self) -> bool {
         self.answer == "sat" || self.answer == "unsat"
+    }
+
+    /// Whether the solver withheld an answer because its witness failed its check (a bug).
+    pub fn witness_failed(&self) -> bool {
+        self.reason_kind == Some(ReasonKind::WitnessFailed)
     }
 }
 
@@ -140,6 +150,7 @@ pub fn error_record(file: &Path, reason: String) -> Record {
         engine: None,
         validation: String::new(),
         reason,
+        reason_kind: None,
     }
 }
 

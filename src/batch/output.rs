@@ -9,7 +9,7 @@ use super::{Record, Run};
 use std::path::{Path, PathBuf};
 
 /// The CSV columns written, in order (the fields of [`Record`]).
-pub const CSV_COLUMNS: [&str; 11] = [
+pub const CSV_COLUMNS: [&str; 12] = [
     "path",
     "track",
     "answer",
@@ -21,6 +21,7 @@ pub const CSV_COLUMNS: [&str; 11] = [
     "engine",
     "validation",
     "reason",
+    "reason_kind",
 ];
 
 /// The CSV columns a result file must have; the others of [`CSV_COLUMNS`] are optional, in any
@@ -106,6 +107,7 @@ pub fn to_csv(run: &Run) -> String {
             r.engine.clone().unwrap_or_default(),
             r.validation.clone(),
             r.reason.clone(),
+            r.reason_kind.map_or(String::new(), |k| k.name().to_owned()),
         ];
         let cells: Vec<String> = cells.iter().map(|c| quote(c)).collect();
         out.push_str(&cells.join(","));
@@ -219,6 +221,7 @@ pub fn from_csv(text: &str, file: &Path) -> Result<Vec<Record>, LoadError> {
             engine: opt(get(8)),
             validation: get(9),
             reason: get(10),
+            reason_kind: get(11).parse().ok(),
             path,
         });
     }

@@ -438,6 +438,11 @@ fn interpret(
                 .and_then(|s| s.get("engine"))
                 .and_then(|e| e.as_str())
                 .map(str::to_string);
+            rec.reason_kind = stats
+                .as_ref()
+                .and_then(|s| s.get("reason_kind"))
+                .and_then(|k| k.as_str())
+                .and_then(|k| k.parse().ok());
             if rec.solved() {
                 rec.validation = "validated".into();
             } else {

@@ -109,6 +109,7 @@ struct Tally {
     unknown: AtomicUsize,
     error: AtomicUsize,
     wrong: AtomicUsize,
+    witness_failed: AtomicUsize,
     done: AtomicUsize,
 }
 
@@ -125,19 +126,26 @@ impl Tally {
         if r.wrong {
             self.wrong.fetch_add(1, Ordering::SeqCst);
         }
+        if r.witness_failed() {
+            self.witness_failed.fetch_add(1, Ordering::SeqCst);
+        }
         self.done.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     fn line(&self) -> String {
         let g = |a: &AtomicUsize| a.load(Ordering::SeqCst);
-        format!(
+        let mut line = format!(
             "sat {} unsat {} unknown {} error {} wrong {}",
             g(&self.sat),
             g(&self.unsat),
             g(&self.unknown),
             g(&self.error),
             g(&self.wrong)
-        )
+        );
+        if g(&self.witness_failed) > 0 {
+            line.push_str(&format!(" witness-failed {}", g(&self.witness_failed)));
+        }
+        line
     }
 }
 
@@ -282,6 +290,13 @@ pub fn run(args: &BatchArgs) -> i32 {
                 None => eprintln!("{msg}"),
             }
         }
+        if r.witness_failed() {
+            let msg = format!("WITNESS FAILED its check (a bug): {}: {}", r.path, r.reason);
+            match &bar {
+                Some(b) => b.println(msg),
+                None => eprintln!("{msg}"),
+            }
+        }
         match &bar {
             Some(b) => {
                 b.set_message(tally.line());
@@ -304,6 +319,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         b.finish_and_clear();
     }
     let wrong = run.results.iter().filter(|r| r.wrong).count();
+    let failed = run.results.iter().filter(|r| r.witness_failed()).count();
     eprintln!(
         "{} files{}: {} in {:.1} s",
         run.results.len(),
@@ -319,8 +335,13 @@ pub fn run(args: &BatchArgs) -> i32 {
         eprintln!("{e}");
         return 2;
     }
+    if failed > 0 {
+        eprintln!("{failed} WITNESS(ES) FAILED THEIR CHECK");
+    }
     if wrong > 0 {
         eprintln!("{wrong} WRONG ANSWER(S)");
+    }
+    if wrong > 0 || failed > 0 {
         1
     } else if run.interrupted {
         130

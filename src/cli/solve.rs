@@ -112,6 +112,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             CexShapeChoice::Uniform => CexShape::Uniform,
             CexShapeChoice::Mixed => CexShape::Mixed,
         },
+        forge: forgery(),
         ..SolveOptions::default()
     };
     let options = match options.timeout {
@@ -141,7 +142,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
         Answer::Unsat(d) if args.cex => stdout.push_str(&d.to_text(&store, system)),
         Answer::Unknown(reason) => {
-            stderr.push_str(reason);
+            stderr.push_str(&reason.to_string());
             stderr.push('\n');
         }
         _ => {}
@@ -154,6 +155,10 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         let json = serde_json::json!({
             "engine": solved.engine,
             "answer": word(&answer, script.question),
+            "reason_kind": match &answer {
+                Answer::Unknown(r) => Some(r.kind().name()),
+                _ => None,
+            },
             "predicates": system.num_preds(),
             "clauses": system.num_clauses(),
             "preprocess": solved.preprocess,
@@ -173,6 +178,17 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         stdout,
         stderr,
         code: 0,
+    }
+}
+
+/// `HORNBEAM_TEST_FORGE=model|derivation`: the tests' way to make the engine's witness wrong
+/// (through `batch` too, whose children inherit the environment), to show that the checks
+/// catch it and that it is reported as a failed witness.
+fn forgery() -> Option<driver::Forgery> {
+    match std::env::var("HORNBEAM_TEST_FORGE").ok()?.as_str() {
+        "model" => Some(driver::Forgery::EmptyModel),
+        "derivation" => Some(driver::Forgery::EmptyDerivation),
+        _ => None,
     }
 }
 

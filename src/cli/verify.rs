@@ -151,7 +151,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         }
         Answer::Unknown(reason) => {
             out.push_str("unknown\n");
-            err.push_str(&reason);
+            err.push_str(&reason.to_string());
             err.push('\n');
         }
     }

@@ -15,7 +15,7 @@ use super::{Context, Engine, Stats};
 use crate::chc::{ClauseId, PredId, System};
 use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, Value, VarId};
-use crate::witness::{Answer, DerivNode, Derivation};
+use crate::witness::{Answer, DerivNode, Derivation, Reason};
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
@@ -279,16 +279,19 @@ impl Engine for Bmc {
         let mut since_check = 0;
         let answer = loop {
             if cx.deadline.expired() {
-                break Answer::Unknown("timeout".into());
+                break Answer::Unknown(Reason::Timeout);
             }
             if u.instances > self.max_instances {
-                break Answer::Unknown(format!(
+                break Answer::Unknown(Reason::Limit(format!(
                     "bmc: budget of {} clause instances reached",
                     self.max_instances
-                ));
+                )));
             }
             if u.levels.len() > self.max_depth {
-                break Answer::Unknown(format!("bmc: depth bound {} reached", self.max_depth));
+                break Answer::Unknown(Reason::Limit(format!(
+                    "bmc: depth bound {} reached",
+                    self.max_depth
+                )));
             }
             u.add_level();
             since_check += 1;
@@ -305,10 +308,14 @@ impl Engine for Bmc {
                     let mut d = Derivation::default();
                     break match u.extract(goal, &mut d, &mut HashMap::new()) {
                         Some(_) => Answer::Unsat(d),
-                        None => Answer::Unknown("bmc: could not read the counterexample".into()),
+                        None => Answer::Unknown(Reason::GaveUp(
+                            "bmc: could not read the counterexample".into(),
+                        )),
                     };
                 }
-                SatResult::Unknown(r) => break Answer::Unknown(format!("bmc: {r}")),
+                SatResult::Unknown(r) => {
+                    break Answer::Unknown(Reason::GaveUp(format!("bmc: {r}")))
+                }
                 SatResult::Unsat => {}
             }
             let took = started.elapsed().as_millis() as usize;

@@ -15,7 +15,7 @@ use crate::chc::System;
 use crate::smt::Deadline;
 use crate::term::TermStore;
 use crate::transform::{Pipeline, Preprocess};
-use crate::witness::Answer;
+use crate::witness::{Answer, Derivation, Model};
 use std::time::{Duration, Instant};
 
 /// Which engine answers.
@@ -49,6 +49,28 @@ pub struct SolveOptions {
     pub validation_limit: Duration,
     /// The counterexample shape CEGAR refines.
     pub cex_shape: CexShape,
+    /// Replace the engine's witness with a wrong one before the checks (tests of the checks
+    /// and of how a failed witness is reported; never set in normal use).
+    pub forge: Option<Forgery>,
+}
+
+/// A wrong witness put in place of the engine's, to show that the checks catch it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forgery {
+    /// After `sat`: the empty model (every predicate `false`), which fails every fact.
+    EmptyModel,
+    /// After `unsat`: the empty derivation, which derives nothing.
+    EmptyDerivation,
+}
+
+impl Forgery {
+    fn apply(self, answer: Answer) -> Answer {
+        match (self, answer) {
+            (Forgery::EmptyModel, Answer::Sat(_)) => Answer::Sat(Model::new()),
+            (Forgery::EmptyDerivation, Answer::Unsat(_)) => Answer::Unsat(Derivation::default()),
+            (_, a) => a,
+        }
+    }
 }
 
 impl Default for SolveOptions {
@@ -59,6 +81,7 @@ impl Default for SolveOptions {
             timeout: None,
             validation_limit: Duration::from_secs(30),
             cex_shape: CexShape::Mixed,
+            forge: None,
         }
     }
 }
@@ -123,6 +146,10 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
             ("cegar", engine.solve(&cx, &solved_system, &mut stats))
         }
         EngineChoice::Pdr => ("pdr", Pdr::default().solve(&cx, &solved_system, &mut stats)),
+    };
+    let answer = match options.forge {
+        Some(f) => f.apply(answer),
+        None => answer,
     };
     let t2 = Instant::now();
     let vdeadline =

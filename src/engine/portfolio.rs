@@ -66,7 +66,7 @@ use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::smt::Deadline;
 use crate::transform::{BackTranslator, SplitBooleans};
-use crate::witness::{replay_derivation, validate_model, Answer, Model, ModelCheck};
+use crate::witness::{replay_derivation, validate_model, Answer, Model, ModelCheck, Reason};
 use std::time::{Duration, Instant};
 
 /// The portfolio engine: see the module header for the schedule.
@@ -129,7 +129,8 @@ fn record(stats: &mut Stats, name: &str, answer: &Answer, ms: u64, sub: Stats) {
     phase.insert("answer".into(), answer.keyword().into());
     phase.insert("time_ms".into(), ms.into());
     if let Answer::Unknown(r) = answer {
-        phase.insert("reason".into(), r.clone().into());
+        phase.insert("reason".into(), r.to_string().into());
+        phase.insert("reason_kind".into(), r.kind().name().into());
     }
     phase.insert(
         "stats".into(),
@@ -153,7 +154,7 @@ impl Portfolio {
         stats: &mut Stats,
     ) -> (&'static str, Answer) {
         let store = cx.store;
-        let mut reasons: Vec<String> = Vec::new();
+        let mut reasons: Vec<Reason> = Vec::new();
         let t = Instant::now();
         let split = self
             .split_bools
@@ -174,7 +175,7 @@ impl Portfolio {
                 Answer::Sat(m) => Answer::Sat(b.model(store, m, cx.deadline)),
                 Answer::Unsat(d) => match b.derivation(store, d, cx.deadline) {
                     Ok(d) => Answer::Unsat(d),
-                    Err(e) => Answer::Unknown(format!("internal error: Boolean split: {e}")),
+                    Err(e) => Answer::Unknown(Reason::WitnessFailed(format!("Boolean split: {e}"))),
                 },
                 u => u,
             }
@@ -205,17 +206,17 @@ impl Portfolio {
                 ModelCheck::Valid => Answer::Sat(model),
                 ModelCheck::Invalid { clause, .. } => {
                     seeds = Some(model);
-                    Answer::Unknown(format!(
+                    Answer::Unknown(Reason::GaveUp(format!(
                         "slicing: the invariants do not exclude clause {}",
                         clause.0
-                    ))
+                    )))
                 }
                 ModelCheck::Unknown(r) => {
                     seeds = Some(model);
-                    Answer::Unknown(format!("slicing: validation: {r}"))
+                    Answer::Unknown(Reason::Unchecked(format!("slicing: validation: {r}")))
                 }
             },
-            Err(r) => Answer::Unknown(r),
+            Err(r) => Answer::Unknown(Reason::GaveUp(r)),
         };
         record(stats, "slicing", &answer, ms(t), sub);
         match answer {
@@ -238,9 +239,9 @@ impl Portfolio {
                         Some(s) => conjoin(store, inv_system, s, m),
                         None => m.clone(),
                     };
-                    let mut answer = Answer::Unknown(
+                    let mut answer = Answer::Unknown(Reason::GaveUp(
                         "samples: the invariants do not exclude the queries".into(),
-                    );
+                    ));
                     // Each validation gets its own second (the sampling may have used the whole
                     // slice, and a non-linear check the solver cannot decide must not starve the
                     // other); the samples' model alone first, as it is the simpler one.
@@ -255,7 +256,7 @@ impl Portfolio {
                     seeds = Some(with(&found.linear));
                     answer
                 }
-                Err(r) => Answer::Unknown(r),
+                Err(r) => Answer::Unknown(Reason::GaveUp(r)),
             };
             record(stats, "samples", &answer, ms(t), sub);
             match answer {
@@ -322,10 +323,10 @@ impl Portfolio {
             }
         }
         if cx.deadline.expired() {
-            reasons.push("timeout".into());
+            reasons.push(Reason::Timeout);
         }
         reasons.dedup();
-        ("portfolio", Answer::Unknown(reasons.join("; ")))
+        ("portfolio", Answer::Unknown(Reason::Phases(reasons)))
     }
 
     /// PDR within `slice` on `system`, its frames seeded with `seeds`; `Some` when its model
@@ -337,7 +338,7 @@ impl Portfolio {
         seeds: Option<Model>,
         stats: &mut Stats,
         slice: Option<Duration>,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
     ) -> Option<Answer> {
         let pdr = Pdr {
             seeds,
@@ -346,11 +347,12 @@ impl Portfolio {
         let run = |sub_cx: &Context<'_>, sub: &mut Stats| match pdr.solve(sub_cx, system, sub) {
             Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.deadline) {
                 ModelCheck::Valid => Answer::Sat(m),
-                ModelCheck::Invalid { clause, .. } => Answer::Unknown(format!(
-                    "internal error: pdr: the model violates clause {}",
-                    clause.0
+                ModelCheck::Invalid { clause, .. } => Answer::Unknown(Reason::WitnessFailed(
+                    format!("pdr: the model violates clause {}", clause.0),
                 )),
-                ModelCheck::Unknown(r) => Answer::Unknown(format!("pdr: validation: {r}")),
+                ModelCheck::Unknown(r) => {
+                    Answer::Unknown(Reason::Unchecked(format!("pdr: validation: {r}")))
+                }
             },
             a => a,
         };
@@ -364,7 +366,7 @@ impl Portfolio {
         system: &System,
         stats: &mut Stats,
         slice: Option<Duration>,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
     ) -> Option<Answer> {
         let run = |sub_cx: &Context<'_>, sub: &mut Stats| Bmc::default().solve(sub_cx, system, sub);
         phase(cx, system, stats, "bmc", slice, reasons, run)
@@ -380,7 +382,7 @@ fn phase(
     stats: &mut Stats,
     name: &str,
     slice: Option<Duration>,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     run: impl FnOnce(&Context<'_>, &mut Stats) -> Answer,
 ) -> Option<Answer> {
     let t = Instant::now();
@@ -413,7 +415,9 @@ fn checked(cx: &Context<'_>, system: &System, answer: Answer) -> Answer {
     match answer {
         Answer::Unsat(d) => match replay_derivation(cx.store, system, &d) {
             Ok(()) => Answer::Unsat(d),
-            Err(e) => Answer::Unknown(format!("internal error: derivation failed replay: {e}")),
+            Err(e) => Answer::Unknown(Reason::WitnessFailed(format!(
+                "derivation failed replay: {e}"
+            ))),
         },
         a => a,
     }

@@ -28,7 +28,7 @@ pub use useless::RemoveUseless;
 use crate::chc::{PredId, System};
 use crate::smt::Deadline;
 use crate::term::{Sort, TermStore, Value};
-use crate::witness::{Answer, Derivation, Model};
+use crate::witness::{Answer, Derivation, Model, Reason};
 use std::time::Instant;
 
 /// Why a derivation of a transformed system could not be turned into one of the original.
@@ -151,9 +151,9 @@ impl Pipeline {
             Answer::Sat(m) => Answer::Sat(self.model(store, m, deadline)),
             Answer::Unsat(d) => match self.derivation(store, d, deadline) {
                 Ok(d) => Answer::Unsat(d),
-                Err(e) => Answer::Unknown(format!(
-                    "internal error: preprocessing could not translate the derivation back: {e}"
-                )),
+                Err(e) => Answer::Unknown(Reason::WitnessFailed(format!(
+                    "preprocessing could not translate the derivation back: {e}"
+                ))),
             },
             u => u,
         }

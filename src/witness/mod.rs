@@ -9,9 +9,11 @@
 mod derivation;
 mod instantiate;
 mod model;
+mod reason;
 
 pub use derivation::{replay_derivation, DerivNode, Derivation, ReplayError};
 pub use model::{validate_model, Interp, Model, ModelCheck, ModelFormat};
+pub use reason::{Reason, ReasonKind};
 
 use crate::chc::System;
 use crate::smt::Deadline;
@@ -24,8 +26,8 @@ pub enum Answer {
     Sat(Model),
     /// The system is unsatisfiable: the derivation reaches `false`.
     Unsat(Derivation),
-    /// No answer; the reason says why (time limit, unsupported feature, failed check).
-    Unknown(String),
+    /// No answer; the reason says why (time limit, a bound, giving up, a failed check).
+    Unknown(Reason),
 }
 
 impl Answer {
@@ -44,17 +46,21 @@ impl Answer {
         match self {
             Answer::Sat(m) => match validate_model(store, system, &m, deadline) {
                 ModelCheck::Valid => Answer::Sat(m),
-                ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(format!(
-                    "internal error: model failed validation at clause {}: {reason}",
-                    clause.0
-                )),
-                ModelCheck::Unknown(r) => {
-                    Answer::Unknown(format!("model could not be validated: {r}"))
+                ModelCheck::Invalid { clause, reason, .. } => {
+                    Answer::Unknown(Reason::WitnessFailed(format!(
+                        "model failed validation at clause {}: {reason}",
+                        clause.0
+                    )))
                 }
+                ModelCheck::Unknown(r) => Answer::Unknown(Reason::Unchecked(format!(
+                    "model could not be validated: {r}"
+                ))),
             },
             Answer::Unsat(d) => match replay_derivation(store, system, &d) {
                 Ok(()) => Answer::Unsat(d),
-                Err(e) => Answer::Unknown(format!("internal error: derivation failed replay: {e}")),
+                Err(e) => Answer::Unknown(Reason::WitnessFailed(format!(
+                    "derivation failed replay: {e}"
+                ))),
             },
             u => u,
         }

@@ -3,7 +3,8 @@
 //! (instances solved against the time each took, sorted, log-scale time: [`cactus`]) and, for
 //! two or more runs, the per-file comparison ([`compare`]).
 //!
-//! Duty: render named [`Run`]s. Must not: read files or count a wrong answer as solved.
+//! Duty: render named [`Run`]s. Must not: read files, count a wrong answer as solved, or a
+//! witness that failed its check as an ordinary `unknown` (it has its own column).
 
 pub mod cactus;
 pub mod compare;
@@ -34,6 +35,8 @@ struct Counts {
     unknown: usize,
     error: usize,
     wrong: usize,
+    /// `unknown` because a witness failed its check (not counted in `unknown`).
+    witness_failed: usize,
     time_solved: f64,
 }
 
@@ -48,6 +51,7 @@ fn counts<'a>(records: impl Iterator<Item = &'a super::Record>) -> Counts {
         match r.answer.as_str() {
             "sat" => c.sat += 1,
             "unsat" => c.unsat += 1,
+            "unknown" if r.witness_failed() => c.witness_failed += 1,
             "unknown" => c.unknown += 1,
             _ => c.error += 1,
         }
@@ -123,12 +127,12 @@ fn summary_table(runs: &[(String, Run)]) -> String {
         .flat_map(|(_, r)| r.results.iter().map(|x| x.track.as_str()))
         .collect();
     let mut html = String::from(
-        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat</th><th>unsat</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>time of solved (s)</th></tr>\n",
+        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat</th><th>unsat</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>witness failed</th><th>time of solved (s)</th></tr>\n",
     );
     let row = |html: &mut String, track: &str, name: &str, c: Counts, all: bool| {
         let _ = writeln!(
             html,
-            "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{}>{}</td><td>{:.1}</td></tr>",
+            "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{}>{}</td><td{}>{}</td><td>{:.1}</td></tr>",
             if all { " class=\"all\"" } else { "" },
             esc(track),
             esc(name),
@@ -140,6 +144,8 @@ fn summary_table(runs: &[(String, Run)]) -> String {
             c.error,
             if c.wrong > 0 { " class=\"bad\"" } else { "" },
             c.wrong,
+            if c.witness_failed > 0 { " class=\"bad\"" } else { "" },
+            c.witness_failed,
             c.time_solved
         );
     };

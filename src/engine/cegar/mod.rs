@@ -25,7 +25,7 @@ mod uniform;
 use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::smt::Deadline;
-use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck};
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
 use std::time::Instant;
@@ -101,10 +101,13 @@ impl Engine for Cegar {
         let (mut uniform_refined, mut uniform_fallbacks, mut uniform_depth) = (0u64, 0u64, 0u64);
         let answer = loop {
             if cx.deadline.expired() {
-                break Answer::Unknown("timeout".into());
+                break Answer::Unknown(Reason::Timeout);
             }
             if iterations >= self.max_iterations {
-                break Answer::Unknown(format!("cegar: {} iterations", self.max_iterations));
+                break Answer::Unknown(Reason::Limit(format!(
+                    "cegar: {} iterations",
+                    self.max_iterations
+                )));
             }
             let t0 = Instant::now();
             let mut post = Post::new(store, system, &cands, cx.deadline);
@@ -152,7 +155,7 @@ impl Engine for Cegar {
                     ArtResult::Cex(nodes, q, kids) => cex = Some((nodes, q, kids)),
                     ArtResult::GaveUp(r) => {
                         checks += post.checks;
-                        break Answer::Unknown(r);
+                        break Answer::Unknown(Reason::GaveUp(r));
                     }
                 }
             }
@@ -161,11 +164,15 @@ impl Engine for Cegar {
             if let Some(m) = model {
                 break match validate_model(store, system, &m, cx.deadline) {
                     ModelCheck::Valid => Answer::Sat(m),
-                    ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(format!(
-                        "internal error: cegar model fails clause {}: {reason}",
-                        clause.0
-                    )),
-                    ModelCheck::Unknown(r) => Answer::Unknown(format!("cegar: model check: {r}")),
+                    ModelCheck::Invalid { clause, reason, .. } => {
+                        Answer::Unknown(Reason::WitnessFailed(format!(
+                            "cegar model fails clause {}: {reason}",
+                            clause.0
+                        )))
+                    }
+                    ModelCheck::Unknown(r) => {
+                        Answer::Unknown(Reason::Unchecked(format!("cegar: model check: {r}")))
+                    }
                 };
             }
             let Some((nodes, q, kids)) = cex else {
@@ -232,10 +239,12 @@ impl Engine for Cegar {
             match result {
                 Analysis::Real(d) => break Answer::Unsat(d),
                 Analysis::Refined(new) if new.is_empty() => {
-                    break Answer::Unknown("cegar: refinement found no new predicate".into())
+                    break Answer::Unknown(Reason::GaveUp(
+                        "cegar: refinement found no new predicate".into(),
+                    ))
                 }
                 Analysis::Refined(new) => sizes.extend(new),
-                Analysis::Failed(r) => break Answer::Unknown(r),
+                Analysis::Failed(r) => break Answer::Unknown(Reason::GaveUp(r)),
             }
         };
         stats.set("iterations", iterations as u64);

@@ -24,7 +24,7 @@ mod frames;
 use super::{Context, Engine, Stats};
 use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
-use crate::witness::{Answer, Interp, Model};
+use crate::witness::{Answer, Interp, Model, Reason};
 use block::{Blocking, ReachFact};
 use frames::{BodyStates, Check, Frames, Source, INF};
 use std::collections::{BTreeSet, HashMap};
@@ -89,7 +89,7 @@ impl Run<'_, '_> {
         let mut n = 1;
         loop {
             if self.cx.deadline.expired() {
-                return Answer::Unknown("timeout".into());
+                return Answer::Unknown(Reason::Timeout);
             }
             // Every query is blocked with body states from `F_n`.
             for q in self.frames.queries.clone() {
@@ -104,20 +104,25 @@ impl Run<'_, '_> {
                             self.cx.deadline,
                         ) {
                             Ok(d) => Answer::Unsat(d),
-                            Err(r) => Answer::Unknown(format!("pdr: {r}")),
+                            Err(r) => Answer::Unknown(Reason::GaveUp(format!("pdr: {r}"))),
                         }
                     }
-                    Blocking::Unknown(r) => return Answer::Unknown(format!("pdr: {r}")),
+                    Blocking::Unknown(r) => {
+                        return Answer::Unknown(Reason::GaveUp(format!("pdr: {r}")))
+                    }
                 }
             }
             match self.propagate(n) {
                 Ok(Some(model)) => return Answer::Sat(model),
                 Ok(None) => {}
-                Err(r) => return Answer::Unknown(format!("pdr: {r}")),
+                Err(r) => return Answer::Unknown(Reason::GaveUp(format!("pdr: {r}"))),
             }
             n += 1;
             if n > self.cfg.max_level {
-                return Answer::Unknown(format!("pdr: {} frames", self.cfg.max_level));
+                return Answer::Unknown(Reason::Limit(format!(
+                    "pdr: {} frames",
+                    self.cfg.max_level
+                )));
             }
         }
     }

@@ -22,7 +22,7 @@ pub mod weaken;
 use super::{Context, Engine, Stats};
 use crate::analysis::analyze;
 use crate::chc::System;
-use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck};
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -99,7 +99,7 @@ impl Engine for Slicing {
         let store = cx.store;
         let model = match self.invariants(cx, system, stats) {
             Ok(m) => m,
-            Err(reason) => return Answer::Unknown(reason),
+            Err(reason) => return Answer::Unknown(Reason::GaveUp(reason)),
         };
         let started = Instant::now();
         let check = validate_model(store, system, &model, cx.deadline);
@@ -107,16 +107,20 @@ impl Engine for Slicing {
         match check {
             ModelCheck::Valid => Answer::Sat(model),
             ModelCheck::Invalid { clause, .. } if system.clause(clause).is_query() => {
-                Answer::Unknown(format!(
+                Answer::Unknown(Reason::GaveUp(format!(
                     "slicing: the invariants do not exclude query clause {}",
                     clause.0
-                ))
+                )))
             }
-            ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(format!(
-                "slicing: internal error: clause {} fails under the invariants: {reason}",
-                clause.0
-            )),
-            ModelCheck::Unknown(r) => Answer::Unknown(format!("slicing: validation: {r}")),
+            ModelCheck::Invalid { clause, reason, .. } => {
+                Answer::Unknown(Reason::WitnessFailed(format!(
+                    "slicing: clause {} fails under the invariants: {reason}",
+                    clause.0
+                )))
+            }
+            ModelCheck::Unknown(r) => {
+                Answer::Unknown(Reason::Unchecked(format!("slicing: validation: {r}")))
+            }
         }
     }
 }
