@@ -1,6 +1,6 @@
 //! Hornbeam: a constrained-Horn-clause verification engine.
 //!
-//! Layers, each using only those listed before it: [`term`] → [`chc`] → [`syntax`] /
+//! Layers, each using only those listed before it: [`clock`] → [`term`] → [`chc`] → [`syntax`] /
 //! [`analysis`] / [`smt`] → [`witness`] → [`transform`], [`interp`] → [`engine`] →
 //! [`frontend`] → [`batch`]; the `hornbeam` binary only parses arguments and prints. The
 //! README's code map states each module's duty and invariants.
@@ -125,6 +125,7 @@
 pub mod analysis;
 pub mod batch;
 pub mod chc;
+pub mod clock;
 pub mod engine;
 pub mod frontend;
 pub mod interp;
