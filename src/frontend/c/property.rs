@@ -162,14 +162,19 @@ fn refusal(toks: &[Token<'_>], line: usize, bad: usize, span: Span) -> CError {
             .find_map(|t| KNOWN.iter().find(|(_, key)| *key == t.0).map(|(n, _)| *n))
     });
     let found = toks.get(bad).map_or("the end of the file", |t| t.0);
-    let message = match named {
-        Some(name) => format!("property `{name}` is not supported: {SUPPORTED}"),
-        None if toks.get(bad).is_none() => {
-            format!("property ends too early: {SUPPORTED}")
-        }
-        None => format!("unsupported property text `{found}`: {SUPPORTED}"),
-    };
-    CError::new(CErrorKind::Unsupported, span, message)
+    match named {
+        Some(name) => CError::unsupported(span, format!("property `{name}`: {SUPPORTED}")),
+        None if toks.get(bad).is_none() => CError::new(
+            CErrorKind::Syntax,
+            span,
+            format!("the property ends too early: {SUPPORTED}"),
+        ),
+        None => CError::new(
+            CErrorKind::Syntax,
+            span,
+            format!("unexpected `{found}` in the property: {SUPPORTED}"),
+        ),
+    }
 }
 
 #[cfg(test)]

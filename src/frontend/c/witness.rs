@@ -6,15 +6,17 @@
 //! after `unsafe`; and a reader of violation witnesses that gives back the nondet values, so a
 //! witness can be replayed in [`super::interp`].
 //!
-//! Lines and columns are 1-based, columns count characters. The values of uninitialised locals
-//! are nondet values without a call, which format 2.0 has no waypoint for: they are left out,
-//! which leaves the witness valid (it only constrains less).
+//! Lines and columns are 1-based, columns count characters. The value of an uninitialised local
+//! has no call to return it: it is an `assumption` waypoint `x == v` (C expression) at the
+//! statement after the declaration (one waypoint `x == v && y == w` for the locals of one
+//! declaration); a declaration that ends its block (nothing follows in the variable's scope,
+//! so its value is never read there) gets none, which leaves the witness valid.
 //!
 //! Must not: decide an answer, check an invariant or a counterexample (the caller did), touch
 //! the file system or print.
 
 use super::invariants::Invariant;
-use super::ir::Program;
+use super::ir::{IExprKind, IStmt, IStmtKind, Program, VarRef};
 use super::property::Property;
 use super::trace::NondetValue;
 use super::types::DataModel;
@@ -248,29 +250,107 @@ fn call_end(program: &Program, src: &str, site: usize) -> Option<usize> {
     (text.starts_with("__VERIFIER_nondet_") && text.ends_with(')')).then(|| span.end - 1)
 }
 
+/// For each uninitialised local's nondet site: the offset of the statement after its
+/// declaration (where an assumption about it is evaluated) and the local's name.
+fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
+    fn walk(p: &Program, f: usize, ss: &[IStmt], out: &mut HashMap<usize, (usize, String)>) {
+        for (k, st) in ss.iter().enumerate() {
+            match &st.kind {
+                // A declaration statement: a block of initialisations, in the enclosing scope.
+                IStmtKind::Block(b)
+                    if !b.is_empty() && b.iter().all(|i| matches!(i.kind, IStmtKind::Init(..))) =>
+                {
+                    let Some(next) = ss.get(k + 1).map(|n| n.span.start) else {
+                        continue;
+                    };
+                    for i in b {
+                        if let IStmtKind::Init(VarRef::Local(l), Some(e)) = &i.kind {
+                            if let IExprKind::Nondet(site) = e.kind {
+                                if next > i.span.start && e.span == i.span {
+                                    let name = p.functions[f].locals[*l].name.clone();
+                                    out.insert(site, (next, name));
+                                }
+                            }
+                        }
+                    }
+                }
+                IStmtKind::Block(b) => walk(p, f, b, out),
+                IStmtKind::If(_, a, b) => {
+                    walk(p, f, a, out);
+                    walk(p, f, b, out);
+                }
+                IStmtKind::Loop { body, .. } => walk(p, f, body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for (f, func) in program.functions.iter().enumerate() {
+        walk(program, f, &func.body, &mut out);
+    }
+    out
+}
+
+/// A C literal of value `v` (suffixed `U` beyond `long long`; its minimum as a difference).
+fn c_literal(v: &BigInt) -> String {
+    if *v > BigInt::from(i64::MAX) {
+        format!("{v}U")
+    } else if *v == BigInt::from(i64::MIN) {
+        format!("({} - 1)", i64::MIN + 1)
+    } else {
+        v.to_string()
+    }
+}
+
 /// A violation witness: the nondet values of a confirmed counterexample, in execution order,
-/// and the error statement it reaches (at byte offset `target`).
+/// and the error call it reaches (at byte offset `target`).
 pub fn violation(
     task: &Task<'_>,
     program: &Program,
     values: &[NondetValue],
     target: usize,
 ) -> String {
-    let mut content = vec![];
+    let uninit = uninit_sites(program);
+    let mut content: Vec<Segment> = vec![];
+    // The assumption being built: its location and conjuncts.
+    let mut pending: Option<(usize, Vec<String>)> = None;
+    let flush = |pending: &mut Option<(usize, Vec<String>)>, content: &mut Vec<Segment>| {
+        if let Some((at, parts)) = pending.take() {
+            let constraint = Constraint {
+                value: parts.join(" && "),
+                format: "c_expression".to_owned(),
+            };
+            content.push(follow(
+                "assumption",
+                location(task, at, None),
+                Some(constraint),
+            ));
+        }
+    };
     for v in values {
-        let Some(end) = call_end(program, task.src, v.site) else {
-            continue;
-        };
-        let constraint = Constraint {
-            value: format!("\\result == {}", v.value),
-            format: "acsl_expression".to_owned(),
-        };
-        content.push(follow(
-            "function_return",
-            location(task, end, None),
-            Some(constraint),
-        ));
+        if let Some(end) = call_end(program, task.src, v.site) {
+            flush(&mut pending, &mut content);
+            let constraint = Constraint {
+                value: format!("\\result == {}", v.value),
+                format: "acsl_expression".to_owned(),
+            };
+            content.push(follow(
+                "function_return",
+                location(task, end, None),
+                Some(constraint),
+            ));
+        } else if let Some((at, name)) = uninit.get(&v.site) {
+            let part = format!("{name} == {}", c_literal(&v.value));
+            match &mut pending {
+                Some((p, parts)) if p == at => parts.push(part),
+                _ => {
+                    flush(&mut pending, &mut content);
+                    pending = Some((*at, vec![part]));
+                }
+            }
+        }
     }
+    flush(&mut pending, &mut content);
     content.push(follow("target", location(task, target, None), None));
     to_yaml(Entry {
         entry_type: "violation_sequence".to_owned(),
@@ -290,7 +370,8 @@ pub struct Violation {
 }
 
 /// Reads a violation witness of `program` (whose text is `src`): the `follow` waypoints of type
-/// `function_return` with a constraint `\result == N` at a nondet call, and the `target`.
+/// `function_return` with a constraint `\result == N` at a nondet call, of type `assumption`
+/// with `x == N && ...` about uninitialised locals declared just before, and the `target`.
 /// Other waypoints are refused: this reader is for Hornbeam's own witnesses.
 pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violation, String> {
     let entries: Vec<Entry<Segment>> =
@@ -302,6 +383,11 @@ pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violat
     let sites: HashMap<(usize, usize), usize> = (0..program.nondet_sites.len())
         .filter_map(|s| call_end(program, src, s).map(|o| (line_col(src, o), s)))
         .collect();
+    let mut declared: HashMap<((usize, usize), &str), usize> = HashMap::new();
+    let uninit = uninit_sites(program);
+    for (site, (at, name)) in &uninit {
+        declared.insert((line_col(src, *at), name.as_str()), *site);
+    }
     let mut values = vec![];
     let mut target = None;
     for seg in &entry.content {
@@ -327,6 +413,32 @@ pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violat
                         .and_then(|r| r.trim().parse::<BigInt>().ok())
                         .ok_or_else(|| format!("not `\\result == N`: {}", c.value))?;
                     values.push(NondetValue { site, value });
+                }
+                ("assumption", "follow") => {
+                    let c = w
+                        .constraint
+                        .as_ref()
+                        .ok_or("an assumption without a constraint")?;
+                    for part in c.value.split("&&") {
+                        let (name, value) = part
+                            .split_once("==")
+                            .and_then(|(n, v)| {
+                                let v = v.trim().trim_start_matches('(');
+                                let v = v.trim_end_matches('U').trim_end_matches(')');
+                                let v = match v.split_once(" - ") {
+                                    Some((a, b)) => {
+                                        a.parse::<BigInt>().ok()? - b.parse::<BigInt>().ok()?
+                                    }
+                                    None => v.parse::<BigInt>().ok()?,
+                                };
+                                Some((n.trim(), v))
+                            })
+                            .ok_or_else(|| format!("not `x == N`: {part}"))?;
+                        let site = *declared.get(&(at, name)).ok_or_else(|| {
+                            format!("no uninitialised `{name}` before {}:{}", at.0, at.1)
+                        })?;
+                        values.push(NondetValue { site, value });
+                    }
                 }
                 ("target", "follow") => target = Some(at),
                 (k, a) => return Err(format!("unexpected waypoint {k} ({a})")),
