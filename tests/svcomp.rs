@@ -349,3 +349,82 @@ fn violation_witness_of_nondet_values_of_several_kinds() {
     );
     insta::assert_snapshot!(redacted(&yaml));
 }
+
+/// The public SV-COMP sample (`../shared/svcomp/public`, not part of the repository): every
+/// answer agrees with the expected verdict, every witness is well-formed, and every violation
+/// witness replays to its target. Slow (a few minutes): run it with
+/// `cargo test --release --test svcomp -- --ignored`.
+#[test]
+#[ignore]
+fn public_svcomp_tasks_give_well_formed_witnesses() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp/public");
+    let Ok(table) = std::fs::read_to_string(dir.join("expected.tsv")) else {
+        eprintln!("{} is not there: nothing to do", dir.display());
+        return;
+    };
+    let tasks: Vec<(String, String)> = table
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            Some((f.next()?.to_owned(), f.nth(1)?.to_owned()))
+        })
+        .collect();
+    let results: Vec<(String, String, Result<(), String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = tasks
+            .chunks(tasks.len().div_ceil(2))
+            .map(|chunk| {
+                let dir = &dir;
+                s.spawn(move || {
+                    let mut out = vec![];
+                    for (name, expected) in chunk {
+                        let file = scratch(&format!("{name}.yml"));
+                        let file_arg = file.display().to_string();
+                        let o = verify(dir, &["--timeout", "5", "--witness", &file_arg, name]);
+                        let answer = first_line(&o);
+                        let yaml = std::fs::read_to_string(&file).ok();
+                        if let Some(y) = &yaml {
+                            let n = y.matches("type: loop_invariant").count();
+                            let w = y.matches("waypoint:").count();
+                            eprintln!("{name}: {answer}, {n} invariants, {w} waypoints");
+                        }
+                        let checked = match (answer.as_str(), &yaml) {
+                            ("safe", Some(y)) => witness_check::check(y, "invariant_set"),
+                            ("unsafe", Some(y)) => witness_check::check(y, "violation_sequence")
+                                .and_then(|()| replay(dir, name, DataModel::Ilp32, y)),
+                            ("unknown", None) => Ok(()),
+                            (a, _) if a != "unknown" && a != "safe" && a != "unsafe" => Ok(()),
+                            (a, w) => Err(format!("{a} with witness {}", w.is_some())),
+                        };
+                        let checked =
+                            if (answer == "safe" || answer == "unsafe") && answer != *expected {
+                                Err(format!("WRONG: {answer}, expected {expected}"))
+                            } else {
+                                checked
+                            };
+                        out.push((name.clone(), answer, checked));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker"))
+            .collect()
+    });
+    let count = |a: &str| results.iter().filter(|r| r.1 == a).count();
+    eprintln!(
+        "{} tasks: {} safe, {} unsafe, {} unknown, {} other (errors: outside the subset)",
+        results.len(),
+        count("safe"),
+        count("unsafe"),
+        count("unknown"),
+        results.len() - count("safe") - count("unsafe") - count("unknown")
+    );
+    let failures: Vec<String> = results
+        .iter()
+        .filter_map(|(n, _, r)| r.as_ref().err().map(|e| format!("{n}: {e}")))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
