@@ -191,7 +191,10 @@ fn witness_of(dir: &Path, program: &str, extra: &[&str], expected: &str) -> Stri
     args.push(program);
     let out = verify(dir, &args);
     assert_eq!(first_line(&out), expected, "{program}: {}", describe(&out));
-    std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{program}: no witness: {e}"))
+    let text =
+        std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{program}: no witness: {e}"));
+    let _ = std::fs::remove_file(&file);
+    text
 }
 
 /// Replays a violation witness of `program` (relative to `dir`) in the interpreter.
@@ -383,6 +386,7 @@ fn public_svcomp_tasks_give_well_formed_witnesses() {
                         let o = verify(dir, &["--timeout", "5", "--witness", &file_arg, name]);
                         let answer = first_line(&o);
                         let yaml = std::fs::read_to_string(&file).ok();
+                        let _ = std::fs::remove_file(&file);
                         if let Some(y) = &yaml {
                             let n = y.matches("type: loop_invariant").count();
                             let w = y.matches("waypoint:").count();
