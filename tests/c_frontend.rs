@@ -190,7 +190,7 @@ fn over_approximation_never_gives_unsafe() {
 
 #[test]
 fn concrete_exploration_finds_shallow_errors_and_never_fakes_one() {
-    use hornbeam::frontend::c::{explore, read_program};
+    use hornbeam::frontend::c::{explore, read_program, DataModel};
     use std::time::{Duration, Instant};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c");
     // On a thread with a large stack, as `verify` runs the front end: programs nest up to the
@@ -200,7 +200,7 @@ fn concrete_exploration_finds_shallow_errors_and_never_fakes_one() {
         std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn(move || {
-                let program = read_program(&src).expect("in the subset");
+                let program = read_program(&src, DataModel::Ilp32).expect("in the subset");
                 let until = Instant::now() + Duration::from_secs(20);
                 explore::search(&program, 64, until, &|_| 0)
             })

@@ -3,6 +3,10 @@
 //! only after the counterexample's nondet values replay concretely to the error (with
 //! `--trace`, those values at their lines), or `unknown` with the reason on stderr.
 //!
+//! With `--property`, only SV-COMP's `unreach-call` is accepted; `--data-model` sets the width
+//! of `long`; `--witness FILE` writes the library's SV-COMP witness after `safe` or `unsafe`
+//! (none after `unknown`, which says so on stderr).
+//!
 //! Solving runs on a worker thread with a large stack; the main thread enforces the limit.
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
@@ -10,7 +14,10 @@ use super::{input_error, run_on_worker, EngineChoice, Outcome};
 use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::slicing::Weakening;
-use hornbeam::frontend::c::{self, explore, interp, invariants, trace, Program};
+use hornbeam::frontend::c::property::{self, Property};
+use hornbeam::frontend::c::{
+    self, explore, interp, invariants, trace, witness, DataModel, Program,
+};
 use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::Answer;
@@ -45,6 +52,16 @@ pub struct VerifyArgs {
     /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
     #[arg(long)]
     no_testing: bool,
+    /// The property: an SV-COMP property file (`.prp`) or a property name; only `unreach-call`
+    /// (the default) is supported.
+    #[arg(long, value_name = "FILE.prp|NAME")]
+    property: Option<String>,
+    /// The data model: ILP32 (`long` of 32 bits, the default) or LP64 (`long` of 64 bits).
+    #[arg(long, value_name = "ILP32|LP64", default_value = "ILP32")]
+    data_model: DataModel,
+    /// Write an SV-COMP witness (YAML format 2.0) to FILE after `safe` or `unsafe`.
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
 }
 
 /// Runs `verify`; returns the exit status.
@@ -65,8 +82,29 @@ pub fn run(args: &VerifyArgs) -> i32 {
     })
 }
 
+/// The property of `--property`: a file's, or a name's; `Err` is the exit status after the
+/// message (`FILE:LINE:COL: ...` for a file).
+fn property_of(arg: Option<&str>) -> Result<Property, i32> {
+    let Some(arg) = arg else {
+        return Ok(Property::unreach_call());
+    };
+    let path = std::path::Path::new(arg);
+    if !path.is_file() && !arg.ends_with(".prp") {
+        return property::from_name(arg).map_err(|m| input_error(&format!("--property: {m}")));
+    }
+    let text = match hornbeam::syntax::read_text(path) {
+        Ok(t) => t,
+        Err((e, prefix)) => return Err(input_error(&e.render(arg, &prefix))),
+    };
+    property::parse(&text).map_err(|e| input_error(&e.render(arg, &text)))
+}
+
 /// (stdout, stderr, exit status)
 fn verify(args: &VerifyArgs) -> (String, String, i32) {
+    let property = match property_of(args.property.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return (String::new(), String::new(), code),
+    };
     let name = args.file.display().to_string();
     let src = match hornbeam::syntax::read_text(&args.file) {
         Ok(s) => s,
@@ -79,7 +117,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         }
     };
     let store = TermStore::new();
-    let (program, tr) = match c::load(&store, &src) {
+    let (program, tr) = match c::load(&store, &src, args.data_model) {
         Ok(x) => x,
         Err(e) => {
             return (
@@ -109,17 +147,30 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         let share = limit.map_or(2.0, |t| (t.as_secs_f64() * 0.1).min(2.0));
         let until = Instant::now() + Duration::from_secs_f64(share);
         if let Some(values) = explore::search(&program, 64, until, &line_of) {
-            out.push_str("unsafe\n");
-            if args.trace {
-                out.push_str(&trace_text(&program, &values, &src));
+            let run = replay(&program, &values, &line_of);
+            if run.outcome == interp::Outcome::Error {
+                out.push_str("unsafe\n");
+                if args.trace {
+                    out.push_str(&trace_text(&program, &values, &src));
+                }
+                let text = |task: &witness::Task| {
+                    witness::violation(task, &program, &values, run.error_at.map_or(0, |s| s.start))
+                };
+                let code = write_witness(args, &src, &property, &mut err, text);
+                return (out, err, code);
             }
-            return (out, err, 0);
         }
     }
     let answer = solve(&store, &tr.system, args.engine, deadline);
+    let mut code = 0;
     match answer {
         Answer::Sat(model) => {
             out.push_str("safe\n");
+            let text = |task: &witness::Task| {
+                let invs = invariants::exact_invariants(&store, &tr, &program, &model);
+                witness::correctness(task, &program, &invs)
+            };
+            code = write_witness(args, &src, &property, &mut err, text);
             if args.invariants {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
@@ -133,12 +184,17 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         }
         Answer::Unsat(d) => {
             let values = trace::extract(&store, &tr, &d);
-            match replay(&program, &values, &line_of) {
+            let run = replay(&program, &values, &line_of);
+            match run.outcome {
                 interp::Outcome::Error => {
                     out.push_str("unsafe\n");
                     if args.trace {
                         out.push_str(&trace_text(&program, &values, &src));
                     }
+                    let target = run.error_at.map_or(0, |s| s.start);
+                    let text =
+                        |task: &witness::Task| witness::violation(task, &program, &values, target);
+                    code = write_witness(args, &src, &property, &mut err, text);
                 }
                 interp::Outcome::NoError(why) | interp::Outcome::Stuck(why) => {
                     out.push_str("unknown\n");
@@ -146,6 +202,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                         "the counterexample of the clauses does not replay on the program ({why}){}\n",
                         if tr.approximate { "; the translation over-approximates bitwise operations" } else { "" }
                     ));
+                    no_witness(args, &mut err);
                 }
             }
         }
@@ -153,9 +210,54 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             out.push_str("unknown\n");
             err.push_str(&reason.to_string());
             err.push('\n');
+            no_witness(args, &mut err);
         }
     }
-    (out, err, 0)
+    (out, err, code)
+}
+
+/// With `--witness`, says on stderr that none is written (the answer is `unknown`).
+fn no_witness(args: &VerifyArgs, err: &mut String) {
+    if let Some(path) = &args.witness {
+        err.push_str(&format!(
+            "no witness written to {}: the answer is unknown\n",
+            path.display()
+        ));
+    }
+}
+
+/// With `--witness FILE`, writes the witness `text` makes for the task; returns the exit
+/// status: 0, or 1 when the file cannot be written (the reason on stderr).
+fn write_witness(
+    args: &VerifyArgs,
+    src: &str,
+    property: &Property,
+    err: &mut String,
+    text: impl FnOnce(&witness::Task) -> String,
+) -> i32 {
+    let Some(path) = &args.witness else {
+        return 0;
+    };
+    // The hash is of the file's bytes (the text read may have lost a byte-order mark).
+    let bytes = std::fs::read(&args.file).unwrap_or_else(|_| src.as_bytes().to_vec());
+    let file_name = args.file.display().to_string();
+    let task = witness::Task {
+        file_name: &file_name,
+        file_bytes: &bytes,
+        src,
+        data_model: args.data_model,
+        property,
+    };
+    match std::fs::write(path, text(&task)) {
+        Ok(()) => 0,
+        Err(e) => {
+            err.push_str(&format!(
+                "cannot write the witness {}: {e}\n",
+                path.display()
+            ));
+            1
+        }
+    }
 }
 
 /// Runs the program concretely with the counterexample's nondet values.
@@ -163,12 +265,19 @@ fn replay(
     program: &Program,
     values: &[trace::NondetValue],
     line_of: &dyn Fn(usize) -> usize,
-) -> interp::Outcome {
+) -> interp::Finished {
     let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
     for v in values {
         queues.entry(v.site).or_default().push_back(v.value.clone());
     }
-    interp::run(program, queues, interp::Budget::default(), line_of)
+    let mut zeros = interp::Zeros;
+    interp::run_traced(
+        program,
+        queues,
+        &mut zeros,
+        interp::Budget::default(),
+        line_of,
+    )
 }
 
 fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> String {

@@ -12,7 +12,7 @@
 //!
 //! Must not: use terms, clauses or a solver.
 
-use super::ast::BinOp;
+use super::ast::{BinOp, Span};
 use super::ir::{IExpr, IExprKind, IStmt, IStmtKind, Program, VarRef};
 use super::types::CType;
 use num_bigint::BigInt;
@@ -88,6 +88,7 @@ struct Machine<'a> {
     nondet: HashMap<usize, VecDeque<BigInt>>,
     chooser: &'a mut dyn Chooser,
     consumed: Vec<(usize, BigInt)>,
+    error_at: Option<Span>,
     budget: Budget,
     steps: u64,
     depth: usize,
@@ -115,12 +116,38 @@ pub fn run_with(
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
 ) -> (Outcome, Vec<(usize, BigInt)>) {
+    let r = run_traced(p, nondet, chooser, budget, line_of);
+    (r.outcome, r.consumed)
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// The nondet values consumed, in order, as (site, value).
+    pub consumed: Vec<(usize, BigInt)>,
+    /// With [`Outcome::Error`]: the error call reached (`reach_error()`; for a failing
+    /// `__VERIFIER_assert(c)`, the error call of its definition in the program, else the
+    /// assertion).
+    pub error_at: Option<Span>,
+}
+
+/// Like [`run_with`], also saying where the error was reached.
+pub fn run_traced(
+    p: &Program,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    chooser: &mut dyn Chooser,
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Finished {
     let mut m = Machine {
         p,
         globals: p.global_init.clone(),
         nondet,
         chooser,
         consumed: vec![],
+        error_at: None,
         budget,
         steps: 0,
         depth: 0,
@@ -133,7 +160,11 @@ pub fn run_with(
         Ok(_) => Outcome::NoError("main returned".to_owned()),
         Err(o) => o,
     };
-    (outcome, m.consumed)
+    Finished {
+        error_at: m.error_at.filter(|_| outcome == Outcome::Error),
+        outcome,
+        consumed: m.consumed,
+    }
 }
 
 impl Machine<'_> {
@@ -230,9 +261,13 @@ impl Machine<'_> {
                 Some(e) => self.expr(f, e, locals)?,
                 None => BigInt::zero(),
             }),
-            IStmtKind::Error => return Err(Outcome::Error),
+            IStmtKind::Error => {
+                self.error_at = Some(s.span);
+                return Err(Outcome::Error);
+            }
             IStmtKind::Assert(c) => {
                 if !self.truth(f, c, locals)? {
+                    self.error_at = Some(self.p.assert_error.unwrap_or(s.span));
                     return Err(Outcome::Error);
                 }
                 Flow::Normal
@@ -460,7 +495,7 @@ impl Machine<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::c::read_program;
+    use crate::frontend::c::{read_program, DataModel};
 
     #[test]
     fn the_nesting_budget_stops_deep_recursion_before_the_stack_does() {
@@ -476,7 +511,7 @@ mod tests {
         let outcome = std::thread::Builder::new()
             .stack_size(512 << 20)
             .spawn(move || {
-                let p = read_program(&src).expect("in the subset");
+                let p = read_program(&src, DataModel::Ilp32).expect("in the subset");
                 run(&p, HashMap::new(), Budget::default(), &|_| 1)
             })
             .expect("thread")

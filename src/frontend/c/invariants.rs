@@ -1,9 +1,12 @@
 //! Loop invariants for the user: a model's interpretation of each loop head, as a C expression
-//! over the program's variable names.
+//! over the program's variable names; and, for witness files, the part of it that is a C
+//! expression with the same meaning in the program ([`exact_invariants`]).
 //!
 //! Must not: check the model (the witness layer did).
 
 use super::encode::Translation;
+use super::ir::Program;
+use super::types::CType;
 use crate::term::{Op, Term, TermId, TermStore, VarId};
 use crate::witness::Model;
 use std::collections::HashMap;
@@ -50,14 +53,137 @@ pub fn invariants(store: &TermStore, tr: &Translation, model: &Model) -> Vec<Inv
     out
 }
 
-fn join(store: &TermStore, args: &[TermId], sep: &str, names: &HashMap<VarId, String>) -> String {
-    let parts: Vec<String> = args.iter().map(|&a| c_expr(store, a, names)).collect();
+/// The invariant of every loop head as a C expression that means, evaluated in the program at
+/// the loop statement, what the model means: only variables named there (no `x@entry`, no
+/// local out of scope or shadowed; a static local by its own name), each variable narrower
+/// than 64 bits cast to `long long` so that arithmetic neither wraps nor overflows, remainders
+/// by positive constants written Euclidean. A conjunct that cannot be written so (a value at
+/// entry, an unsigned 64-bit variable, a division, a constant beyond `long long`) is left
+/// out, which weakens the invariant but keeps it one; loops with nothing left are left out.
+pub fn exact_invariants(
+    store: &TermStore,
+    tr: &Translation,
+    program: &Program,
+    model: &Model,
+) -> Vec<Invariant> {
+    let mut out = vec![];
+    for lh in &tr.loops {
+        let Some(i) = model.get(lh.pred) else {
+            continue;
+        };
+        let func = &program.functions[lh.func];
+        let scope = func.loop_scopes.iter().find(|s| s.start == lh.span.start);
+        let mut names: HashMap<VarId, (String, CType)> = HashMap::new();
+        for ((p, var), arg) in i.params.iter().zip(&lh.vars).zip(&lh.args) {
+            let (Some(var), Some((_, ty)), Some(scope)) = (var, arg, scope) else {
+                continue;
+            };
+            if let Some((n, _)) = scope.names.iter().find(|(_, v)| v == var) {
+                names.insert(*p, (n.clone(), *ty));
+            }
+        }
+        let mut parts = vec![];
+        for c in conjuncts(store, i.body) {
+            if let Some(text) = exact(store, c, &names) {
+                if text != "1" {
+                    parts.push(text);
+                }
+            }
+        }
+        if !parts.is_empty() {
+            out.push(Invariant {
+                func: lh.func,
+                offset: lh.span.start,
+                text: parts.join(" && "),
+            });
+        }
+    }
+    out.sort_by_key(|i| i.offset);
+    out
+}
+
+/// The conjuncts of a formula (itself when it is not a conjunction).
+fn conjuncts(store: &TermStore, t: TermId) -> Vec<TermId> {
+    match &store.get(t).term {
+        Term::App(Op::And, args) => args.iter().flat_map(|&a| conjuncts(store, a)).collect(),
+        _ => vec![t],
+    }
+}
+
+fn join(store: &TermStore, args: &[TermId], sep: &str, names: &Names, euclid: bool) -> String {
+    let parts: Vec<String> = args
+        .iter()
+        .map(|&a| render(store, a, names, euclid))
+        .collect();
     format!("({})", parts.join(sep))
+}
+
+type Names = HashMap<VarId, String>;
+
+/// A term as an exact C expression over the named variables, or `None` (see
+/// [`exact_invariants`]).
+fn exact(store: &TermStore, t: TermId, names: &HashMap<VarId, (String, CType)>) -> Option<String> {
+    let limit = num_bigint::BigInt::from(i64::MAX);
+    let mut display: HashMap<VarId, String> = HashMap::new();
+    let mut ok = true;
+    for v in store.free_vars(t) {
+        match names.get(&v) {
+            Some((n, ty)) if ty.bits < 64 => {
+                display.insert(v, format!("(long long){n}"));
+            }
+            Some((n, ty)) if ty.signed => {
+                display.insert(v, n.clone());
+            }
+            _ => ok = false,
+        }
+    }
+    ok &= supported(store, t, &limit);
+    ok.then(|| render(store, t, &display, true))
+}
+
+/// Whether `c_expr` writes `t` with its meaning: integer operators C has (remainders only by
+/// positive constants, no division), constants within `long long`.
+fn supported(store: &TermStore, t: TermId, limit: &num_bigint::BigInt) -> bool {
+    match &store.get(t).term {
+        Term::Var(_) | Term::Bool(_) => true,
+        Term::Int(i) => i.magnitude() <= limit.magnitude(),
+        Term::Real(_) | Term::Quant(..) => false,
+        Term::App(op, args) => {
+            let known = match op {
+                Op::Mod => matches!(&store.get(args[1]).term,
+                    Term::Int(k) if k.sign() == num_bigint::Sign::Plus),
+                Op::Not
+                | Op::And
+                | Op::Or
+                | Op::Implies
+                | Op::Xor
+                | Op::Ite
+                | Op::Eq
+                | Op::Distinct
+                | Op::Add
+                | Op::Sub
+                | Op::Neg
+                | Op::Mul
+                | Op::Le
+                | Op::Lt
+                | Op::Ge
+                | Op::Gt => true,
+                _ => false,
+            };
+            known && args.iter().all(|&a| supported(store, a, limit))
+        }
+    }
 }
 
 /// A term as a C expression (integer division and remainder are SMT-LIB's Euclidean ones,
 /// which agree with C's on non-negative operands).
 pub fn c_expr(store: &TermStore, t: TermId, names: &HashMap<VarId, String>) -> String {
+    render(store, t, names, false)
+}
+
+/// [`c_expr`]; with `euclid`, a remainder by a positive constant `k` is written
+/// `((a % k) + k) % k`, Euclidean in C too.
+fn render(store: &TermStore, t: TermId, names: &Names, euclid: bool) -> String {
     let node = store.get(t);
     match &node.term {
         Term::Var(v) => names
@@ -69,11 +195,11 @@ pub fn c_expr(store: &TermStore, t: TermId, names: &HashMap<VarId, String>) -> S
         Term::Real(r) => r.to_string(),
         Term::Quant(..) => "/* quantified */ 1".to_owned(),
         Term::App(op, args) => {
-            let a = |i: usize| c_expr(store, args[i], names);
+            let a = |i: usize| render(store, args[i], names, euclid);
             match op {
                 Op::Not => format!("!{}", a(0)),
-                Op::And => join(store, args, " && ", names),
-                Op::Or => join(store, args, " || ", names),
+                Op::And => join(store, args, " && ", names, euclid),
+                Op::Or => join(store, args, " || ", names, euclid),
                 Op::Implies => format!("(!{} || {})", a(0), a(1)),
                 Op::Xor => format!("({} != {})", a(0), a(1)),
                 Op::Ite => format!("({} ? {} : {})", a(0), a(1), a(2)),
@@ -85,7 +211,9 @@ pub fn c_expr(store: &TermStore, t: TermId, names: &HashMap<VarId, String>) -> S
                     for (k, &t) in args.iter().enumerate() {
                         let node = store.get(t);
                         let negated = match &node.term {
-                            Term::App(Op::Neg, inner) => Some(c_expr(store, inner[0], names)),
+                            Term::App(Op::Neg, inner) => {
+                                Some(render(store, inner[0], names, euclid))
+                            }
                             Term::Int(i) if k > 0 && i.sign() == num_bigint::Sign::Minus => {
                                 Some((-i).to_string())
                             }
@@ -93,20 +221,27 @@ pub fn c_expr(store: &TermStore, t: TermId, names: &HashMap<VarId, String>) -> S
                         };
                         match (k, negated) {
                             (0, Some(n)) => out.push_str(&format!("-{n}")),
-                            (0, None) => out.push_str(&c_expr(store, t, names)),
+                            (0, None) => out.push_str(&render(store, t, names, euclid)),
                             (_, Some(n)) => out.push_str(&format!(" - {n}")),
-                            (_, None) => out.push_str(&format!(" + {}", c_expr(store, t, names))),
+                            (_, None) => {
+                                out.push_str(&format!(" + {}", render(store, t, names, euclid)))
+                            }
                         }
                     }
                     out.push(')');
                     out
                 }
                 Op::Sub if args.len() == 1 => format!("(-{})", a(0)),
-                Op::Sub => join(store, args, " - ", names),
+                Op::Sub => join(store, args, " - ", names, euclid),
                 Op::Neg => format!("(-{})", a(0)),
-                Op::Mul => join(store, args, " * ", names),
+                Op::Mul => join(store, args, " * ", names, euclid),
                 Op::IntDiv | Op::RealDiv => format!("({} / {})", a(0), a(1)),
-                Op::Mod => format!("({} % {})", a(0), a(1)),
+                Op::Mod => match &store.get(args[1]).term {
+                    Term::Int(k) if euclid && k.sign() == num_bigint::Sign::Plus => {
+                        format!("((({} % {k}) + {k}) % {k})", a(0))
+                    }
+                    _ => format!("({} % {})", a(0), a(1)),
+                },
                 Op::Le => format!("({} <= {})", a(0), a(1)),
                 Op::Lt => format!("({} < {})", a(0), a(1)),
                 Op::Ge => format!("({} >= {})", a(0), a(1)),

@@ -135,8 +135,20 @@ pub struct Function {
     pub locals: Vec<VarInfo>,
     /// The body.
     pub body: Vec<IStmt>,
+    /// The names in scope at each loop statement, in source order.
+    pub loop_scopes: Vec<LoopScope>,
     /// Where.
     pub span: Span,
+}
+
+/// The names in scope at a loop statement (where its invariant holds) and the variable each
+/// denotes there (a local shadows a global; a static local is the global it names).
+#[derive(Clone, Debug)]
+pub struct LoopScope {
+    /// Byte offset of the loop statement (its keyword).
+    pub start: usize,
+    /// Each visible name with its variable, sorted by name.
+    pub names: Vec<(String, VarRef)>,
 }
 
 /// A nondet call site.
@@ -161,6 +173,9 @@ pub struct Program {
     pub main: usize,
     /// Every nondet call site, indexed by [`IExprKind::Nondet`].
     pub nondet_sites: Vec<NondetSite>,
+    /// The error call in the program's own definition of `__VERIFIER_assert` (or `assert`),
+    /// which the built-in replaces: where a failing assertion reaches the error.
+    pub assert_error: Option<Span>,
 }
 
 impl Program {

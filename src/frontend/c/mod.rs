@@ -5,7 +5,9 @@
 //! [`resolve`] (names, types, built-ins; rejects what is outside the subset) → [`ir`] →
 //! [`encode`] (large-block encoding into clauses) ; after solving, [`trace`] reads the nondet
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
-//! [`invariants`] prints a model's loop-head interpretations as C expressions.
+//! [`invariants`] prints a model's loop-head interpretations as C expressions; [`witness`]
+//! writes both as SV-COMP witness files (and reads violation witnesses back), for the
+//! [`property`] checked under a [`DataModel`].
 //!
 //! Reading, translating and interpreting recurse over the program's nesting, which the parser
 //! bounds ([`ast::MAX_NESTING`]), and the interpreter's recursion has a budget: at the bound,
@@ -24,9 +26,11 @@ pub mod ir;
 pub mod lexer;
 pub mod parse;
 pub mod preproc;
+pub mod property;
 pub mod resolve;
 pub mod trace;
 pub mod types;
+pub mod witness;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, unused)]
@@ -37,18 +41,23 @@ lalrpop_util::lalrpop_mod!(
 pub use encode::{translate, Translation};
 pub use error::{CError, CErrorKind};
 pub use ir::Program;
+pub use types::DataModel;
 
 use crate::term::TermStore;
 
-/// Parses and resolves a C program.
-pub fn read_program(src: &str) -> Result<Program, CError> {
+/// Parses and resolves a C program under a data model (the widths of `long`).
+pub fn read_program(src: &str, model: DataModel) -> Result<Program, CError> {
     let items = parse::parse_unit(src)?;
-    resolve::resolve(&items, src.len())
+    resolve::resolve(&items, src.len(), model)
 }
 
 /// Parses, resolves and translates a C program into clauses over `store`.
-pub fn load(store: &TermStore, src: &str) -> Result<(Program, Translation), CError> {
-    let program = read_program(src)?;
+pub fn load(
+    store: &TermStore,
+    src: &str,
+    model: DataModel,
+) -> Result<(Program, Translation), CError> {
+    let program = read_program(src, model)?;
     let translation = translate(store, &program);
     Ok((program, translation))
 }

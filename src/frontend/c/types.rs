@@ -1,10 +1,61 @@
-//! Integer types of the subset (SV-COMP ILP32: char 8, short 16, int 32, long 32, long long 64
-//! bits; plain `char` is signed), their ranges and C's usual arithmetic conversions.
+//! Integer types of the subset under a data model (SV-COMP's ILP32: char 8, short 16, int 32,
+//! long 32, long long 64 bits; LP64: long 64 bits; plain `char` is signed), their ranges and C's
+//! usual arithmetic conversions.
 //!
-//! Must not: know about terms or clauses.
+//! Must not: know about terms or clauses, or keep a data model anywhere but in the types it
+//! makes (the model is a parameter of whoever builds types: the resolver).
 
 use num_bigint::BigInt;
 use num_integer::Integer;
+
+/// The data model: the width of `long` (and of pointers, which the subset does not have).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DataModel {
+    /// `int`, `long` and pointers of 32 bits (SV-COMP's default).
+    #[default]
+    Ilp32,
+    /// `int` of 32 bits, `long` and pointers of 64 bits.
+    Lp64,
+}
+
+impl DataModel {
+    /// SV-COMP's spelling: `ILP32` or `LP64`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "ILP32",
+            DataModel::Lp64 => "LP64",
+        }
+    }
+
+    /// The width of `long` in bits.
+    pub fn long_bits(self) -> u32 {
+        match self {
+            DataModel::Ilp32 => 32,
+            DataModel::Lp64 => 64,
+        }
+    }
+}
+
+impl std::fmt::Display for DataModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for DataModel {
+    type Err = String;
+
+    /// `ILP32` or `LP64` (any case).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_uppercase().as_str() {
+            "ILP32" => Ok(DataModel::Ilp32),
+            "LP64" => Ok(DataModel::Lp64),
+            _ => Err(format!(
+                "unknown data model `{s}`: the data models are ILP32 and LP64"
+            )),
+        }
+    }
+}
 
 /// An integer type: width, signedness and conversion rank (`_Bool` is the 1-bit unsigned type
 /// of rank 0).
@@ -44,16 +95,25 @@ impl CType {
         rank: 1,
     };
 
-    /// The type of a given rank and signedness (rank ≥ 1).
-    pub fn of_rank(rank: u8, signed: bool) -> CType {
+    /// The type of a given rank and signedness under a data model (rank 0 is `_Bool`).
+    pub fn of_rank(rank: u8, signed: bool, model: DataModel) -> CType {
         let bits = match rank {
             0 => return CType::BOOL,
             1 => 8,
             2 => 16,
-            3 | 4 => 32,
+            3 => 32,
+            4 => model.long_bits(),
             _ => 64,
         };
         CType { bits, signed, rank }
+    }
+
+    /// The unsigned type of the same rank and width.
+    pub fn to_unsigned(self) -> CType {
+        CType {
+            signed: false,
+            ..self
+        }
     }
 
     /// Whether this is `_Bool`.
@@ -154,6 +214,6 @@ pub fn common(a: CType, b: CType) -> CType {
     } else if s.bits > u.bits {
         s
     } else {
-        CType::of_rank(s.rank, false)
+        s.to_unsigned()
     }
 }

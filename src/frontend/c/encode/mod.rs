@@ -78,6 +78,8 @@ pub struct LoopHead {
     /// For each argument, its C name (`x@entry` for values at function entry) and type, or
     /// `None` for locals not in scope at the head.
     pub args: Vec<Option<(String, CType)>>,
+    /// For each argument, the variable it holds (`None` for values at function entry).
+    pub vars: Vec<Option<VarRef>>,
 }
 
 /// What the trace extraction needs to know about a clause.
@@ -211,6 +213,19 @@ impl Encoder<'_> {
             out.push((l.name.clone(), l.ty));
         }
         out
+    }
+
+    /// The variable of each slot of [`Self::slot_info`] (`None` for the entry snapshots).
+    fn slot_vars(&self) -> Vec<Option<VarRef>> {
+        let f = &self.program.functions[self.func];
+        let ng = self.program.globals.len();
+        let entry = if self.snap > 0 { f.params + ng } else { 0 };
+        let globals = (0..ng).map(|g| Some(VarRef::Global(g)));
+        let locals = (0..f.locals.len()).map(|l| Some(VarRef::Local(l)));
+        std::iter::repeat_n(None, entry)
+            .chain(globals)
+            .chain(locals)
+            .collect()
     }
 
     fn function(&mut self, fi: usize) {
@@ -520,6 +535,7 @@ impl Encoder<'_> {
             func: self.func,
             span,
             args: info.iter().cloned().map(Some).collect(),
+            vars: self.slot_vars(),
         });
         for st in states {
             let args = st.env.clone();

@@ -61,7 +61,7 @@ impl Resolver {
             3
         };
         let signed = !uns; // plain and `signed` types are signed (char too, on x86)
-        Ok(Some(CType::of_rank(rank, signed)))
+        Ok(Some(CType::of_rank(rank, signed, self.model)))
     }
 
     pub(super) fn check_scalar(&self, d: &Declarator) -> Result<(), CError> {

@@ -4,7 +4,7 @@
 use super::super::ast::*;
 use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
-use super::super::types::{common, CType};
+use super::super::types::{common, CType, DataModel};
 use super::{unsupported, Resolver, BUILTINS};
 use num_bigint::BigInt;
 use num_traits::Num;
@@ -41,8 +41,8 @@ impl Resolver {
                 mk(IExprKind::Var(v), ty)
             }
             ExprKind::Int(text) => {
-                let (v, ty) =
-                    int_literal(text).map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;
+                let (v, ty) = int_literal(text, self.model)
+                    .map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;
                 mk(IExprKind::Const(v), ty)
             }
             ExprKind::Char(text) => {
@@ -119,7 +119,7 @@ impl Resolver {
                     return Err(unsupported(f.span, "calls through expressions"));
                 };
                 if let Some(tname) = name.strip_prefix("__VERIFIER_nondet_") {
-                    let ty = nondet_type(tname)
+                    let ty = nondet_type(tname, self.model)
                         .ok_or_else(|| unsupported(span, &format!("`{name}`")))?;
                     self.sites.push(NondetSite { ty, span });
                     return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), ty));
@@ -198,19 +198,20 @@ impl Resolver {
     }
 }
 
-fn nondet_type(name: &str) -> Option<CType> {
+fn nondet_type(name: &str, model: DataModel) -> Option<CType> {
+    let t = |rank, signed| CType::of_rank(rank, signed, model);
     Some(match name {
         "int" => CType::INT,
         "uint" | "unsigned_int" | "unsigned" => CType::UINT,
         "bool" | "_Bool" => CType::BOOL,
         "char" => CType::CHAR,
-        "uchar" | "unsigned_char" => CType::of_rank(1, false),
-        "short" => CType::of_rank(2, true),
-        "ushort" | "unsigned_short" => CType::of_rank(2, false),
-        "long" => CType::of_rank(4, true),
-        "ulong" | "unsigned_long" => CType::of_rank(4, false),
-        "longlong" | "long_long" => CType::of_rank(5, true),
-        "ulonglong" | "unsigned_long_long" => CType::of_rank(5, false),
+        "uchar" | "unsigned_char" => t(1, false),
+        "short" => t(2, true),
+        "ushort" | "unsigned_short" => t(2, false),
+        "long" => t(4, true),
+        "ulong" | "unsigned_long" => t(4, false),
+        "longlong" | "long_long" => t(5, true),
+        "ulonglong" | "unsigned_long_long" => t(5, false),
         _ => return None,
     })
 }
@@ -279,7 +280,7 @@ pub fn const_value(e: &IExpr) -> Option<BigInt> {
 const MAX_LITERAL_DIGITS: usize = 64;
 
 /// An integer literal's value and type (C11 6.4.4.1), or what is wrong with it.
-fn int_literal(text: &str) -> Result<(BigInt, CType), &'static str> {
+fn int_literal(text: &str, model: DataModel) -> Result<(BigInt, CType), &'static str> {
     let lower = text.to_ascii_lowercase();
     let digits_end = lower.find(['u', 'l']).unwrap_or(lower.len());
     let (digits, suffix) = if let Some(hex) = lower.strip_prefix("0x") {
@@ -319,7 +320,7 @@ fn int_literal(text: &str) -> Result<(BigInt, CType), &'static str> {
             if (uns && signed) || (decimal && !uns && !signed) {
                 continue;
             }
-            let t = CType::of_rank(rank, signed);
+            let t = CType::of_rank(rank, signed, model);
             if t.contains(&value) {
                 return Ok((value, t));
             }

@@ -8,7 +8,7 @@
 use super::ast::*;
 use super::error::{CError, CErrorKind};
 use super::ir::*;
-use super::types::CType;
+use super::types::{CType, DataModel};
 use num_bigint::BigInt;
 use std::collections::HashMap;
 
@@ -60,14 +60,18 @@ struct Resolver {
     ret: Option<CType>,
     /// The function's name.
     func: String,
+    /// The widths of `long` and `unsigned long`.
+    model: DataModel,
+    /// Per loop statement of the current function, the variables its names denote there.
+    loop_scopes: Vec<LoopScope>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
     CError::unsupported(span, what.to_owned())
 }
 
-/// Resolves a parsed translation unit.
-pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
+/// Resolves a parsed translation unit under a data model.
+pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Program, CError> {
     let mut r = Resolver {
         globals: vec![],
         global_init: vec![],
@@ -81,15 +85,21 @@ pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
         scopes: vec![],
         ret: None,
         func: String::new(),
+        model,
+        loop_scopes: vec![],
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
+    let mut assert_error = None;
     for item in items {
         match item {
             Item::Decl(d) => r.top_decl(d)?,
             Item::Func(f) => {
                 let name = f.decl.name.clone().unwrap_or_default();
                 if BUILTINS.contains(&name.as_str()) || name.starts_with("__VERIFIER_nondet_") {
+                    if name == "__VERIFIER_assert" || name == "assert" {
+                        assert_error = assert_error.or_else(|| error_call(&f.body));
+                    }
                     continue;
                 }
                 let (ret, params) = r.signature(&f.specs, &f.decl)?;
@@ -125,12 +135,34 @@ pub fn resolve(items: &[Item], src_len: usize) -> Result<Program, CError> {
         functions,
         main,
         nondet_sites: r.sites,
+        assert_error,
     })
+}
+
+/// The first error call (`reach_error();`, `__VERIFIER_error();`) among the statements of `s`.
+fn error_call(s: &Stmt) -> Option<Span> {
+    match &s.kind {
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Call(f, _) => match &f.kind {
+                ExprKind::Ident(n) if n == "reach_error" || n == "__VERIFIER_error" => Some(e.span),
+                _ => None,
+            },
+            _ => None,
+        },
+        StmtKind::Block(b) => b.iter().find_map(error_call),
+        StmtKind::If(_, a, b) => error_call(a).or_else(|| b.as_deref().and_then(error_call)),
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::For(_, _, _, b)
+        | StmtKind::Label(_, b) => error_call(b),
+        _ => None,
+    }
 }
 
 impl Resolver {
     fn function(&mut self, f: &FuncDef, params: Vec<ParamDecl>) -> Result<Function, CError> {
         self.locals.clear();
+        self.loop_scopes.clear();
         self.scopes = vec![HashMap::new()];
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
@@ -159,6 +191,7 @@ impl Resolver {
             ret: self.ret,
             params: n,
             locals: std::mem::take(&mut self.locals),
+            loop_scopes: std::mem::take(&mut self.loop_scopes),
             body,
             span: f.span,
         })
@@ -176,6 +209,26 @@ impl Resolver {
             }
         }
         Ok(())
+    }
+
+    /// Records what each name in scope denotes at the loop statement starting at `start`.
+    fn note_loop(&mut self, start: usize) {
+        let mut visible: HashMap<&str, VarRef> = self
+            .global_names
+            .iter()
+            .map(|(n, &g)| (n.as_str(), VarRef::Global(g)))
+            .collect();
+        for scope in &self.scopes {
+            for (n, &v) in scope {
+                visible.insert(n.as_str(), v);
+            }
+        }
+        let mut names: Vec<(String, VarRef)> = visible
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v))
+            .collect();
+        names.sort();
+        self.loop_scopes.push(LoopScope { start, names });
     }
 
     /// A new local variable, bound in the innermost scope.
@@ -293,12 +346,16 @@ impl Resolver {
                 IStmtKind::If(c, t, e)
             }
             StmtKind::While(c, b) => IStmtKind::Loop {
-                cond: Some(self.expr(c)?),
+                cond: Some({
+                    self.note_loop(s.span.start);
+                    self.expr(c)?
+                }),
                 body: self.sub(b)?,
                 step: None,
                 do_while: false,
             },
             StmtKind::DoWhile(b, c) => {
+                self.note_loop(s.span.start);
                 let body = self.sub(b)?;
                 IStmtKind::Loop {
                     cond: Some(self.expr(c)?),
@@ -314,6 +371,7 @@ impl Resolver {
                         Some(i) => Some(self.stmt(i)?),
                         None => None,
                     };
+                    self.note_loop(s.span.start);
                     let cond = match c {
                         Some(c) => Some(self.expr(c)?),
                         None => None,
