@@ -90,18 +90,16 @@
 //! }
 //! ```
 //!
-//! **Verify a C program**: [`frontend::c::load`] reads, checks and translates an SV-COMP-style
-//! program into clauses; the answer of the clauses is read back at the source:
-//! [`frontend::c::invariants`] renders a model as C expressions at loop heads, and a
-//! derivation's nondet values ([`frontend::c::trace`]) are replayed by the concrete
-//! interpreter ([`frontend::c::interp`]) before a program is called unsafe (as `hornbeam
-//! verify` does).
+//! **Verify a C program** with [`frontend::c::verify::verify`]: the program is read, checked
+//! and translated into clauses, run concretely a few times, and the clauses' answer is read
+//! back at the source: a model gives loop invariants as C expressions
+//! ([`frontend::c::invariants`]); a derivation gives nondet values that the concrete
+//! interpreter must replay to the error before the verdict is `Unsafe`.
 //!
 //! ```
-//! use hornbeam::engine::driver::{solve, SolveOptions};
-//! use hornbeam::frontend::c;
+//! use hornbeam::frontend::c::{invariants, verify};
 //! use hornbeam::term::TermStore;
-//! use hornbeam::witness::Answer;
+//! use std::time::Duration;
 //!
 //! let program = "extern void reach_error(void);
 //!                extern int __VERIFIER_nondet_int(void);
@@ -113,13 +111,22 @@
 //!                  return 0;
 //!                }";
 //! let store = TermStore::new();
-//! let (prog, translation) = c::load(&store, program).expect("in the C subset");
-//! let answer = solve(&store, &translation.system, &SolveOptions::default()).answer;
-//! let Answer::Sat(model) = answer else { panic!("the program is safe") };
-//! for inv in c::invariants::invariants(&store, &translation, &model) {
-//!     let function = &prog.functions[inv.func].name;
-//!     println!("{function} at byte {}: {}", inv.offset, inv.text);
+//! let options = verify::VerifyOptions {
+//!     timeout: Some(Duration::from_secs(20)),
+//!     ..verify::VerifyOptions::default()
+//! };
+//! let verified = verify::verify(&store, program, &options).expect("in the C subset");
+//! match &verified.verdict {
+//!     verify::Verdict::Safe(model) => {
+//!         for inv in invariants::invariants(&store, &verified.translation, model) {
+//!             let function = &verified.program.functions[inv.func].name;
+//!             println!("{function} at byte {}: {}", inv.offset, inv.text);
+//!         }
+//!     }
+//!     verify::Verdict::Unsafe { values, .. } => println!("unsafe with {} nondet values", values.len()),
+//!     verify::Verdict::Unknown(reason) => println!("unknown: {reason}"),
 //! }
+//! assert!(matches!(verified.verdict, verify::Verdict::Safe(_)));
 //! ```
 
 pub mod analysis;

@@ -7,23 +7,21 @@
 //! of `long`; `--witness FILE` writes the library's SV-COMP witness after `safe` or `unsafe`
 //! (none after `unknown`, which says so on stderr).
 //!
-//! Solving runs on a worker thread with a large stack; the main thread enforces the limit.
+//! The pipeline is the library's (`frontend::c::verify`); this module reads the arguments,
+//! prints the verdict and writes the witness. It runs on a worker thread with a large stack;
+//! the main thread enforces the limit.
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
 use super::{input_error, run_on_worker, EngineChoice, Outcome};
-use hornbeam::chc::{System, SystemPrinter};
-use hornbeam::engine::driver::{self, SolveOptions};
+use hornbeam::chc::SystemPrinter;
+use hornbeam::engine::driver;
 use hornbeam::engine::slicing::Weakening;
 use hornbeam::frontend::c::property::{self, Property};
-use hornbeam::frontend::c::{
-    self, explore, interp, invariants, trace, witness, DataModel, Program,
-};
-use hornbeam::smt::Deadline;
+use hornbeam::frontend::c::verify::{Verdict, Verified, VerifyOptions};
+use hornbeam::frontend::c::{self, invariants, trace, witness, DataModel, Program};
 use hornbeam::term::TermStore;
-use hornbeam::witness::Answer;
-use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options of `hornbeam verify`.
 #[derive(clap::Args, Debug, Clone)]
@@ -105,7 +103,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         Ok(p) => p,
         Err(code) => return (String::new(), String::new(), code),
     };
-    let name = args.file.display().to_string();
+    let name = hornbeam::syntax::display_name(&args.file);
     let src = match hornbeam::syntax::read_text(&args.file) {
         Ok(s) => s,
         Err((e, prefix)) => {
@@ -117,54 +115,48 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         }
     };
     let store = TermStore::new();
-    let (program, tr) = match c::load(&store, &src, args.data_model) {
-        Ok(x) => x,
-        Err(e) => {
-            return (
-                String::new(),
-                String::new(),
-                input_error(&e.render(&name, &src)),
-            )
-        }
+    let failed = |e: c::CError| {
+        (
+            String::new(),
+            String::new(),
+            input_error(&e.render(&name, &src)),
+        )
     };
     if args.emit_chc {
-        return (
-            SystemPrinter::new(&store, &tr.system).script(),
-            String::new(),
-            0,
-        );
+        return match c::load(&store, &src, args.data_model) {
+            Ok((_, tr)) => (
+                SystemPrinter::new(&store, &tr.system).script(),
+                String::new(),
+                0,
+            ),
+            Err(e) => failed(e),
+        };
     }
     let limit = args.timeout.and_then(|t| t.0);
-    let deadline = match limit {
-        Some(d) => Deadline::after(d),
-        None => Deadline::none(),
+    let options = VerifyOptions {
+        data_model: args.data_model,
+        engine: engine_of(args.engine),
+        timeout: limit,
+        validation_limit: match limit {
+            Some(_) => VALIDATION,
+            None => VerifyOptions::default().validation_limit,
+        },
+        testing: !args.no_testing,
+    };
+    let Verified {
+        program,
+        translation: tr,
+        verdict,
+    } = match c::verify::verify(&store, &src, &options) {
+        Ok(v) => v,
+        Err(e) => return failed(e),
     };
     let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
     let mut out = String::new();
     let mut err = String::new();
-    if !args.no_testing {
-        // Concrete runs first: a run reaching the error is a real counterexample.
-        let share = limit.map_or(2.0, |t| (t.as_secs_f64() * 0.1).min(2.0));
-        let until = Instant::now() + Duration::from_secs_f64(share);
-        if let Some(values) = explore::search(&program, 64, until, &line_of) {
-            let run = replay(&program, &values, &line_of);
-            if run.outcome == interp::Outcome::Error {
-                out.push_str("unsafe\n");
-                if args.trace {
-                    out.push_str(&trace_text(&program, &values, &src));
-                }
-                let text = |task: &witness::Task| {
-                    witness::violation(task, &program, &values, run.error_at.map_or(0, |s| s.start))
-                };
-                let code = write_witness(args, &src, &property, &mut err, text);
-                return (out, err, code);
-            }
-        }
-    }
-    let answer = solve(&store, &tr.system, args.engine, deadline);
     let mut code = 0;
-    match answer {
-        Answer::Sat(model) => {
+    match verdict {
+        Verdict::Safe(model) => {
             out.push_str("safe\n");
             let text = |task: &witness::Task| {
                 let invs = invariants::exact_invariants(&store, &tr, &program, &model);
@@ -182,31 +174,15 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 }
             }
         }
-        Answer::Unsat(d) => {
-            let values = trace::extract(&store, &tr, &d);
-            let run = replay(&program, &values, &line_of);
-            match run.outcome {
-                interp::Outcome::Error => {
-                    out.push_str("unsafe\n");
-                    if args.trace {
-                        out.push_str(&trace_text(&program, &values, &src));
-                    }
-                    let target = run.error_at.map_or(0, |s| s.start);
-                    let text =
-                        |task: &witness::Task| witness::violation(task, &program, &values, target);
-                    code = write_witness(args, &src, &property, &mut err, text);
-                }
-                interp::Outcome::NoError(why) | interp::Outcome::Stuck(why) => {
-                    out.push_str("unknown\n");
-                    err.push_str(&format!(
-                        "the counterexample of the clauses does not replay on the program ({why}){}\n",
-                        if tr.approximate { "; the translation over-approximates bitwise operations" } else { "" }
-                    ));
-                    no_witness(args, &mut err);
-                }
+        Verdict::Unsafe { values, target } => {
+            out.push_str("unsafe\n");
+            if args.trace {
+                out.push_str(&trace_text(&program, &values, &src));
             }
+            let text = |task: &witness::Task| witness::violation(task, &program, &values, target);
+            code = write_witness(args, &src, &property, &mut err, text);
         }
-        Answer::Unknown(reason) => {
+        Verdict::Unknown(reason) => {
             out.push_str("unknown\n");
             err.push_str(&reason.to_string());
             err.push('\n');
@@ -260,26 +236,6 @@ fn write_witness(
     }
 }
 
-/// Runs the program concretely with the counterexample's nondet values.
-fn replay(
-    program: &Program,
-    values: &[trace::NondetValue],
-    line_of: &dyn Fn(usize) -> usize,
-) -> interp::Finished {
-    let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
-    for v in values {
-        queues.entry(v.site).or_default().push_back(v.value.clone());
-    }
-    let mut zeros = interp::Zeros;
-    interp::run_traced(
-        program,
-        queues,
-        &mut zeros,
-        interp::Budget::default(),
-        line_of,
-    )
-}
-
 fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> String {
     let mut out = String::new();
     for v in values {
@@ -297,34 +253,13 @@ const GRACE: Duration = Duration::from_secs(3);
 /// The part of [`GRACE`] the answer's validation may use.
 const VALIDATION: Duration = Duration::from_secs(2);
 
-/// One engine through the shared pipeline (preprocess, solve, translate back, validate).
-fn run_engine(
-    store: &TermStore,
-    system: &System,
-    engine: driver::EngineChoice,
-    limit: Option<Duration>,
-) -> Answer {
-    let options = SolveOptions {
-        engine,
-        timeout: limit,
-        validation_limit: if limit.is_some() {
-            VALIDATION
-        } else {
-            SolveOptions::default().validation_limit
-        },
-        ..SolveOptions::default()
-    };
-    driver::solve(store, system, &options).answer
-}
-
-/// Solves with the chosen engine; `auto` is the engine driver's portfolio.
-fn solve(store: &TermStore, system: &System, choice: EngineChoice, deadline: Deadline) -> Answer {
-    let engine = match choice {
+/// The library's engine choice for `--engine`; `auto` is the engine driver's portfolio.
+fn engine_of(choice: EngineChoice) -> driver::EngineChoice {
+    match choice {
         EngineChoice::Auto => driver::EngineChoice::Auto,
         EngineChoice::Bmc => driver::EngineChoice::Bmc,
         EngineChoice::Cegar => driver::EngineChoice::Cegar,
         EngineChoice::Pdr => driver::EngineChoice::Pdr,
         EngineChoice::Slicing => driver::EngineChoice::Slicing(Weakening::Cex),
-    };
-    run_engine(store, system, engine, deadline.remaining())
+    }
 }

@@ -30,6 +30,7 @@ pub mod property;
 pub mod resolve;
 pub mod trace;
 pub mod types;
+pub mod verify;
 pub mod witness;
 
 lalrpop_util::lalrpop_mod!(

@@ -1,0 +1,177 @@
+//! The verification pipeline of a C program, as a library call: read and translate the program
+//! ([`load`](super::load)), run it concretely a few times with chosen nondet values
+//! ([`explore`]), solve the clauses ([`driver::solve`]), and read the answer
+//! back at the source: a model becomes loop invariants ([`invariants`](super::invariants)), a
+//! derivation becomes nondet values ([`trace`]) that the interpreter replays
+//! ([`interp`]) before the program is called unsafe.
+//!
+//! Must not: print or write files (`hornbeam verify` prints the [`Verdict`] and writes
+//! witnesses); call a program unsafe without a concrete run that reaches the error.
+
+use super::trace::NondetValue;
+use super::{explore, interp, trace, CError, DataModel, Program, Translation};
+use crate::engine::driver::{self, EngineChoice, SolveOptions};
+use crate::syntax::parse::line_col;
+use crate::term::TermStore;
+use crate::witness::{Answer, Model, Reason};
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// How to verify.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// The widths of `long` and `unsigned long`.
+    pub data_model: DataModel,
+    /// The engine that solves the clauses.
+    pub engine: EngineChoice,
+    /// Time limit for the concrete runs and the engine (`None`: none).
+    pub timeout: Option<Duration>,
+    /// Time beyond `timeout` for translating the answer back and validating it.
+    pub validation_limit: Duration,
+    /// Run the program concretely before solving (10 % of the time limit, at most 2 s).
+    pub testing: bool,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            data_model: DataModel::Ilp32,
+            engine: EngineChoice::Auto,
+            timeout: None,
+            validation_limit: SolveOptions::default().validation_limit,
+            testing: true,
+        }
+    }
+}
+
+/// The answer about a program.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No execution reaches the error: the model of the clauses proves it (its loop-head
+    /// interpretations are the invariants).
+    Safe(Model),
+    /// An execution reaches the error: these nondet values, replayed concretely, reach it.
+    Unsafe {
+        /// The values, in the order the run consumed them.
+        values: Vec<NondetValue>,
+        /// Byte offset of the error call reached.
+        target: usize,
+    },
+    /// No answer, and why.
+    Unknown(Reason),
+}
+
+/// A program verified: what was read and translated, and the verdict.
+pub struct Verified {
+    /// The resolved program.
+    pub program: Program,
+    /// Its clauses and what ties them to the source.
+    pub translation: Translation,
+    /// The answer.
+    pub verdict: Verdict,
+}
+
+/// Verifies the C program `src` (terms in `store`). A program outside the subset is an
+/// error with a span; every other outcome is a [`Verdict`].
+pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
+    let started = Instant::now();
+    let (program, translation) = super::load(store, src, options.data_model)?;
+    let line_of = |off: usize| line_col(src, off).0;
+    let verdict = if let Some(v) = test(&program, options, &line_of) {
+        v
+    } else {
+        let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
+        solve(store, &program, &translation, options, left, &line_of)
+    };
+    Ok(Verified {
+        program,
+        translation,
+        verdict,
+    })
+}
+
+/// The concrete runs: `Some(Unsafe)` when one reaches the error (and its replay does too).
+fn test(
+    program: &Program,
+    options: &VerifyOptions,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Option<Verdict> {
+    if !options.testing {
+        return None;
+    }
+    let share = options
+        .timeout
+        .map_or(2.0, |t| (t.as_secs_f64() * 0.1).min(2.0));
+    let until = Instant::now() + Duration::from_secs_f64(share);
+    let values = explore::search(program, 64, until, line_of)?;
+    let run = replay(program, &values, line_of);
+    (run.outcome == interp::Outcome::Error).then(|| Verdict::Unsafe {
+        values,
+        target: run.error_at.map_or(0, |s| s.start),
+    })
+}
+
+/// Solves the clauses and reads the answer back.
+fn solve(
+    store: &TermStore,
+    program: &Program,
+    tr: &Translation,
+    options: &VerifyOptions,
+    timeout: Option<Duration>,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Verdict {
+    let solve_options = SolveOptions {
+        engine: options.engine,
+        timeout,
+        validation_limit: options.validation_limit,
+        ..SolveOptions::default()
+    };
+    match driver::solve(store, &tr.system, &solve_options).answer {
+        Answer::Sat(model) => Verdict::Safe(model),
+        Answer::Unknown(reason) => Verdict::Unknown(reason),
+        Answer::Unsat(d) => {
+            let values = trace::extract(store, tr, &d);
+            let run = replay(program, &values, line_of);
+            match run.outcome {
+                interp::Outcome::Error => Verdict::Unsafe {
+                    values,
+                    target: run.error_at.map_or(0, |s| s.start),
+                },
+                interp::Outcome::Stuck(why) => Verdict::Unknown(Reason::GaveUp(format!(
+                    "the counterexample of the clauses does not replay on the program ({why})"
+                ))),
+                // The run ended without the error: the clauses' counterexample is spurious.
+                // With an exact translation that is a bug of the encoding.
+                interp::Outcome::NoError(why) if tr.approximate => {
+                    Verdict::Unknown(Reason::GaveUp(format!(
+                        "the counterexample of the clauses does not replay on the program \
+                         ({why}); the translation over-approximates bitwise operations"
+                    )))
+                }
+                interp::Outcome::NoError(why) => Verdict::Unknown(Reason::WitnessFailed(format!(
+                    "the counterexample of the clauses does not replay on the program ({why})"
+                ))),
+            }
+        }
+    }
+}
+
+/// Runs the program concretely with `values` as its nondet values (others are zero).
+pub fn replay(
+    program: &Program,
+    values: &[NondetValue],
+    line_of: &dyn Fn(usize) -> usize,
+) -> interp::Finished {
+    let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
+    for v in values {
+        queues.entry(v.site).or_default().push_back(v.value.clone());
+    }
+    let mut zeros = interp::Zeros;
+    interp::run_traced(
+        program,
+        queues,
+        &mut zeros,
+        interp::Budget::default(),
+        line_of,
+    )
+}
