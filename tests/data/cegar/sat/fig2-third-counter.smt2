@@ -1,0 +1,16 @@
+; Terauchi, Fig. 2 with a third counter w moving with z: a = b implies y = x at the end
+; (proof: a = b => y = x + z, and w = z).
+(set-logic HORN)
+(declare-fun L1 (Int Int Int Int Int Int) Bool)
+(declare-fun L2 (Int Int Int Int Int Int) Bool)
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int) (w Int))
+  (=> (and (= x a) (= y b) (= z 0) (= w 0)) (L1 x y z w a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int) (w Int))
+  (=> (L1 x y z w a b) (L1 x (+ y 1) (+ z 1) (+ w 1) a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int) (w Int))
+  (=> (L1 x y z w a b) (L2 x y z w a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int) (w Int))
+  (=> (and (L2 x y z w a b) (not (= w 0))) (L2 x (- y 1) (- z 1) (- w 1) a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int) (w Int))
+  (=> (and (L2 x y z w a b) (= w 0) (= a b) (not (= y x))) false)))
+(check-sat)
