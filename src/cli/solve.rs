@@ -56,6 +56,11 @@ pub struct SolveArgs {
     /// clauses, inlining, dead arguments) that run by default.
     #[arg(long)]
     no_preprocess: bool,
+    /// With `--engine auto`: bound each phase by its work (BMC depth 20, 40 CEGAR refinements,
+    /// 40 PDR frames) instead of a time slice, so that the answer does not depend on the
+    /// machine's speed or load (within `--timeout`).
+    #[arg(long)]
+    deterministic: bool,
 }
 
 /// Time past `--timeout` for translating back, validating and printing.
@@ -113,6 +118,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             CexShapeChoice::Mixed => CexShape::Mixed,
         },
         forge: forgery(),
+        deterministic: args.deterministic,
         ..SolveOptions::default()
     };
     let options = match options.timeout {

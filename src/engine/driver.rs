@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 /// Which engine answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EngineChoice {
-    /// The portfolio ([`Portfolio`]): slicing, BMC and CEGAR in time slices.
+    /// The portfolio ([`Portfolio`]): its engines in time slices (or, with
+    /// [`SolveOptions::deterministic`], up to work bounds).
     #[default]
     Auto,
     /// Bounded model checking (counterexamples only).
@@ -52,6 +53,9 @@ pub struct SolveOptions {
     /// Replace the engine's witness with a wrong one before the checks (tests of the checks
     /// and of how a failed witness is reported; never set in normal use).
     pub forge: Option<Forgery>,
+    /// Under `Auto`, the portfolio's deterministic schedule ([`Portfolio::deterministic`]):
+    /// work bounds instead of time slices, for answers that do not depend on load.
+    pub deterministic: bool,
 }
 
 /// A wrong witness put in place of the engine's, to show that the checks catch it.
@@ -82,6 +86,7 @@ impl Default for SolveOptions {
             validation_limit: Duration::from_secs(30),
             cex_shape: CexShape::Mixed,
             forge: None,
+            deterministic: false,
         }
     }
 }
@@ -129,7 +134,13 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     let cx = Context { store, deadline };
     let mut stats = Stats::default();
     let (engine, answer) = match options.engine {
-        EngineChoice::Auto => Portfolio::default().run(&cx, &solved_system, &mut stats),
+        EngineChoice::Auto => {
+            let portfolio = match options.deterministic {
+                true => Portfolio::deterministic(),
+                false => Portfolio::default(),
+            };
+            portfolio.run(&cx, &solved_system, &mut stats)
+        }
         EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats)),
         EngineChoice::Slicing(weakening) => {
             let engine = Slicing {

@@ -98,6 +98,31 @@ pub struct Portfolio {
     /// Split predicates by their reachable Boolean valuations for slicing, the sampling phase
     /// and CEGAR (BMC keeps the system as it is); `None`: no split.
     pub split_bools: Option<SplitBooleans>,
+    /// A deterministic schedule: with bounds, no phase has a time slice; each runs to its
+    /// engine's work bound (or the caller's deadline), so that the answer does not depend on
+    /// the machine's speed or load. `None`: the time slices above.
+    pub bounds: Option<WorkBounds>,
+}
+
+/// The work bounds of a deterministic schedule ([`Portfolio::deterministic`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkBounds {
+    /// Deepest BMC unrolling, in each BMC pass.
+    pub bmc_depth: usize,
+    /// Most CEGAR refinements.
+    pub cegar_iterations: usize,
+    /// Most PDR frames.
+    pub pdr_frames: usize,
+}
+
+impl Default for WorkBounds {
+    fn default() -> Self {
+        WorkBounds {
+            bmc_depth: 20,
+            cegar_iterations: 40,
+            pdr_frames: 40,
+        }
+    }
 }
 
 impl Default for Portfolio {
@@ -114,6 +139,41 @@ impl Default for Portfolio {
             reals_bmc_slice: Duration::from_secs(3),
             samples_slice: Duration::from_secs(1),
             split_bools: Some(SplitBooleans::default()),
+            bounds: None,
+        }
+    }
+}
+
+impl Portfolio {
+    /// The schedule of [`Portfolio::default`] with work bounds in place of time slices
+    /// ([`WorkBounds::default`]): the same answer on any machine that has the time.
+    pub fn deterministic() -> Self {
+        Portfolio {
+            bounds: Some(WorkBounds::default()),
+            // The split is bounded by its sizes; its time budget would make it machine-dependent.
+            split_bools: Some(SplitBooleans {
+                budget: Duration::from_secs(3600),
+                ..SplitBooleans::default()
+            }),
+            ..Portfolio::default()
+        }
+    }
+
+    /// A phase's time slice, or none under work bounds.
+    fn time(&self, slice: Option<Duration>) -> Option<Duration> {
+        match self.bounds {
+            Some(_) => None,
+            None => slice,
+        }
+    }
+
+    fn bmc_engine(&self) -> Bmc {
+        match self.bounds {
+            Some(b) => Bmc {
+                max_depth: b.bmc_depth,
+                ..Bmc::default()
+            },
+            None => Bmc::default(),
         }
     }
 }
@@ -197,7 +257,7 @@ impl Portfolio {
         let t = Instant::now();
         let sub_cx = Context {
             store,
-            deadline: sliced(cx.deadline, Some(self.slicing_slice)),
+            deadline: sliced(cx.deadline, self.time(Some(self.slicing_slice))),
         };
         let mut sub = Stats::default();
         let mut seeds = None;
@@ -230,7 +290,7 @@ impl Portfolio {
             let t = Instant::now();
             let sub_cx = Context {
                 store,
-                deadline: sliced(cx.deadline, Some(self.samples_slice)),
+                deadline: sliced(cx.deadline, self.time(Some(self.samples_slice))),
             };
             let mut sub = Stats::default();
             let answer = match Samples::default().invariants(&sub_cx, inv_system, &mut sub) {
@@ -279,6 +339,9 @@ impl Portfolio {
             let t = Instant::now();
             let cegar = Cegar {
                 seeds: if self.seed_cegar { seeds.clone() } else { None },
+                max_iterations: self
+                    .bounds
+                    .map_or(Cegar::default().max_iterations, |b| b.cegar_iterations),
                 ..Cegar::default()
             };
             let pdr_follows = self.pdr_share > 0.0 && !pdr_first;
@@ -291,7 +354,7 @@ impl Portfolio {
             };
             let sub_cx = Context {
                 store,
-                deadline: sliced(cx.deadline, slice),
+                deadline: sliced(cx.deadline, self.time(slice)),
             };
             let mut sub = Stats::default();
             // One replay, against `system`, of a derivation translated back from the split.
@@ -342,6 +405,9 @@ impl Portfolio {
     ) -> Option<Answer> {
         let pdr = Pdr {
             seeds,
+            max_level: self
+                .bounds
+                .map_or(Pdr::default().max_level, |b| b.pdr_frames),
             ..Pdr::default()
         };
         let run = |sub_cx: &Context<'_>, sub: &mut Stats| match pdr.solve(sub_cx, system, sub) {
@@ -356,7 +422,7 @@ impl Portfolio {
             },
             a => a,
         };
-        phase(cx, system, stats, "pdr", slice, reasons, run)
+        phase(cx, system, stats, "pdr", self.time(slice), reasons, run)
     }
 
     /// One BMC pass within `slice`; `Some` when it found a counterexample that replays.
@@ -368,8 +434,9 @@ impl Portfolio {
         slice: Option<Duration>,
         reasons: &mut Vec<Reason>,
     ) -> Option<Answer> {
-        let run = |sub_cx: &Context<'_>, sub: &mut Stats| Bmc::default().solve(sub_cx, system, sub);
-        phase(cx, system, stats, "bmc", slice, reasons, run)
+        let bmc = self.bmc_engine();
+        let run = |sub_cx: &Context<'_>, sub: &mut Stats| bmc.solve(sub_cx, system, sub);
+        phase(cx, system, stats, "bmc", self.time(slice), reasons, run)
     }
 }
 
