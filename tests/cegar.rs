@@ -20,6 +20,7 @@ fn solve_with(path: &str, cex_shape: CexShape) -> (Answer, Stats, bool) {
     let cx = Context {
         store: &store,
         deadline: Deadline::after(Duration::from_secs(60)),
+        cancel: Default::default(),
     };
     let mut stats = Stats::default();
     let engine = Cegar {

@@ -23,6 +23,7 @@ fn solve(path: &Path, secs: u64) -> (TermStore, System, Answer) {
     let cx = Context {
         store: &store,
         deadline: Deadline::after(Duration::from_secs(secs)),
+        cancel: Default::default(),
     };
     let answer = Pdr::default().solve(&cx, &system, &mut Stats::default());
     (store, system, answer)
@@ -75,6 +76,7 @@ fn pdr_seeded_with_an_invariant_it_cannot_state_proves_with_it() {
     let cx = Context {
         store: &store,
         deadline: Deadline::after(Duration::from_secs(30)),
+        cancel: Default::default(),
     };
     let pdr = Pdr {
         seeds: Some(seeds),

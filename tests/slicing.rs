@@ -24,6 +24,7 @@ fn solve(name: &str, engine: &Slicing) -> (String, String, Stats) {
     let cx = Context {
         store: &store,
         deadline: Deadline::after(Duration::from_secs(60)),
+        cancel: Default::default(),
     };
     let mut stats = Stats::default();
     let answer = engine.solve(&cx, &system, &mut stats);

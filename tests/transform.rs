@@ -91,6 +91,7 @@ fn unsat_case(src: &str, t: Option<&dyn Transform>) -> String {
     let cx = Context {
         store: &store,
         deadline: deadline(),
+        cancel: Default::default(),
     };
     let Answer::Unsat(d) = Bmc::default().solve(&cx, &new, &mut Stats::default()) else {
         panic!("BMC finds no derivation of the transformed system")

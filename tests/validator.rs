@@ -305,6 +305,7 @@ fn bmc_derivation(store: &TermStore, system: &System, path: &Path) -> Derivation
     let cx = Context {
         store,
         deadline: Deadline::after(Duration::from_secs(20)),
+        cancel: Default::default(),
     };
     let mut stats = Stats::default();
     match Bmc::default().solve(&cx, system, &mut stats) {

@@ -278,7 +278,7 @@ impl Engine for Bmc {
         let mut stride = 1;
         let mut since_check = 0;
         let answer = loop {
-            if cx.deadline.expired() {
+            if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
             }
             if u.instances > self.max_instances {

@@ -12,7 +12,7 @@ use super::portfolio::Portfolio;
 use super::slicing::{Slicing, Weakening};
 use super::{Context, Engine, Stats};
 use crate::chc::System;
-use crate::smt::Deadline;
+use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
 use crate::transform::{Pipeline, Preprocess};
 use crate::witness::{Answer, Derivation, Model};
@@ -53,6 +53,9 @@ pub struct SolveOptions {
     /// Replace the engine's witness with a wrong one before the checks (tests of the checks
     /// and of how a failed witness is reported; never set in normal use).
     pub forge: Option<Forgery>,
+    /// Stop early when set (a caller that no longer needs the answer): the answer is then
+    /// `unknown`.
+    pub cancel: Cancel,
     /// Under `Auto`, the portfolio's deterministic schedule ([`Portfolio::deterministic`]):
     /// work bounds instead of time slices, for answers that do not depend on load.
     pub deterministic: bool,
@@ -87,6 +90,7 @@ impl Default for SolveOptions {
             cex_shape: CexShape::Mixed,
             forge: None,
             deterministic: false,
+            cancel: Cancel::new(),
         }
     }
 }
@@ -131,7 +135,11 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         (system.clone(), Pipeline::new())
     };
     let t1 = Instant::now();
-    let cx = Context { store, deadline };
+    let cx = Context {
+        store,
+        deadline,
+        cancel: options.cancel.clone(),
+    };
     let mut stats = Stats::default();
     let (engine, answer) = match options.engine {
         EngineChoice::Auto => {

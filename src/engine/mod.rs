@@ -13,7 +13,7 @@ pub mod seeds;
 pub mod slicing;
 
 use crate::chc::System;
-use crate::smt::Deadline;
+use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
 use crate::witness::Answer;
 use std::collections::BTreeMap;
@@ -42,6 +42,15 @@ pub struct Context<'a> {
     pub store: &'a TermStore,
     /// Stop by this time and answer `unknown`.
     pub deadline: Deadline,
+    /// Stop when this is set (the answer is no longer needed) and answer `unknown`.
+    pub cancel: Cancel,
+}
+
+impl Context<'_> {
+    /// Whether the engine should stop: past the deadline, or cancelled.
+    pub fn stopped(&self) -> bool {
+        self.deadline.expired() || self.cancel.is_cancelled()
+    }
 }
 
 /// A solving strategy.

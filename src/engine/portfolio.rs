@@ -258,6 +258,7 @@ impl Portfolio {
         let sub_cx = Context {
             store,
             deadline: sliced(cx.deadline, self.time(Some(self.slicing_slice))),
+            cancel: cx.cancel.clone(),
         };
         let mut sub = Stats::default();
         let mut seeds = None;
@@ -286,11 +287,12 @@ impl Portfolio {
         }
 
         // 1b. Candidates from sampled states: a proof, or more seeds for CEGAR.
-        if !self.samples_slice.is_zero() && !cx.deadline.expired() {
+        if !self.samples_slice.is_zero() && !cx.stopped() {
             let t = Instant::now();
             let sub_cx = Context {
                 store,
                 deadline: sliced(cx.deadline, self.time(Some(self.samples_slice))),
+                cancel: cx.cancel.clone(),
             };
             let mut sub = Stats::default();
             let answer = match Samples::default().invariants(&sub_cx, inv_system, &mut sub) {
@@ -335,7 +337,7 @@ impl Portfolio {
 
         // 3. CEGAR, seeded with slicing's candidates, for its share of the rest (capped when
         //    PDR follows it).
-        if !cx.deadline.expired() {
+        if !cx.stopped() {
             let t = Instant::now();
             let cegar = Cegar {
                 seeds: if self.seed_cegar { seeds.clone() } else { None },
@@ -355,6 +357,7 @@ impl Portfolio {
             let sub_cx = Context {
                 store,
                 deadline: sliced(cx.deadline, self.time(slice)),
+                cancel: cx.cancel.clone(),
             };
             let mut sub = Stats::default();
             // One replay, against `system`, of a derivation translated back from the split.
@@ -367,7 +370,7 @@ impl Portfolio {
         }
 
         // 4. PDR on the unsplit system (it keeps Boolean state in its lemmas).
-        if self.pdr_share > 0.0 && !pdr_first && !cx.deadline.expired() {
+        if self.pdr_share > 0.0 && !pdr_first && !cx.stopped() {
             let slice = cx
                 .deadline
                 .remaining()
@@ -380,12 +383,12 @@ impl Portfolio {
         }
 
         // 5. BMC again with whatever time CEGAR and PDR left.
-        if !cx.deadline.expired() {
+        if !cx.stopped() {
             if let Some(a) = self.bmc(cx, system, stats, None, &mut reasons) {
                 return ("bmc", a);
             }
         }
-        if cx.deadline.expired() {
+        if cx.stopped() {
             reasons.push(Reason::Timeout);
         }
         reasons.dedup();
@@ -456,6 +459,7 @@ fn phase(
     let sub_cx = Context {
         store: cx.store,
         deadline: sliced(cx.deadline, slice),
+        cancel: cx.cancel.clone(),
     };
     let mut sub = Stats::default();
     let answer = checked(cx, system, run(&sub_cx, &mut sub));

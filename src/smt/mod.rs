@@ -5,9 +5,11 @@
 //! bounded by a [`Deadline`]) and quantifier elimination ([`eliminate`]). It must not use Z3's
 //! Horn engine (fixedpoint/Spacer): engines are this project's own work.
 
+mod interrupt;
 mod qe;
 mod translate;
 
+pub use interrupt::{Interrupt, Registered};
 pub use qe::{eliminate, eliminate_quantifiers, QeMode};
 pub use translate::BackError;
 

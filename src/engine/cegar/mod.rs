@@ -100,7 +100,7 @@ impl Engine for Cegar {
             (uniform_from != usize::MAX && linear).then(|| crate::analysis::analyze(system, store));
         let (mut uniform_refined, mut uniform_fallbacks, mut uniform_depth) = (0u64, 0u64, 0u64);
         let answer = loop {
-            if cx.deadline.expired() {
+            if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
             }
             if iterations >= self.max_iterations {

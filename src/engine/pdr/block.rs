@@ -61,7 +61,7 @@ impl Run<'_, '_> {
         let mut queue = BinaryHeap::new();
         queue.push(Reverse((top, 0usize)));
         while let Some(Reverse((level, i))) = queue.pop() {
-            if self.cx.deadline.expired() {
+            if self.cx.stopped() {
                 return Blocking::Unknown("timeout".into());
             }
             self.obligations += 1;

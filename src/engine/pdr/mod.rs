@@ -88,7 +88,7 @@ impl Run<'_, '_> {
         self.seed();
         let mut n = 1;
         loop {
-            if self.cx.deadline.expired() {
+            if self.cx.stopped() {
                 return Answer::Unknown(Reason::Timeout);
             }
             // Every query is blocked with body states from `F_n`.

@@ -176,7 +176,7 @@ impl<'a, 's> Fixpoint<'a, 's> {
             if !is_loop || !changed {
                 return Ok(any);
             }
-            if self.cx.deadline.expired() {
+            if self.cx.stopped() {
                 return Err("timeout".into());
             }
         }
@@ -218,7 +218,7 @@ impl<'a, 's> Fixpoint<'a, 's> {
         if !self.analysis.co_reachable[p.0 as usize] {
             return Ok(false);
         }
-        if self.cx.deadline.expired() {
+        if self.cx.stopped() {
             return Err("timeout".into());
         }
         let incoming: Vec<ClauseId> = self.system.clauses_defining(p).map(|(c, _)| c).collect();
