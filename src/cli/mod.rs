@@ -39,6 +39,25 @@ pub enum EngineChoice {
     Pdr,
 }
 
+impl EngineChoice {
+    /// The library's engine for this choice (slicing with `weakening`); the one place the
+    /// command line maps its engine names.
+    pub fn to_driver(self, weakening: WeakeningChoice) -> hornbeam::engine::driver::EngineChoice {
+        use hornbeam::engine::driver::EngineChoice as E;
+        use hornbeam::engine::slicing::Weakening;
+        match self {
+            EngineChoice::Auto => E::Auto,
+            EngineChoice::Bmc => E::Bmc,
+            EngineChoice::Cegar => E::Cegar,
+            EngineChoice::Pdr => E::Pdr,
+            EngineChoice::Slicing => E::Slicing(match weakening {
+                WeakeningChoice::Cex => Weakening::Cex,
+                WeakeningChoice::Syntactic => Weakening::Syntactic,
+            }),
+        }
+    }
+}
+
 /// The counterexamples the CEGAR engine refines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CexShapeChoice {

@@ -10,7 +10,6 @@ use super::{
 };
 use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
-use hornbeam::engine::slicing::Weakening;
 use hornbeam::syntax::Question;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{Answer, ModelFormat};
@@ -94,16 +93,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
     };
     let parsed = start.elapsed();
-    let engine = match args.engine {
-        EngineChoice::Auto => driver::EngineChoice::Auto,
-        EngineChoice::Bmc => driver::EngineChoice::Bmc,
-        EngineChoice::Cegar => driver::EngineChoice::Cegar,
-        EngineChoice::Pdr => driver::EngineChoice::Pdr,
-        EngineChoice::Slicing => driver::EngineChoice::Slicing(match args.weakening {
-            WeakeningChoice::Cex => Weakening::Cex,
-            WeakeningChoice::Syntactic => Weakening::Syntactic,
-        }),
-    };
+    let engine = args.engine.to_driver(args.weakening);
     let options = SolveOptions {
         engine,
         preprocess: !args.no_preprocess,

@@ -12,10 +12,8 @@
 //! the main thread enforces the limit.
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
-use super::{input_error, run_on_worker, EngineChoice, Outcome};
+use super::{input_error, run_on_worker, EngineChoice, Outcome, WeakeningChoice};
 use hornbeam::chc::SystemPrinter;
-use hornbeam::engine::driver;
-use hornbeam::engine::slicing::Weakening;
 use hornbeam::frontend::c::property::{self, Property};
 use hornbeam::frontend::c::verify::{Verdict, Verified, VerifyOptions};
 use hornbeam::frontend::c::{self, invariants, trace, witness, DataModel, Program};
@@ -135,7 +133,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     let limit = args.timeout.and_then(|t| t.0);
     let options = VerifyOptions {
         data_model: args.data_model,
-        engine: engine_of(args.engine),
+        engine: args.engine.to_driver(WeakeningChoice::Cex),
         timeout: limit,
         validation_limit: match limit {
             Some(_) => VALIDATION,
@@ -252,14 +250,3 @@ const GRACE: Duration = Duration::from_secs(3);
 
 /// The part of [`GRACE`] the answer's validation may use.
 const VALIDATION: Duration = Duration::from_secs(2);
-
-/// The library's engine choice for `--engine`; `auto` is the engine driver's portfolio.
-fn engine_of(choice: EngineChoice) -> driver::EngineChoice {
-    match choice {
-        EngineChoice::Auto => driver::EngineChoice::Auto,
-        EngineChoice::Bmc => driver::EngineChoice::Bmc,
-        EngineChoice::Cegar => driver::EngineChoice::Cegar,
-        EngineChoice::Pdr => driver::EngineChoice::Pdr,
-        EngineChoice::Slicing => driver::EngineChoice::Slicing(Weakening::Cex),
-    }
-}
