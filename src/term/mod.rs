@@ -6,6 +6,7 @@
 //! that store. Terms are quantifier-free except for [`Term::Quant`], which only models read from
 //! other solvers contain.
 
+mod arith;
 mod datatype;
 mod eval;
 pub(crate) mod print;

@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 /// Sums, conjunctions and disjunctions are flattened up to this many arguments (see
 /// [`TermStore::add`] and [`TermStore::and`]).
-const MAX_FLAT: usize = 1024;
+pub(super) const MAX_FLAT: usize = 1024;
 
 /// A term together with its sort, as stored.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -261,7 +261,7 @@ impl TermStore {
         }
     }
 
-    fn number(&self, r: BigRational, sort: &Sort) -> TermId {
+    pub(super) fn number(&self, r: BigRational, sort: &Sort) -> TermId {
         match sort {
             Sort::Int if r.is_integer() => self.int(r.to_integer()),
             _ => self.real(r),
@@ -389,133 +389,6 @@ impl TermStore {
         // Operands keep their written order: ordering them by id would make printing depend on
         // the order in which terms were created (and so change across a print/parse round trip).
         self.intern(Term::App(Op::Eq, Box::new([a, b])))
-    }
-
-    // ----- arithmetic ------------------------------------------------------------------
-
-    /// Sum, with literals folded and zeros dropped.
-    pub fn add(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
-        let args: Vec<TermId> = args.into_iter().collect();
-        let sort = self.arith_sort(&args);
-        let mut constant = BigRational::zero();
-        let mut out = Vec::new();
-        let mut stack = args;
-        stack.reverse();
-        while let Some(a) = stack.pop() {
-            let node = self.get(a);
-            match &node.term {
-                // A nested sum is spliced in only while the result stays short: sums that share
-                // subsums (`a2 = a1 + a1`, `a1 = a0 + a0`, ...) would otherwise grow
-                // exponentially with their nesting.
-                Term::App(Op::Add, inner) if out.len() + stack.len() + inner.len() <= MAX_FLAT => {
-                    stack.extend(inner.iter().rev())
-                }
-                _ => match self.as_number(a) {
-                    Some(n) => constant += n,
-                    None => out.push(a),
-                },
-            }
-        }
-        if !constant.is_zero() || out.is_empty() {
-            out.push(self.number(constant, &sort));
-        }
-        if out.len() == 1 {
-            out[0]
-        } else {
-            self.intern(Term::App(Op::Add, out.into_boxed_slice()))
-        }
-    }
-
-    /// `a - b`.
-    pub fn sub(&self, a: TermId, b: TermId) -> TermId {
-        match (self.as_number(a), self.as_number(b)) {
-            (Some(x), Some(y)) => self.number(x - y, &self.arith_sort(&[a, b])),
-            (_, Some(y)) if y.is_zero() => a,
-            _ if a == b => self.numeral(0, &self.sort(a)),
-            _ => self.intern(Term::App(Op::Sub, Box::new([a, b]))),
-        }
-    }
-
-    /// `-a`.
-    pub fn neg(&self, a: TermId) -> TermId {
-        if let Some(x) = self.as_number(a) {
-            return self.number(-x, &self.sort(a));
-        }
-        if let Term::App(Op::Neg, inner) = &self.get(a).term {
-            return inner[0];
-        }
-        self.intern(Term::App(Op::Neg, Box::new([a])))
-    }
-
-    /// Product, with literal factors folded.
-    pub fn mul(&self, args: impl IntoIterator<Item = TermId>) -> TermId {
-        let args: Vec<TermId> = args.into_iter().collect();
-        let sort = self.arith_sort(&args);
-        let mut constant = BigRational::one();
-        let mut out = Vec::new();
-        for a in args {
-            match self.as_number(a) {
-                Some(n) => constant *= n,
-                None => out.push(a),
-            }
-        }
-        if constant.is_zero() {
-            return self.number(constant, &sort);
-        }
-        if !constant.is_one() || out.is_empty() {
-            out.insert(0, self.number(constant, &sort));
-        }
-        if out.len() == 1 {
-            out[0]
-        } else {
-            self.intern(Term::App(Op::Mul, out.into_boxed_slice()))
-        }
-    }
-
-    fn arith_sort(&self, args: &[TermId]) -> Sort {
-        if args.iter().any(|&a| self.sort(a) == Sort::Real) {
-            Sort::Real
-        } else {
-            Sort::Int
-        }
-    }
-
-    /// A comparison (`Le`, `Lt`, `Ge`, `Gt`), folded on literals.
-    pub fn cmp(&self, op: Op, a: TermId, b: TermId) -> TermId {
-        if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
-            let r = match op {
-                Op::Le => x <= y,
-                Op::Lt => x < y,
-                Op::Ge => x >= y,
-                Op::Gt => x > y,
-                _ => unreachable!("cmp called with {op:?}"),
-            };
-            return self.bool(r);
-        }
-        if a == b {
-            return self.bool(matches!(op, Op::Le | Op::Ge));
-        }
-        self.intern(Term::App(op, Box::new([a, b])))
-    }
-
-    /// `a <= b`.
-    pub fn le(&self, a: TermId, b: TermId) -> TermId {
-        self.cmp(Op::Le, a, b)
-    }
-
-    /// `a < b`.
-    pub fn lt(&self, a: TermId, b: TermId) -> TermId {
-        self.cmp(Op::Lt, a, b)
-    }
-
-    /// `a >= b`.
-    pub fn ge(&self, a: TermId, b: TermId) -> TermId {
-        self.cmp(Op::Ge, a, b)
-    }
-
-    /// `a > b`.
-    pub fn gt(&self, a: TermId, b: TermId) -> TermId {
-        self.cmp(Op::Gt, a, b)
     }
 
     // ----- generic ---------------------------------------------------------------------
