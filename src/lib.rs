@@ -76,11 +76,11 @@
 //! use hornbeam::witness::{validate_model, ModelCheck};
 //!
 //! let good = "(define-fun inv ((x Int)) Bool (and (>= x 0) (<= x 10)))";
-//! let model = hornbeam::syntax::read_model(&store, &system, good).expect("well-formed");
+//! let model = hornbeam::witness::read_model(&store, &system, good).expect("well-formed");
 //! assert_eq!(validate_model(&store, &system, &model, Deadline::none()), ModelCheck::Valid);
 //!
 //! let not_inductive = "(define-fun inv ((x Int)) Bool (= x 0))";
-//! let model = hornbeam::syntax::read_model(&store, &system, not_inductive).unwrap();
+//! let model = hornbeam::witness::read_model(&store, &system, not_inductive).unwrap();
 //! match validate_model(&store, &system, &model, Deadline::none()) {
 //!     ModelCheck::Invalid { clause, values, .. } => {
 //!         assert_eq!(clause.0, 1); // the loop's step: inv(0) and y = 1, but not inv(1)

@@ -67,7 +67,7 @@ fn apply(store: &TermStore, src: &str, t: Option<&dyn Transform>) -> (System, Sy
 fn sat_case(src: &str, t: Option<&dyn Transform>, model: &str) -> String {
     let store = TermStore::new();
     let (orig, new, back) = apply(&store, src, t);
-    let m = hornbeam::syntax::read_model(&store, &new, model).expect("test model parses");
+    let m = hornbeam::witness::read_model(&store, &new, model).expect("test model parses");
     assert_eq!(
         validate_model(&store, &new, &m, deadline()),
         ModelCheck::Valid,
@@ -366,12 +366,12 @@ fn trivial_candidates_translate_back() {
                     )
                 })
                 .collect();
-            let m = hornbeam::syntax::read_model(&store, &new, &text).unwrap();
+            let m = hornbeam::witness::read_model(&store, &new, &text).unwrap();
             let m = back.model(&store, m);
             let check = validate_model(&store, &orig, &m, deadline());
             assert!(!matches!(check, ModelCheck::Unknown(_)), "{check:?}");
             // Printing gives define-fun lines that read back for the original system.
-            let again = hornbeam::syntax::read_model(&store, &orig, &m.to_smtlib(&store, &orig));
+            let again = hornbeam::witness::read_model(&store, &orig, &m.to_smtlib(&store, &orig));
             assert!(again.is_ok(), "{:?}", again.err());
         }
     }

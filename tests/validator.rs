@@ -9,8 +9,9 @@ mod common;
 use hornbeam::chc::System;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::smt::Deadline;
-use hornbeam::syntax::{read_model, read_system};
+use hornbeam::syntax::read_system;
 use hornbeam::term::{TermStore, Value};
+use hornbeam::witness::read_model;
 use hornbeam::witness::{
     replay_derivation, validate_model, Answer, Derivation, ModelCheck, ReplayError,
 };

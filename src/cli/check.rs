@@ -54,7 +54,7 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
             )
         }
     };
-    let m = match hornbeam::syntax::read_model(&store, &system, &msrc) {
+    let m = match hornbeam::witness::read_model(&store, &system, &msrc) {
         Ok(m) => m,
         Err(e) => {
             return out(

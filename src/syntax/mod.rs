@@ -1,5 +1,5 @@
 //! The SMT-LIB front-end: runs the lexer and the lalrpop grammar, type-checks, and lowers
-//! scripts to CHC systems and models to [`Model`]s. Errors carry spans, rendered as
+//! scripts to CHC systems and models to [`Definition`]s. Errors carry spans, rendered as
 //! `FILE:LINE:COL: what`.
 //!
 //! This layer turns text into `chc` values; it must not solve anything.
@@ -20,7 +20,6 @@ pub use error::{Error, ErrorKind};
 
 use crate::chc::System;
 use crate::term::TermStore;
-use crate::witness::Model;
 
 /// Parses and lowers a CHC-COMP script into a system over `store`.
 pub fn read_system(store: &TermStore, src: &str) -> Result<System, Error> {
@@ -55,10 +54,27 @@ pub enum Question {
     Query,
 }
 
-/// Parses a model (ours, Z3's `define-fun` list or a CHC-COMP `(model ...)` block) for `system`.
-pub fn read_model(store: &TermStore, system: &System, src: &str) -> Result<Model, Error> {
+/// Parses the definitions of a model (ours, Z3's `define-fun` list or a CHC-COMP `(model
+/// ...)` block) for `system`: one per predicate it defines, in the order given (helper
+/// definitions of other names are expanded). `witness::read_model` makes them a model.
+pub fn read_definitions(
+    store: &TermStore,
+    system: &System,
+    src: &str,
+) -> Result<Vec<Definition>, Error> {
     let defs = parse::parse_model(src).map_err(syntax)?;
     lower::lower_model(store, system, &defs)
+}
+
+/// A predicate's definition read from a model: `pred(params) = body`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The predicate defined.
+    pub pred: crate::chc::PredId,
+    /// One variable per argument, in order.
+    pub params: Vec<crate::term::VarId>,
+    /// A Boolean term over `params`.
+    pub body: crate::term::TermId,
 }
 
 fn syntax(e: parse::SyntaxError) -> Error {

@@ -401,8 +401,9 @@ impl<'s> Prenex<'s> {
 mod tests {
     use super::*;
     use crate::chc::ClauseId;
-    use crate::syntax::{read_model, read_system};
+    use crate::syntax::read_system;
     use crate::witness::model::clause_query;
+    use crate::witness::read_model;
     use std::time::Duration;
 
     /// The verdict of instantiation on the first clause of `system` under `model`.

@@ -12,7 +12,7 @@ mod model;
 mod reason;
 
 pub use derivation::{replay_derivation, DerivNode, Derivation, ReplayError};
-pub use model::{validate_model, Interp, Model, ModelCheck, ModelFormat};
+pub use model::{read_model, validate_model, Interp, Model, ModelCheck, ModelFormat};
 pub use reason::{Reason, ReasonKind};
 
 use crate::chc::System;

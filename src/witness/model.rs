@@ -46,7 +46,7 @@ impl Model {
         }
     }
 
-    /// The model as text in `format`; every format reads back with `syntax::read_model`.
+    /// The model as text in `format`; every format reads back with `witness::read_model`.
     pub fn to_text(&self, store: &TermStore, system: &System, format: ModelFormat) -> String {
         let lines = self.to_smtlib(store, system);
         let wrap = |open: &str| {
@@ -98,6 +98,26 @@ impl Model {
         }
         out
     }
+}
+
+/// Reads a model (ours, Z3's `define-fun` list or a CHC-COMP `(model ...)` block) for
+/// `system`; predicates it does not define are `false`.
+pub fn read_model(
+    store: &TermStore,
+    system: &System,
+    src: &str,
+) -> Result<Model, crate::syntax::Error> {
+    let mut model = Model::new();
+    for d in crate::syntax::read_definitions(store, system, src)? {
+        model.set(
+            d.pred,
+            Interp {
+                params: d.params,
+                body: d.body,
+            },
+        );
+    }
+    Ok(model)
 }
 
 /// How a model is printed.

@@ -13,10 +13,9 @@ mod terms;
 
 use super::ast::{self, CommandKind, Span};
 use super::error::{Error, ErrorKind};
-use super::{Question, Script};
+use super::{Definition, Question, Script};
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Quantifier, Sort, TermId, TermStore, VarId};
-use crate::witness::{Interp, Model};
 use std::collections::{HashMap, HashSet};
 use terms::{lower_sort, Env, Formula};
 
@@ -404,9 +403,9 @@ pub fn lower_model(
     store: &TermStore,
     system: &System,
     defs: &[ast::FunDef],
-) -> Result<Model, Error> {
+) -> Result<Vec<Definition>, Error> {
     let mut env = Env::new(store);
-    let mut model = Model::new();
+    let mut model: Vec<Definition> = Vec::new();
     let mut helpers = Vec::new();
     for def in defs {
         let Some(p) = system.pred_by_name(&def.name.name) else {
@@ -439,7 +438,7 @@ pub fn lower_model(
                 ),
             ));
         }
-        if model.get(p).is_some() {
+        if model.iter().any(|d| d.pred == p) {
             return Err(Error::at(
                 ErrorKind::Sort,
                 def.name.span,
@@ -457,7 +456,11 @@ pub fn lower_model(
                 "predicate application inside a model definition",
             ));
         };
-        model.set(p, Interp { params: vars, body });
+        model.push(Definition {
+            pred: p,
+            params: vars,
+            body,
+        });
     }
     // A definition that is neither a predicate of the system nor used by one is most likely a
     // model of another file: saying `valid` while ignoring it would mislead.
