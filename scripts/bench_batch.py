@@ -5,8 +5,9 @@ file, written as two result files of `hornbeam batch`'s JSON shape and one HTML 
 Z3 comes from the Python package index (`z3-solver==5.3.3.0`, Spacer), installed into a private
 virtual environment (`.bench-venv/`, git-ignored) on first use. Hornbeam is the release binary,
 run as `hornbeam batch FILE` per file (so its isolation, memory limit and result records are
-exactly those of a batch run); Z3 runs as `z3 -T:SECS FILE` under the same address-space limit
-(setrlimit) and the same wall-clock kill.
+exactly those of a batch run: `--memory` bounds its resident set); Z3 runs as `z3 -T:SECS FILE`
+under an address-space limit (setrlimit) of the same number of MB, which is stricter (it counts
+reserved address space too), and the same wall-clock kill.
 
 Usage: scripts/bench_batch.py [--timeout 20] [--memory 8192] [--jobs 1] [--out bench-out/batch]
                               [--expected TSV] [--skip-z3] [PATH...]
