@@ -64,6 +64,8 @@ struct Resolver {
     model: DataModel,
     /// Per loop statement of the current function, the variables its names denote there.
     loop_scopes: Vec<LoopScope>,
+    /// The labels of the current function (C11 6.2.1p3: one name space per function).
+    labels: std::collections::HashSet<String>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -87,6 +89,7 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
         func: String::new(),
         model,
         loop_scopes: vec![],
+        labels: Default::default(),
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -163,6 +166,7 @@ impl Resolver {
     fn function(&mut self, f: &FuncDef, params: Vec<ParamDecl>) -> Result<Function, CError> {
         self.locals.clear();
         self.loop_scopes.clear();
+        self.labels.clear();
         self.scopes = vec![HashMap::new()];
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
@@ -424,7 +428,16 @@ impl Resolver {
             StmtKind::TooDeep => return Err(CError::too_deep(s.span, "statements")),
             StmtKind::Goto(_) => return Err(unsupported(s.span, "goto")),
             StmtKind::Switch => return Err(unsupported(s.span, "switch statements")),
-            StmtKind::Label(_, inner) => return self.stmt(inner),
+            StmtKind::Label(label, inner) => {
+                if !self.labels.insert(label.clone()) {
+                    return Err(CError::new(
+                        CErrorKind::Name,
+                        s.span,
+                        format!("label `{label}` defined twice in `{}`", self.func),
+                    ));
+                }
+                return self.stmt(inner);
+            }
         };
         Ok(IStmt { kind, span: s.span })
     }
