@@ -75,6 +75,44 @@ pub enum IExprKind {
     Comma(Box<IExpr>, Box<IExpr>),
 }
 
+impl IExpr {
+    /// Whether the expression reads or writes `v` (iteratively: expressions nest deeply).
+    pub fn mentions(&self, v: VarRef) -> bool {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                IExprKind::Const(_) | IExprKind::Nondet(_) => {}
+                IExprKind::Var(w) | IExprKind::PostIncDec(w, _) if *w == v => return true,
+                IExprKind::Var(_) | IExprKind::PostIncDec(..) => {}
+                IExprKind::Assign(w, a) => {
+                    if *w == v {
+                        return true;
+                    }
+                    stack.push(a);
+                }
+                IExprKind::Arith(_, a, b)
+                | IExprKind::Cmp(_, a, b)
+                | IExprKind::Logic(_, a, b)
+                | IExprKind::Comma(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                IExprKind::Not(a)
+                | IExprKind::Neg(a)
+                | IExprKind::BitNot(a)
+                | IExprKind::Convert(a) => stack.push(a),
+                IExprKind::Call(_, args) => stack.extend(args),
+                IExprKind::Cond(c, a, b) => {
+                    stack.push(c);
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+        false
+    }
+}
+
 /// A resolved statement.
 #[derive(Clone, Debug)]
 pub struct IStmt {

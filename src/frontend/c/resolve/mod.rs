@@ -313,27 +313,41 @@ impl Resolver {
                     let Some(ty) = self.base_type(&d.specs)? else {
                         return Err(unsupported(item.decl.span, "void variables"));
                     };
-                    // An uninitialised local holds any value of its type: a nondet site of
-                    // its own, so that the interpreter can replay it.
-                    let init = match &item.init {
-                        Some(e) => convert(self.expr(e)?, ty),
-                        None => {
-                            self.sites.push(NondetSite {
-                                ty,
-                                span: item.decl.span,
-                            });
-                            IExpr {
-                                kind: IExprKind::Nondet(self.sites.len() - 1),
-                                ty,
-                                span: item.decl.span,
-                            }
-                        }
-                    };
-                    let init = Some(init);
+                    // The name is in scope from its declarator on, its own initialiser
+                    // included (C11 6.2.1p7): `int x = x + 1;` reads the new `x`.
                     let name = item.decl.name.clone().unwrap_or_default();
                     let id = self.declare(&name, ty, item.decl.span)?;
+                    let var = VarRef::Local(id);
+                    // An uninitialised local holds any value of its type: a nondet site of
+                    // its own, so that the interpreter can replay it. So does one whose
+                    // initialiser reads it, before the initialiser runs.
+                    let any_value = |sites: &mut Vec<NondetSite>| {
+                        sites.push(NondetSite {
+                            ty,
+                            span: item.decl.span,
+                        });
+                        IExpr {
+                            kind: IExprKind::Nondet(sites.len() - 1),
+                            ty,
+                            span: item.decl.span,
+                        }
+                    };
+                    let init = match &item.init {
+                        None => any_value(&mut self.sites),
+                        Some(e) => {
+                            let init = convert(self.expr(e)?, ty);
+                            if init.mentions(var) {
+                                let first = any_value(&mut self.sites);
+                                out.push(IStmt {
+                                    kind: IStmtKind::Init(var, Some(first)),
+                                    span: item.decl.span,
+                                });
+                            }
+                            init
+                        }
+                    };
                     out.push(IStmt {
-                        kind: IStmtKind::Init(VarRef::Local(id), init),
+                        kind: IStmtKind::Init(var, Some(init)),
                         span: item.decl.span,
                     });
                 }
