@@ -264,25 +264,28 @@ impl TermStore {
     /// of the map an earlier import made, a value goes back to its source store with its
     /// original variables (and, by hash-consing, its original term ids).
     pub fn import_with(&self, e: &Exported, known: &VarMap) -> Result<Imported, TransferError> {
-        e.declarations.declare_in(self)?;
-        let mut new_vars = Vec::with_capacity(e.vars.len());
+        // Everything is checked before the store changes: a refused snapshot leaves no trace.
         for v in &e.vars {
-            let id = match known.get(v.old) {
-                Some(w) => {
-                    let target = self.var_sort(w);
-                    if target != v.sort {
-                        return Err(TransferError::SortMismatch {
-                            name: v.name.to_string(),
-                            exported: v.sort.clone(),
-                            target,
-                        });
-                    }
-                    w
+            if let Some(w) = known.get(v.old) {
+                let target = self.var_sort(w);
+                if target != v.sort {
+                    return Err(TransferError::SortMismatch {
+                        name: v.name.to_string(),
+                        exported: v.sort.clone(),
+                        target,
+                    });
                 }
-                None => self.new_var_like(&v.name, v.sort.clone()),
-            };
-            new_vars.push(id);
+            }
         }
+        e.declarations.declare_in(self)?;
+        let new_vars: Vec<VarId> = e
+            .vars
+            .iter()
+            .map(|v| match known.get(v.old) {
+                Some(w) => w,
+                None => self.new_var_like(&v.name, v.sort.clone()),
+            })
+            .collect();
         let mut terms: Vec<TermId> = Vec::with_capacity(e.nodes.len());
         for node in &e.nodes {
             let term = match node {
@@ -525,11 +528,11 @@ mod tests {
     fn a_known_variable_of_another_sort_is_an_error() {
         let store = TermStore::new();
         let x = store.new_var("x", Sort::Int);
-        let e = store.export(&[store.var(x)]);
         let other = TermStore::new();
         let y = other.new_var("y", Sort::Real);
         let mut known = VarMap::new();
         known.insert(x, y);
+        let e = store.export_with_vars(&[store.var(x)], &[store.new_var("z", Sort::Int)]);
         assert_eq!(
             other.import_with(&e, &known),
             Err(TransferError::SortMismatch {
@@ -537,6 +540,11 @@ mod tests {
                 exported: Sort::Int,
                 target: Sort::Real
             })
+        );
+        assert_eq!(
+            other.num_vars(),
+            1,
+            "no variable made for the refused snapshot"
         );
     }
 
