@@ -4,11 +4,14 @@
 //! Normal form (the invariant every later layer relies on): each clause is
 //! `body atoms ∧ constraint → head atom | false`, where every argument of every atom is a
 //! variable and no variable fills two atom argument positions of the same clause. Constraints are
-//! quantifier-free terms of the clause's [`TermStore`]. This module uses only `term`.
+//! quantifier-free terms of the clause's [`TermStore`]. A system moves to another store (and
+//! thread) as an [`ExportedSystem`]. This module uses only `term`.
 
 mod print;
+mod transfer;
 
 pub use print::SystemPrinter;
+pub use transfer::ExportedSystem;
 
 use crate::term::{Sort, TermId, TermStore, VarId};
 use std::collections::BTreeSet;

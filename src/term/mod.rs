@@ -1,10 +1,12 @@
 //! Terms: sorts, hash-consed terms in an explicit [`TermStore`], substitution, free variables,
-//! light simplification, ground evaluation, SMT-LIB printing and datatype declarations.
+//! light simplification, ground evaluation, SMT-LIB printing, datatype declarations, and
+//! snapshots that move terms between stores (and threads).
 //!
 //! This is the bottom layer: it uses no other module of the crate. There is no global term
 //! factory: every term lives in the store that made it, and a [`TermId`] is meaningful only with
-//! that store. Terms are quantifier-free except for [`Term::Quant`], which only models read from
-//! other solvers contain.
+//! that store; a store stays on its thread, and [`Exported`] snapshots carry terms to another
+//! store ([`TermStore::export`], [`TermStore::import`]). Terms are quantifier-free except for
+//! [`Term::Quant`], which only models read from other solvers contain.
 
 mod arith;
 mod datatype;
@@ -13,12 +15,14 @@ pub(crate) mod print;
 mod sort;
 mod store;
 mod subst;
+mod transfer;
 
 pub use datatype::{Constructor, CtorId, Datatype, DatatypeId, DatatypeSort};
 pub use eval::{EvalError, Value};
 pub use print::TermPrinter;
 pub use sort::Sort;
 pub use store::TermStore;
+pub use transfer::{Exported, Imported, TransferError, VarMap};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -1,7 +1,8 @@
 //! The term store: hash-consing, variables, sort inference and smart constructors.
 //!
 //! The store uses interior mutability so that code holding `&TermStore` (engines, validators)
-//! can build terms; it is deliberately neither `Send` nor `Sync`: one store per thread. The smart
+//! can build terms; it is deliberately neither `Send` nor `Sync`: one store per thread (terms
+//! cross threads as snapshots, see `transfer.rs`). The smart
 //! constructors do only local, obviously-sound rewrites (constant folding, flattening,
 //! neutral and absorbing elements); anything deeper belongs to the SMT layer.
 
@@ -41,6 +42,18 @@ struct Inner {
     /// For each requested base name, the next `!n` suffix to try: fresh names are found in
     /// amortised constant time however often a name is reused.
     next_suffix: HashMap<Rc<str>, u32>,
+}
+
+/// `name` without the `!n` suffixes that making names unique added.
+fn base_name(name: &str) -> &str {
+    let mut base = name;
+    while let Some((stem, n)) = base.rsplit_once('!') {
+        if stem.is_empty() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+            break;
+        }
+        base = stem;
+    }
+    base
 }
 
 /// An explicit, per-thread store of hash-consed terms and variables.
@@ -89,15 +102,14 @@ impl TermStore {
     /// A fresh variable of `v`'s sort, named after `v` without the `!n` suffixes that earlier
     /// copies added (so names stay short however often a variable is copied).
     pub fn fresh_copy(&self, v: VarId) -> VarId {
-        let name = self.var_name(v);
-        let mut base: &str = &name;
-        while let Some((stem, n)) = base.rsplit_once('!') {
-            if stem.is_empty() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-                break;
-            }
-            base = stem;
-        }
-        self.new_var(base, self.var_sort(v))
+        self.new_var(base_name(&self.var_name(v)), self.var_sort(v))
+    }
+
+    /// A new variable named `name` if that is free, else named after it as
+    /// [`TermStore::fresh_copy`] names copies (a variable that comes from another store).
+    pub fn new_var_like(&self, name: &str, sort: Sort) -> VarId {
+        let taken = self.inner.borrow().names.contains(name);
+        self.new_var(if taken { base_name(name) } else { name }, sort)
     }
 
     /// The variable's (unique) name.

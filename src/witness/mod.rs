@@ -3,17 +3,20 @@
 //!
 //! An [`Answer`] is a value, never an error. [`validate_model`] checks a model against every
 //! clause with a fresh solver; [`replay_derivation`] checks a derivation by ground evaluation
-//! alone (no SMT solver), clause instance by clause instance. This layer uses `term`, `chc` and
-//! `smt`; it must not know any engine.
+//! alone (no SMT solver), clause instance by clause instance. Models and derivations move to
+//! another store (and thread) as [`ExportedModel`] and [`ExportedDerivation`]. This layer uses
+//! `term`, `chc` and `smt`; it must not know any engine.
 
 mod derivation;
 mod instantiate;
 mod model;
 mod reason;
+mod transfer;
 
 pub use derivation::{replay_derivation, DerivNode, Derivation, ReplayError};
 pub use model::{read_model, validate_model, Interp, Model, ModelCheck, ModelFormat};
 pub use reason::{Reason, ReasonKind};
+pub use transfer::{ExportedDerivation, ExportedModel};
 
 use crate::chc::System;
 use crate::smt::Deadline;

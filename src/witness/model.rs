@@ -38,6 +38,11 @@ impl Model {
         self.interps.get(&p)
     }
 
+    /// The interpretations set, by predicate.
+    pub fn iter(&self) -> impl Iterator<Item = (PredId, &Interp)> + '_ {
+        self.interps.iter().map(|(p, i)| (*p, i))
+    }
+
     /// The interpretation of an atom: the body with parameters renamed to the atom's arguments.
     pub fn apply(&self, store: &TermStore, atom: &Atom) -> TermId {
         match self.interps.get(&atom.pred) {
