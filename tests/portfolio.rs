@@ -94,3 +94,33 @@ fn the_deterministic_schedule_answers_alike_twice() {
         }
     }
 }
+
+/// `solve --threads 2`: the schedule split over two threads (time slices, not the
+/// deterministic schedule), so only what cannot depend on timing is checked: no answer
+/// contradicts a file's folder, and each thread's stats are there.
+#[test]
+fn two_threads_never_contradict_a_file() {
+    for (folder, wrong) in [("sat", "unsat"), ("unsat", "sat")] {
+        for file in common::corpus(folder) {
+            let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+                .args(["solve", "--timeout", "10", "--stats", "--threads", "2"])
+                .arg(&file)
+                .output()
+                .expect("runs");
+            assert_eq!(out.status.code(), Some(0), "{out:?}");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert_ne!(stdout.lines().next(), Some(wrong), "{}", file.display());
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let stats: serde_json::Value = stderr
+                .lines()
+                .rev()
+                .find(|l| l.starts_with('{'))
+                .and_then(|l| serde_json::from_str(l).ok())
+                .unwrap_or_else(|| panic!("no stats in {stderr}"));
+            let threads = stats["engine_stats"]["threads"]
+                .as_array()
+                .expect("threads");
+            assert_eq!(threads.len(), 2, "{stats}");
+        }
+    }
+}

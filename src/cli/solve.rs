@@ -55,6 +55,10 @@ pub struct SolveArgs {
     /// clauses, inlining, dead arguments) that run by default.
     #[arg(long)]
     no_preprocess: bool,
+    /// With `--engine auto`: threads for the portfolio (1: its schedule in sequence; 2: the
+    /// invariant engines beside BMC and PDR, the first answer wins).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// With `--engine auto`: bound each phase by its work (BMC depth 20, 40 CEGAR refinements,
     /// 40 PDR frames) instead of a time slice, so that the answer does not depend on the
     /// machine's speed or load (within `--timeout`).
@@ -109,6 +113,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         },
         forge: forgery(),
         deterministic: args.deterministic,
+        threads: args.threads,
         ..SolveOptions::default()
     };
     let options = match options.timeout {

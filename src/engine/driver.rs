@@ -56,6 +56,9 @@ pub struct SolveOptions {
     /// Stop early when set (a caller that no longer needs the answer): the answer is then
     /// `unknown`.
     pub cancel: Cancel,
+    /// Under `Auto`, threads for the portfolio: 1 runs its schedule in sequence, 2 or more
+    /// split it over two threads ([`super::parallel`]).
+    pub threads: usize,
     /// Under `Auto`, the portfolio's deterministic schedule ([`Portfolio::deterministic`]):
     /// work bounds instead of time slices, for answers that do not depend on load.
     pub deterministic: bool,
@@ -91,6 +94,7 @@ impl Default for SolveOptions {
             forge: None,
             deterministic: false,
             cancel: Cancel::new(),
+            threads: 1,
         }
     }
 }
@@ -147,7 +151,13 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
                 true => Portfolio::deterministic(),
                 false => Portfolio::default(),
             };
-            portfolio.run(&cx, &solved_system, &mut stats)
+            match options.threads {
+                0 | 1 => portfolio.run(&cx, &solved_system, &mut stats),
+                _ => {
+                    let parts = super::parallel::two_threads(&portfolio);
+                    super::parallel::run(&parts, &cx, &solved_system, &mut stats)
+                }
+            }
         }
         EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats)),
         EngineChoice::Slicing(weakening) => {

@@ -7,6 +7,7 @@
 pub mod bmc;
 pub mod cegar;
 pub mod driver;
+pub mod parallel;
 pub mod pdr;
 pub mod portfolio;
 pub mod seeds;

@@ -102,6 +102,34 @@ pub struct Portfolio {
     /// engine's work bound (or the caller's deadline), so that the answer does not depend on
     /// the machine's speed or load. `None`: the time slices above.
     pub bounds: Option<WorkBounds>,
+    /// Which phases run (all by default; the parallel portfolio gives each thread a part).
+    pub phases: Phases,
+}
+
+/// The phases of the schedule that run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phases {
+    /// Formula slicing.
+    pub slicing: bool,
+    /// Candidate invariants from sampled states.
+    pub samples: bool,
+    /// Both BMC passes.
+    pub bmc: bool,
+    /// CEGAR.
+    pub cegar: bool,
+    /// PDR.
+    pub pdr: bool,
+}
+
+impl Phases {
+    /// Every phase.
+    pub const ALL: Phases = Phases {
+        slicing: true,
+        samples: true,
+        bmc: true,
+        cegar: true,
+        pdr: true,
+    };
 }
 
 /// The work bounds of a deterministic schedule ([`Portfolio::deterministic`]).
@@ -140,6 +168,7 @@ impl Default for Portfolio {
             samples_slice: Duration::from_secs(1),
             split_bools: Some(SplitBooleans::default()),
             bounds: None,
+            phases: Phases::ALL,
         }
     }
 }
@@ -242,11 +271,16 @@ impl Portfolio {
         };
 
         // 0. Systems over the reals: BMC's first pass, then PDR with all the time it takes.
-        let pdr_first = self.pdr_first_on_reals && self.pdr_share > 0.0 && over_reals(system);
+        let pdr_first = self.phases.pdr
+            && self.pdr_first_on_reals
+            && self.pdr_share > 0.0
+            && over_reals(system);
         if pdr_first {
             let slice = Some(self.reals_bmc_slice);
-            if let Some(a) = self.bmc(cx, system, stats, slice, &mut reasons) {
-                return ("bmc", a);
+            if self.phases.bmc {
+                if let Some(a) = self.bmc(cx, system, stats, slice, &mut reasons) {
+                    return ("bmc", a);
+                }
             }
             if let Some(a) = self.pdr(cx, system, None, stats, None, &mut reasons) {
                 return ("pdr", a);
@@ -254,40 +288,42 @@ impl Portfolio {
         }
 
         // 1. Formula slicing: a proof, or seeds for CEGAR.
-        let t = Instant::now();
-        let sub_cx = Context {
-            store,
-            deadline: sliced(cx.deadline, self.time(Some(self.slicing_slice))),
-            cancel: cx.cancel.clone(),
-        };
-        let mut sub = Stats::default();
         let mut seeds = None;
-        let answer = match Slicing::default().invariants(&sub_cx, inv_system, &mut sub) {
-            Ok(model) => match validate_model(store, inv_system, &model, sub_cx.deadline) {
-                ModelCheck::Valid => Answer::Sat(model),
-                ModelCheck::Invalid { clause, .. } => {
-                    seeds = Some(model);
-                    Answer::Unknown(Reason::GaveUp(format!(
-                        "slicing: the invariants do not exclude clause {}",
-                        clause.0
-                    )))
-                }
-                ModelCheck::Unknown(r) => {
-                    seeds = Some(model);
-                    Answer::Unknown(Reason::Unchecked(format!("slicing: validation: {r}")))
-                }
-            },
-            Err(r) => Answer::Unknown(Reason::GaveUp(r)),
-        };
-        record(stats, "slicing", &answer, ms(t), sub);
-        match answer {
-            Answer::Sat(_) => return ("slicing", lift(answer)),
-            Answer::Unknown(r) => reasons.push(r),
-            Answer::Unsat(_) => unreachable!("slicing never answers unsat"),
+        if self.phases.slicing {
+            let t = Instant::now();
+            let sub_cx = Context {
+                store,
+                deadline: sliced(cx.deadline, self.time(Some(self.slicing_slice))),
+                cancel: cx.cancel.clone(),
+            };
+            let mut sub = Stats::default();
+            let answer = match Slicing::default().invariants(&sub_cx, inv_system, &mut sub) {
+                Ok(model) => match validate_model(store, inv_system, &model, sub_cx.deadline) {
+                    ModelCheck::Valid => Answer::Sat(model),
+                    ModelCheck::Invalid { clause, .. } => {
+                        seeds = Some(model);
+                        Answer::Unknown(Reason::GaveUp(format!(
+                            "slicing: the invariants do not exclude clause {}",
+                            clause.0
+                        )))
+                    }
+                    ModelCheck::Unknown(r) => {
+                        seeds = Some(model);
+                        Answer::Unknown(Reason::Unchecked(format!("slicing: validation: {r}")))
+                    }
+                },
+                Err(r) => Answer::Unknown(Reason::GaveUp(r)),
+            };
+            record(stats, "slicing", &answer, ms(t), sub);
+            match answer {
+                Answer::Sat(_) => return ("slicing", lift(answer)),
+                Answer::Unknown(r) => reasons.push(r),
+                Answer::Unsat(_) => unreachable!("slicing never answers unsat"),
+            }
         }
 
         // 1b. Candidates from sampled states: a proof, or more seeds for CEGAR.
-        if !self.samples_slice.is_zero() && !cx.stopped() {
+        if self.phases.samples && !self.samples_slice.is_zero() && !cx.stopped() {
             let t = Instant::now();
             let sub_cx = Context {
                 store,
@@ -329,7 +365,7 @@ impl Portfolio {
         }
 
         // 2. BMC, first pass: shallow counterexamples (done already when PDR went first).
-        if !pdr_first {
+        if !pdr_first && self.phases.bmc {
             if let Some(a) = self.bmc(cx, system, stats, Some(self.bmc_slice), &mut reasons) {
                 return ("bmc", a);
             }
@@ -337,7 +373,7 @@ impl Portfolio {
 
         // 3. CEGAR, seeded with slicing's candidates, for its share of the rest (capped when
         //    PDR follows it).
-        if !cx.stopped() {
+        if self.phases.cegar && !cx.stopped() {
             let t = Instant::now();
             let cegar = Cegar {
                 seeds: if self.seed_cegar { seeds.clone() } else { None },
@@ -346,7 +382,7 @@ impl Portfolio {
                     .map_or(Cegar::default().max_iterations, |b| b.cegar_iterations),
                 ..Cegar::default()
             };
-            let pdr_follows = self.pdr_share > 0.0 && !pdr_first;
+            let pdr_follows = self.phases.pdr && self.pdr_share > 0.0 && !pdr_first;
             let share = |r: Duration| r.mul_f64(self.cegar_share.clamp(0.0, 1.0));
             let slice = match (cx.deadline.remaining(), pdr_follows) {
                 (r, true) => {
@@ -370,7 +406,7 @@ impl Portfolio {
         }
 
         // 4. PDR on the unsplit system (it keeps Boolean state in its lemmas).
-        if self.pdr_share > 0.0 && !pdr_first && !cx.stopped() {
+        if self.phases.pdr && self.pdr_share > 0.0 && !pdr_first && !cx.stopped() {
             let slice = cx
                 .deadline
                 .remaining()
@@ -383,7 +419,7 @@ impl Portfolio {
         }
 
         // 5. BMC again with whatever time CEGAR and PDR left.
-        if !cx.stopped() {
+        if self.phases.bmc && !cx.stopped() {
             if let Some(a) = self.bmc(cx, system, stats, None, &mut reasons) {
                 return ("bmc", a);
             }

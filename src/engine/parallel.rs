@@ -1,0 +1,166 @@
+//! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`]
+//! with some [`Phases`]) on its own copy of the system, in its own term store and its own Z3
+//! context; the first definite answer wins, and the other threads are stopped at once (their
+//! cancellation flag, and an interrupt of the Z3 check they are in). No thread outlives the
+//! call.
+//!
+//! Duty: move the system to the threads and the answers back (`term::transfer`), stop the
+//! losers, record each thread's phases. Must not: run an engine itself, or let an answer out
+//! unchecked (each part validates its own answers as the sequential portfolio does, and the
+//! driver validates the winner against the original system).
+
+use super::portfolio::{Phases, Portfolio};
+use super::{Context, Stats};
+use crate::chc::System;
+use crate::clock::Cancel;
+use crate::smt::Interrupt;
+use crate::term::{TermStore, VarMap};
+use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
+use std::sync::mpsc;
+
+/// The schedule split in two, one part per thread: the invariant engines (slicing, the
+/// samples, CEGAR seeded with both, with all the time CEGAR takes) beside the refutation side
+/// (BMC, PDR, BMC again). What a part needs of the other's results it does not get (PDR runs
+/// without the candidates the sequential schedule hands it).
+pub fn two_threads(base: &Portfolio) -> Vec<Portfolio> {
+    let invariants = Portfolio {
+        phases: Phases {
+            slicing: true,
+            samples: true,
+            bmc: false,
+            cegar: true,
+            pdr: false,
+        },
+        cegar_share: 1.0,
+        ..base.clone()
+    };
+    let refutation = Portfolio {
+        phases: Phases {
+            slicing: false,
+            samples: false,
+            bmc: true,
+            cegar: false,
+            pdr: true,
+        },
+        ..base.clone()
+    };
+    vec![invariants, refutation]
+}
+
+/// A thread's answer, in a form that crosses threads.
+enum Outcome {
+    Sat(ExportedModel),
+    /// The derivation and the map from the caller's variables to the thread's.
+    Unsat(ExportedDerivation, VarMap),
+    Unknown(Reason),
+}
+
+enum Message {
+    /// A thread started; the handle interrupts its Z3 checks.
+    Started(Interrupt),
+    /// A thread ended: its index, the engine that answered, its answer and its stats.
+    Done(usize, &'static str, Outcome, Stats),
+}
+
+/// Runs `parts` on one thread each (see the module header); returns the engine that
+/// answered (`"portfolio"` for `unknown`) and the answer, in the caller's store.
+pub fn run(
+    parts: &[Portfolio],
+    cx: &Context<'_>,
+    system: &System,
+    stats: &mut Stats,
+) -> (&'static str, Answer) {
+    let exported = system.export(cx.store);
+    let stop = Cancel::new();
+    let (tx, rx) = mpsc::channel::<Message>();
+    let mut winner: Option<(&'static str, Answer)> = None;
+    let mut reasons = Vec::new();
+    let mut threads = vec![serde_json::Value::Null; parts.len()];
+    std::thread::scope(|scope| {
+        for (i, part) in parts.iter().enumerate() {
+            let (tx, exported, stop) = (tx.clone(), &exported, stop.clone());
+            let deadline = cx.deadline;
+            // Deep terms recurse: the same stack as the command line's worker.
+            let spawned = std::thread::Builder::new()
+                .name(format!("portfolio-{i}"))
+                .stack_size(512 << 20)
+                .spawn_scoped(scope, move || {
+                    let (interrupt, _registered) = Interrupt::here();
+                    let _ = tx.send(Message::Started(interrupt));
+                    let store = TermStore::new();
+                    let mut sub = Stats::default();
+                    let (engine, outcome) = match exported.import(&store) {
+                        Err(e) => (
+                            "portfolio",
+                            Outcome::Unknown(Reason::GaveUp(format!("moving the system: {e}"))),
+                        ),
+                        Ok((copy, vars)) => {
+                            let wcx = Context {
+                                store: &store,
+                                deadline,
+                                cancel: stop,
+                            };
+                            let (engine, answer) = part.run(&wcx, &copy, &mut sub);
+                            let outcome = match answer {
+                                Answer::Sat(m) => Outcome::Sat(m.export(&store)),
+                                Answer::Unsat(d) => Outcome::Unsat(d.export(&store), vars),
+                                Answer::Unknown(r) => Outcome::Unknown(r),
+                            };
+                            (engine, outcome)
+                        }
+                    };
+                    let _ = tx.send(Message::Done(i, engine, outcome, sub));
+                });
+            if let Err(e) = spawned {
+                reasons.push(Reason::Limit(format!("cannot start a thread: {e}")));
+            }
+        }
+        drop(tx);
+        let mut interrupts = Vec::new();
+        let stop_all = |interrupts: &[Interrupt]| {
+            stop.cancel();
+            for h in interrupts {
+                h.interrupt();
+            }
+        };
+        for message in rx {
+            match message {
+                Message::Started(h) => {
+                    if stop.is_cancelled() {
+                        h.interrupt();
+                    }
+                    interrupts.push(h);
+                }
+                Message::Done(i, engine, outcome, sub) => {
+                    threads[i] = serde_json::json!({ "engine": engine, "stats": sub });
+                    if winner.is_some() {
+                        continue;
+                    }
+                    let answer = match outcome {
+                        Outcome::Sat(m) => m.import(cx.store).map(|(m, _)| Answer::Sat(m)),
+                        Outcome::Unsat(d, vars) => d
+                            .import(cx.store, &vars.inverse())
+                            .map(|(d, _)| Answer::Unsat(d)),
+                        Outcome::Unknown(r) => Ok(Answer::Unknown(r)),
+                    };
+                    match answer {
+                        Ok(Answer::Unknown(r)) => reasons.push(r),
+                        Ok(a) => {
+                            winner = Some((engine, a));
+                            stop_all(&interrupts);
+                        }
+                        Err(e) => reasons.push(Reason::WitnessFailed(format!(
+                            "moving the answer back: {e}"
+                        ))),
+                    }
+                }
+            }
+            // The caller gave up: stop every thread.
+            if cx.cancel.is_cancelled() {
+                stop_all(&interrupts);
+            }
+        }
+    });
+    stats.set("threads", threads);
+    winner.unwrap_or_else(|| ("portfolio", Answer::Unknown(Reason::Phases(reasons))))
+}
