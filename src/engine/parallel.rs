@@ -59,7 +59,7 @@ enum Message {
     /// A thread started; the handle interrupts its Z3 checks.
     Started(Interrupt),
     /// A thread ended: its index, the engine that answered, its answer and its stats.
-    Done(usize, &'static str, Outcome, Stats),
+    Done(usize, &'static str, Box<Outcome>, Stats),
 }
 
 /// Runs `parts` on one thread each (see the module header); returns the engine that
@@ -109,7 +109,7 @@ pub fn run(
                             (engine, outcome)
                         }
                     };
-                    let _ = tx.send(Message::Done(i, engine, outcome, sub));
+                    let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub));
                 });
             if let Err(e) = spawned {
                 reasons.push(Reason::Limit(format!("cannot start a thread: {e}")));
@@ -136,7 +136,7 @@ pub fn run(
                     if winner.is_some() {
                         continue;
                     }
-                    let answer = match outcome {
+                    let answer = match *outcome {
                         Outcome::Sat(m) => m.import(cx.store).map(|(m, _)| Answer::Sat(m)),
                         Outcome::Unsat(d, vars) => d
                             .import(cx.store, &vars.inverse())
@@ -162,5 +162,5 @@ pub fn run(
         }
     });
     stats.set("threads", threads);
-    winner.unwrap_or_else(|| ("portfolio", Answer::Unknown(Reason::Phases(reasons))))
+    winner.unwrap_or(("portfolio", Answer::Unknown(Reason::Phases(reasons))))
 }
