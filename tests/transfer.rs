@@ -12,8 +12,9 @@ use common::corpus;
 use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::engine::driver::{solve, EngineChoice, SolveOptions};
 use hornbeam::smt::Deadline;
-use hornbeam::syntax::{read_model, read_system};
+use hornbeam::syntax::read_system;
 use hornbeam::term::{Op, Term, TermId, TermStore, VarMap};
+use hornbeam::witness::read_model;
 use hornbeam::witness::{
     replay_derivation, validate_model, Answer, ExportedModel, ModelCheck, ModelFormat,
 };
