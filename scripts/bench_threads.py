@@ -3,16 +3,17 @@
 same files, one run at a time (two threads need both cores), alternating which goes first.
 
 Files: every `.smt2` under tests/data/{sat,unsat} and the files of a CHC-COMP directory whose
-expected answer (expected.tsv) is --answer, that take more than --min seconds with one thread
-(found by a first pass with one thread; at most --limit of them, in name order). Prints, per
+expected answer (expected.tsv) is --answer, that one thread answers in more than --min seconds
+(found by a first pass with one thread over the files in a seeded random order, --seed, so
+that the sample spreads over the tracks; at most --limit of them). Prints, per
 file, both wall times and answers, then the median of the ratios (two threads over one) on the
 files both answered, and the counts.
 
-Usage: scripts/bench_threads.py [--timeout 20] [--min 1] [--limit 40] [--answer sat]
+Usage: scripts/bench_threads.py [--timeout 20] [--min 1] [--limit 40] [--answer sat] [--seed 0]
                                 [--bin target/release/hornbeam] [DIR]
 DIR defaults to ../shared/chc-bench/public.
 """
-import argparse, csv, statistics, subprocess, sys, time
+import argparse, csv, random, statistics, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,19 +35,22 @@ def main():
     ap.add_argument("--min", type=float, default=1.0)
     ap.add_argument("--limit", type=int, default=40)
     ap.add_argument("--answer", default="sat")
+    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bin", default=str(ROOT / "target" / "release" / "hornbeam"))
     a = ap.parse_args()
     files = sorted((ROOT / "tests" / "data" / "sat").glob("*.smt2")) + sorted((ROOT / "tests" / "data" / "unsat").glob("*.smt2"))
     tsv = Path(a.dir) / "expected.tsv"
     picked = []
     if tsv.exists():
-        rows = [r for r in csv.DictReader(open(tsv), delimiter="\t") if r["expected"] == a.answer]
-        for r in sorted(rows, key=lambda r: r["path"]):
+        rows = sorted((r for r in csv.DictReader(open(tsv), delimiter="\t") if r["expected"] == a.answer),
+                      key=lambda r: r["path"])
+        random.Random(a.seed).shuffle(rows)
+        for r in rows:
             if len(picked) >= a.limit:
                 break
             path = Path(a.dir) / r["path"]
             ans, secs = solve(a.bin, path, 1, a.timeout)
-            if secs > a.min:
+            if secs > a.min and ans in ("sat", "unsat"):
                 picked.append(path)
                 print("picked %-70s %6.2f s %s" % (r["path"][:70], secs, ans), file=sys.stderr, flush=True)
     ratios, rows = [], []
