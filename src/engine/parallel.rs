@@ -17,10 +17,6 @@ use crate::smt::Interrupt;
 use crate::term::{TermStore, VarMap};
 use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
-/// How long the first part runs alone before the others start (unless it ends first).
-const STAGGER: Duration = Duration::from_millis(100);
 
 /// The schedule split in two, one part per thread: the invariant engines (slicing, the
 /// samples, CEGAR seeded with both, with all the time CEGAR takes) beside the refutation side
@@ -79,13 +75,13 @@ pub fn run(
     let (tx, rx) = mpsc::channel::<Message>();
     let mut winner: Option<(&'static str, Answer)> = None;
     let mut reasons = Vec::new();
-    let mut threads = vec![serde_json::json!({ "started": false }); parts.len()];
+    let mut threads = vec![serde_json::Value::Null; parts.len()];
     std::thread::scope(|scope| {
-        let deadline = cx.deadline;
-        let spawn = |i: usize, tx: mpsc::Sender<Message>| {
-            let (part, exported, stop) = (&parts[i], &exported, stop.clone());
+        for (i, part) in parts.iter().enumerate() {
+            let (tx, exported, stop) = (tx.clone(), &exported, stop.clone());
+            let deadline = cx.deadline;
             // Deep terms recurse: the same stack as the command line's worker.
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("portfolio-{i}"))
                 .stack_size(512 << 20)
                 .spawn_scoped(scope, move || {
@@ -114,64 +110,20 @@ pub fn run(
                         }
                     };
                     let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub));
-                })
-                .map(|_| ())
-        };
-        let mut interrupts: Vec<Interrupt> = Vec::new();
+                });
+            if let Err(e) = spawned {
+                reasons.push(Reason::Limit(format!("cannot start a thread: {e}")));
+            }
+        }
+        drop(tx);
+        let mut interrupts = Vec::new();
         let stop_all = |interrupts: &[Interrupt]| {
             stop.cancel();
             for h in interrupts {
                 h.interrupt();
             }
         };
-        // The first part starts now; the others after STAGGER, or as soon as the first ends
-        // without an answer: most small systems are answered before a second thread would
-        // have paid for itself.
-        let started = Instant::now();
-        let mut sender = Some(tx);
-        let mut pending: Vec<usize> = (0..parts.len()).collect();
-        let start_pending = |pending: &mut Vec<usize>,
-                             sender: &mut Option<mpsc::Sender<Message>>,
-                             reasons: &mut Vec<Reason>,
-                             threads: &mut Vec<serde_json::Value>| {
-            if let Some(tx) = sender.as_ref() {
-                for i in pending.drain(..) {
-                    match spawn(i, tx.clone()) {
-                        Ok(()) => threads[i] = serde_json::json!({ "started": true }),
-                        Err(e) => {
-                            reasons.push(Reason::Limit(format!("cannot start a thread: {e}")))
-                        }
-                    }
-                }
-            }
-            pending.clear();
-            *sender = None; // every part started: the channel ends with the last thread
-        };
-        // The first part alone (a clone of the sender: the others are still to start).
-        let mut first: Vec<usize> = pending.drain(..pending.len().min(1)).collect();
-        let mut first_sender = sender.clone();
-        start_pending(&mut first, &mut first_sender, &mut reasons, &mut threads);
-        loop {
-            let message = if pending.is_empty() {
-                sender = None;
-                match rx.recv() {
-                    Ok(m) => m,
-                    Err(_) => break,
-                }
-            } else {
-                let wait = STAGGER.saturating_sub(started.elapsed());
-                match rx.recv_timeout(wait) {
-                    Ok(m) => m,
-                    Err(_) => {
-                        if winner.is_none() {
-                            start_pending(&mut pending, &mut sender, &mut reasons, &mut threads);
-                        }
-                        pending.clear();
-                        sender = None;
-                        continue;
-                    }
-                }
-            };
+        for message in rx {
             match message {
                 Message::Started(h) => {
                     if stop.is_cancelled() {
@@ -180,8 +132,7 @@ pub fn run(
                     interrupts.push(h);
                 }
                 Message::Done(i, engine, outcome, sub) => {
-                    threads[i] =
-                        serde_json::json!({ "started": true, "engine": engine, "stats": sub });
+                    threads[i] = serde_json::json!({ "engine": engine, "stats": sub });
                     if winner.is_some() {
                         continue;
                     }
@@ -193,15 +144,9 @@ pub fn run(
                         Outcome::Unknown(r) => Ok(Answer::Unknown(r)),
                     };
                     match answer {
-                        Ok(Answer::Unknown(r)) => {
-                            reasons.push(r);
-                            // The first part gave up early: start the others now.
-                            start_pending(&mut pending, &mut sender, &mut reasons, &mut threads);
-                        }
+                        Ok(Answer::Unknown(r)) => reasons.push(r),
                         Ok(a) => {
                             winner = Some((engine, a));
-                            pending.clear();
-                            sender = None;
                             stop_all(&interrupts);
                         }
                         Err(e) => reasons.push(Reason::WitnessFailed(format!(
