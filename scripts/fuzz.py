@@ -12,7 +12,8 @@ Every run is one generated input and the commands run on it:
   valid Horn system over Int/Real (for the comparison with Z3); or a degenerate file (empty,
   10^5 parentheses, a chain of 10^4 predicates, a million-digit numeral, ...). Seeds: every
   `.smt2`/`.c` under tests/data, plus those under each `--corpus DIR`.
-- commands: `solve` (sometimes with --engine/--no-preprocess/--model/--cex/--stats), `solve
+- commands: `solve` (sometimes with --engine/--no-preprocess/--model/--cex/--stats/
+  --deterministic/--threads 2), `solve
   --model` then `check FILE MODEL` with the model as printed or mutated, `print` (its output must
   be read back), `analyze`, `facts`, `verify` for C (its `--emit-chc` output must be read back),
   and now and then odd command-line values (`--timeout inf`, ...).
@@ -1144,9 +1145,12 @@ class Fuzzer:
                     flags += ["--weakening", rng.choice(["cex", "syntactic"])]
                 if flags[-1] == "cegar" and rng.random() < 0.5:
                     flags += ["--cex-shape", rng.choice(["mixed", "uniform", "tree"])]
-            for f, p in (("--no-preprocess", 0.1), ("--stats", 0.1), ("--cex", 0.15), ("--model", 0.15)):
+            for f, p in (("--no-preprocess", 0.1), ("--stats", 0.1), ("--cex", 0.15), ("--model", 0.15),
+                         ("--deterministic", 0.05)):
                 if rng.random() < p:
                     flags.append(f)
+            if rng.random() < 0.1:
+                flags += ["--threads", "2"]
             res = self.hb(["solve", path, "--timeout", t] + flags)
             f = classify(res, "solve", [path], ("sat", "unsat", "unknown"))
             results.append((res, f))
