@@ -17,12 +17,8 @@ fn hornbeam(args: &[&str]) -> Output {
         .expect("run hornbeam")
 }
 
-/// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hornbeam-test-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
+    common::scratch("test-batch", name)
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -49,13 +49,7 @@ fn expect(args: &[&str], stdin: &[u8], code: i32) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "hornbeam-conventions-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+    common::scratch("conventions", name)
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {

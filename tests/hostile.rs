@@ -4,17 +4,15 @@
 //! a closed pipe). Every case must end with an answer or a located error: no panic, no abort,
 //! no signal, no unbounded run. Sizes are the smallest that failed before the fixes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_hornbeam");
 
-/// A fresh scratch directory for this test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hornbeam-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+    common::scratch("hostile", name)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

@@ -3,16 +3,15 @@
 //! commit and the Z3 version. (`cargo install --path .` gives such a copy; see README
 //! "Building".)
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hornbeam");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hornbeam-install-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+    common::scratch("install", name)
 }
 
 /// Runs the README's example with `bin` from another working directory; returns stdout.

@@ -33,13 +33,7 @@ fn hornbeam(args: &[&str]) -> Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "hornbeam-test-report-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
+    common::scratch("test-report", name)
 }
 
 /// The three runs of the comparison: the merged shards, an old result file, another solver's

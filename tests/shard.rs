@@ -18,10 +18,7 @@ fn hornbeam(args: &[&str]) -> Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hornbeam-test-shard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
+    common::scratch("test-shard", name)
 }
 
 fn s(p: &Path) -> &str {

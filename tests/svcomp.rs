@@ -10,8 +10,7 @@
 #[path = "common/witness_check.rs"]
 mod witness_check;
 
-use hornbeam::frontend::c::{interp, read_program, witness, DataModel};
-use std::collections::{HashMap, VecDeque};
+use hornbeam::frontend::c::{interp, read_program, verify, witness, DataModel};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -202,12 +201,7 @@ fn replay(dir: &Path, program: &str, model: DataModel, yaml: &str) -> Result<(),
     let src = std::fs::read_to_string(dir.join(program)).map_err(|e| e.to_string())?;
     let p = read_program(&src, model).map_err(|e| e.message)?;
     let v = witness::read_violation(yaml, &p, &src)?;
-    let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
-    for n in &v.values {
-        queues.entry(n.site).or_default().push_back(n.value.clone());
-    }
-    let budget = interp::Budget::default();
-    let run = interp::run_traced(&p, queues, &mut interp::Zeros, budget, &|_| 0);
+    let run = verify::replay(&p, &v.values, &|_| 0);
     if run.outcome != interp::Outcome::Error {
         return Err(format!("the replay ends with {:?}", run.outcome));
     }

@@ -23,3 +23,12 @@ pub fn corpus(folder: &str) -> Vec<PathBuf> {
     assert!(!files.is_empty(), "no .smt2 files in {}", dir.display());
     files
 }
+
+/// A fresh, empty scratch directory `hornbeam-SUITE-PID-NAME` under the system's temporary
+/// directory (removed first if a previous run left it).
+pub fn scratch(suite: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hornbeam-{suite}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
