@@ -1,4 +1,5 @@
-//! Ascent rule sets over the facts of a clause system: one concern per file.
+//! Ascent rule sets over the facts of a clause system, and of a program's control-flow
+//! automata: one concern per file.
 //!
 //! Each file keeps its rules in an [`ascent::ascent_source!`] block, so that a program (ours in
 //! `src/analysis`, or a user's) assembles what it needs with `include_source!`:
@@ -21,17 +22,29 @@
 //!   active subgraph; self-contained (its own input relations), driven by `src/analysis`.
 //! - `chc_liveness` (`liveness.rs`): arguments whose values can influence a query.
 //!
+//! - `cfa_input` (`cfa_input.rs`): the input relations of one function's control-flow
+//!   automaton, filled by `hornbeam::frontend::c::cfa::structure`.
+//! - `cfa_graph` (`cfa_graph.rs`): reachable locations, variables each loop may modify (the
+//!   loops come from the same decomposition as `chc_loops`'s).
+//! - `cfa_liveness` (`cfa_liveness.rs`): live variables per location.
+//!
 //! All columns are `u32` ids (predicates, clauses, variables, positions), so the rule sets also
 //! work in `ascent_par!` programs. The sources may not contain `include_source!` themselves (an
 //! ascent restriction), so dependencies are listed in each file's documentation.
 //! Items are resolved where a rule set is included, so the rules use only primitive types and
 //! fully qualified paths.
 
+mod cfa_graph;
+mod cfa_input;
+mod cfa_liveness;
 mod graph;
 mod input;
 mod liveness;
 mod loops;
 
+pub use cfa_graph::cfa_graph;
+pub use cfa_input::cfa_input;
+pub use cfa_liveness::cfa_liveness;
 pub use graph::chc_graph;
 pub use input::chc_input;
 pub use liveness::chc_liveness;

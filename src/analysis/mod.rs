@@ -10,6 +10,7 @@
 //! Must not: change the system, touch the SMT layer, print, or fail (every system, well-formed
 //! per `chc`, has an analysis). Uses only `term` and `chc`.
 
+mod decompose;
 mod facts;
 mod programs;
 mod report;
@@ -19,11 +20,12 @@ mod scc;
 #[path = "../../rules/mod.rs"]
 pub mod rules;
 
+pub use decompose::{decompose, Decomposition, GraphLoop};
 pub use facts::{ColumnType, Facts, Table};
 
 use crate::chc::{ClauseId, PredId, System};
 use crate::term::TermStore;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// A loop of the decomposition: a strongly connected set of predicates (cyclic), entered
 /// through its heads.
@@ -117,21 +119,19 @@ impl Analysis {
             .flat_map(|&(c,)| facts.head_atom.iter().filter(move |h| h.0 == c))
             .map(|&(_, p)| (p,))
             .collect();
-        let mut succ: HashMap<u32, Vec<u32>> = HashMap::new();
-        let mut pred: HashMap<u32, Vec<u32>> = HashMap::new();
-        for &(p, q) in &arcs {
-            succ.entry(p).or_default().push(q);
-            pred.entry(q).or_default().push(p);
-        }
-        let mut dec = Decomposer {
-            succ,
-            pred,
-            entries: entries.into_iter().collect(),
-            loops: Vec::new(),
-            order: Vec::new(),
-        };
-        dec.process((0..n as u32).collect(), None, 0);
-        let Decomposer { loops, order, .. } = dec;
+        let entries: Vec<u32> = entries.into_iter().map(|(p,)| p).collect();
+        let dec = decompose::decompose(n as u32, &arcs, &entries);
+        let loops: Vec<Loop> = dec
+            .loops
+            .into_iter()
+            .map(|l| Loop {
+                heads: l.heads.into_iter().map(PredId).collect(),
+                members: l.members.into_iter().map(PredId).collect(),
+                parent: l.parent,
+                depth: l.depth,
+            })
+            .collect();
+        let order: Vec<PredId> = dec.order.into_iter().map(PredId).collect();
 
         let mut innermost_loop = vec![None; n];
         for (i, l) in loops.iter().enumerate() {
@@ -175,81 +175,6 @@ impl Analysis {
     /// Whether clause `c` may take part in a derivation of `false`.
     pub fn is_useful_clause(&self, c: ClauseId) -> bool {
         self.useful_clauses[c.0 as usize]
-    }
-}
-
-/// The state of the recursive loop decomposition.
-struct Decomposer {
-    /// Successors and predecessors in the whole predicate graph.
-    succ: HashMap<u32, Vec<u32>>,
-    pred: HashMap<u32, Vec<u32>>,
-    entries: Vec<(u32,)>,
-    loops: Vec<Loop>,
-    order: Vec<PredId>,
-}
-
-impl Decomposer {
-    /// `PROCESS(G')` for the subgraph induced by `active`. Each level costs the size of its
-    /// subgraph (and the edges entering it); nested loops recurse on their remaining members.
-    fn process(&mut self, active: Vec<u32>, parent: Option<usize>, depth: usize) {
-        let comps = scc::components(&active, &self.succ);
-        let mut prog = programs::LoopStep::default();
-        prog.active = active.iter().map(|&p| (p,)).collect();
-        prog.arc = active
-            .iter()
-            .flat_map(|&q| {
-                self.pred
-                    .get(&q)
-                    .into_iter()
-                    .flatten()
-                    .map(move |&p| (p, q))
-            })
-            .collect();
-        prog.entry = self.entries.clone();
-        for (members, &cyclic) in comps.members.iter().zip(&comps.cyclic) {
-            let r = members[0];
-            prog.scc.extend(members.iter().map(|&p| (p, r)));
-            if cyclic {
-                prog.cyclic.extend(members.iter().map(|&p| (p,)));
-            }
-        }
-        prog.run();
-        let heads: BTreeSet<u32> = prog.loop_head.iter().map(|&(p,)| p).collect();
-        // Components by rank, then by smallest member: a topological order of the condensation
-        // that does not depend on how the search visited the graph.
-        let mut by_rank: Vec<usize> = (0..comps.members.len()).collect();
-        by_rank.sort_by_key(|&c| (comps.rank[c], comps.members[c][0]));
-        for c in by_rank {
-            let members = &comps.members[c];
-            if !comps.cyclic[c] {
-                self.order.extend(members.iter().map(|&p| PredId(p)));
-                continue;
-            }
-            let mut hds: Vec<u32> = members
-                .iter()
-                .copied()
-                .filter(|p| heads.contains(p))
-                .collect();
-            if hds.is_empty() {
-                hds.push(members[0]);
-            }
-            let index = self.loops.len();
-            self.loops.push(Loop {
-                heads: hds.iter().map(|&p| PredId(p)).collect(),
-                members: members.iter().map(|&p| PredId(p)).collect(),
-                parent,
-                depth,
-            });
-            self.order.extend(hds.iter().map(|&p| PredId(p)));
-            let rest: Vec<u32> = members
-                .iter()
-                .copied()
-                .filter(|p| !hds.contains(p))
-                .collect();
-            if !rest.is_empty() {
-                self.process(rest, Some(index), depth + 1);
-            }
-        }
     }
 }
 

@@ -197,12 +197,16 @@ pub enum StmtKind {
     Continue,
     /// `return e;`
     Return(Option<Expr>),
-    /// `goto L;` (unsupported).
+    /// `goto L;`
     Goto(String),
     /// `L: s`
     Label(String, Box<Stmt>),
-    /// `switch` (unsupported).
-    Switch,
+    /// `switch (e) { ... }` (the body is a block).
+    Switch(Expr, Box<Stmt>),
+    /// `case e:` inside a switch body: a label of the statements after it.
+    Case(Expr),
+    /// `default:` inside a switch body.
+    Default,
     /// `;`
     Empty,
     /// Statements nested more than [`MAX_NESTING`] deep (an error).
@@ -354,7 +358,10 @@ impl Stmt {
         let inner = match &kind {
             StmtKind::Block(items) => items.iter().map(|s| s.depth).max().unwrap_or(0),
             StmtKind::If(_, t, e) => e.as_ref().map_or(t.depth, |e| t.depth.max(e.depth)),
-            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Label(_, b) => b.depth,
+            StmtKind::While(_, b)
+            | StmtKind::DoWhile(b, _)
+            | StmtKind::Label(_, b)
+            | StmtKind::Switch(_, b) => b.depth,
             StmtKind::For(init, _, _, b) => init.as_ref().map_or(b.depth, |i| i.depth.max(b.depth)),
             _ => 0,
         };

@@ -13,7 +13,8 @@
 //! Must not: use terms, clauses or a solver.
 
 use super::ast::{BinOp, Span};
-use super::ir::{IExpr, IExprKind, IStmt, IStmtKind, Program, VarRef};
+use super::cfa::{LocKind, Op};
+use super::ir::{IExpr, IExprKind, Program, VarRef};
 use super::types::CType;
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -57,13 +58,6 @@ impl Default for Budget {
 /// The default [`Budget::nesting`]: within the 512 MB stack `verify` runs on even in a debug
 /// build (about 6 KB a level there, 0.4 KB in a release build).
 pub const NESTING: usize = 60_000;
-
-enum Flow {
-    Normal,
-    Break,
-    Continue,
-    Return(BigInt),
-}
 
 type Run<T> = Result<T, Outcome>;
 
@@ -184,32 +178,87 @@ impl Machine<'_> {
         ))
     }
 
+    /// Runs function `f`'s CFA from its entry to its exit.
     fn call(&mut self, f: usize, args: Vec<BigInt>) -> Run<BigInt> {
         self.depth += 1;
         if self.depth > self.budget.depth {
             return Err(Outcome::Stuck("call depth budget exhausted".to_owned()));
         }
+        self.enter()?;
         let fun = &self.p.functions[f];
+        let cfa = &fun.cfa;
         let mut locals: Vec<BigInt> = vec![BigInt::zero(); fun.locals.len()];
         for (i, a) in args.into_iter().enumerate() {
             locals[i] = a;
         }
-        let flow = self.block(f, &fun.body, &mut locals)?;
-        self.depth -= 1;
-        Ok(match flow {
-            Flow::Return(v) => v,
-            _ => BigInt::zero(),
-        })
-    }
-
-    fn block(&mut self, f: usize, ss: &[IStmt], locals: &mut Vec<BigInt>) -> Run<Flow> {
-        for s in ss {
-            match self.stmt(f, s, locals)? {
-                Flow::Normal => {}
-                other => return Ok(other),
-            }
+        let mut at = cfa.entry;
+        let mut value = BigInt::zero();
+        while at != cfa.exit {
+            self.tick()?;
+            let loc = cfa.loc(at);
+            at = match *cfa.out(at) {
+                [] if at == cfa.error => return Err(Outcome::Error),
+                [] => {
+                    let what = match loc.kind {
+                        LocKind::Abort => "abort",
+                        _ => "end of execution",
+                    };
+                    return Err(Outcome::NoError(format!(
+                        "{what} at line {}",
+                        (self.line_of)(loc.span.start)
+                    )));
+                }
+                [e] => {
+                    let e = cfa.edge(e);
+                    if e.to == cfa.error {
+                        self.error_at = Some(e.span);
+                    }
+                    match &e.op {
+                        Op::Skip => {}
+                        Op::Expr(x) => {
+                            self.expr(f, x, &mut locals)?;
+                        }
+                        Op::Init(r, init) => {
+                            let v = match init {
+                                Some(x) => self.expr(f, x, &mut locals)?,
+                                None => BigInt::zero(),
+                            };
+                            self.set(*r, v, &mut locals);
+                        }
+                        Op::Assume(c, holds) => {
+                            if self.truth(f, c, &mut locals)? != *holds {
+                                return Err(Outcome::NoError(format!(
+                                    "assumption at line {} failed",
+                                    (self.line_of)(e.span.start)
+                                )));
+                            }
+                        }
+                        Op::Return(x) => {
+                            value = match x {
+                                Some(x) => self.expr(f, x, &mut locals)?,
+                                None => BigInt::zero(),
+                            };
+                        }
+                    }
+                    e.to
+                }
+                [a, b] => {
+                    let (a, b) = (cfa.edge(a), cfa.edge(b));
+                    let Op::Assume(c, true) = &a.op else {
+                        unreachable!("a CFA location with two edges is a branch")
+                    };
+                    if self.truth(f, c, &mut locals)? {
+                        a.to
+                    } else {
+                        b.to
+                    }
+                }
+                _ => unreachable!("a CFA location has at most two edges"),
+            };
         }
-        Ok(Flow::Normal)
+        self.nesting -= 1;
+        self.depth -= 1;
+        Ok(value)
     }
 
     fn truth(&mut self, f: usize, e: &IExpr, locals: &mut Vec<BigInt>) -> Run<bool> {
@@ -224,98 +273,6 @@ impl Machine<'_> {
             return Err(Outcome::Stuck("nesting budget exhausted".to_owned()));
         }
         Ok(())
-    }
-
-    fn stmt(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
-        self.enter()?;
-        let flow = self.stmt_in(f, s, locals);
-        self.nesting -= 1;
-        flow
-    }
-
-    fn stmt_in(&mut self, f: usize, s: &IStmt, locals: &mut Vec<BigInt>) -> Run<Flow> {
-        Ok(match &s.kind {
-            IStmtKind::Expr(e) => {
-                self.expr(f, e, locals)?;
-                Flow::Normal
-            }
-            IStmtKind::Init(r, init) => {
-                let v = match init {
-                    Some(e) => self.expr(f, e, locals)?,
-                    None => BigInt::zero(),
-                };
-                self.set(*r, v, locals);
-                Flow::Normal
-            }
-            IStmtKind::If(c, a, b) => {
-                if self.truth(f, c, locals)? {
-                    self.block(f, a, locals)?
-                } else {
-                    self.block(f, b, locals)?
-                }
-            }
-            IStmtKind::Block(b) => self.block(f, b, locals)?,
-            IStmtKind::Break => Flow::Break,
-            IStmtKind::Continue => Flow::Continue,
-            IStmtKind::Return(e) => Flow::Return(match e {
-                Some(e) => self.expr(f, e, locals)?,
-                None => BigInt::zero(),
-            }),
-            IStmtKind::Error => {
-                self.error_at = Some(s.span);
-                return Err(Outcome::Error);
-            }
-            IStmtKind::Assert(c) => {
-                if !self.truth(f, c, locals)? {
-                    self.error_at = Some(self.p.assert_error.unwrap_or(s.span));
-                    return Err(Outcome::Error);
-                }
-                Flow::Normal
-            }
-            IStmtKind::Assume(c) => {
-                if !self.truth(f, c, locals)? {
-                    return Err(Outcome::NoError(format!(
-                        "assumption at line {} failed",
-                        (self.line_of)(s.span.start)
-                    )));
-                }
-                Flow::Normal
-            }
-            IStmtKind::Abort => {
-                return Err(Outcome::NoError(format!(
-                    "abort at line {}",
-                    (self.line_of)(s.span.start)
-                )))
-            }
-            IStmtKind::Loop {
-                cond,
-                body,
-                step,
-                do_while,
-            } => {
-                let mut first = true;
-                loop {
-                    self.tick()?;
-                    if !(first && *do_while) {
-                        if let Some(c) = cond {
-                            if !self.truth(f, c, locals)? {
-                                break;
-                            }
-                        }
-                    }
-                    first = false;
-                    match self.block(f, body, locals)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        Flow::Normal | Flow::Continue => {}
-                    }
-                    if let Some(st) = step {
-                        self.expr(f, st, locals)?;
-                    }
-                }
-                Flow::Normal
-            }
-        })
     }
 
     fn get(&self, r: VarRef, locals: &[BigInt]) -> BigInt {

@@ -5,6 +5,7 @@
 //! Must not: depend on terms or clauses; it is plain data.
 
 use super::ast::{BinOp, Span};
+use super::cfa::Cfa;
 use super::types::CType;
 use num_bigint::BigInt;
 
@@ -158,6 +159,32 @@ pub enum IStmtKind {
     Assume(IExpr),
     /// `abort()`, `exit(...)`: the execution stops (no error).
     Abort,
+    /// `goto`: to the label of [`Function::labels`] with this index.
+    Goto(usize),
+    /// A label (a named one, or a `case`/`default` of a switch) marking the next statement.
+    Label(usize),
+    /// `switch`: the controlling value (promoted) is in `var`, set just before; control goes to
+    /// the label of the case equal to it, else to `default`, else past the body. `break` in
+    /// the body leaves the switch; `continue` belongs to the enclosing loop.
+    Switch {
+        /// The variable holding the controlling value.
+        var: VarRef,
+        /// Each case's value (converted to the variable's type) and label, in source order.
+        cases: Vec<(BigInt, usize)>,
+        /// The label of `default`.
+        default: Option<usize>,
+        /// The body.
+        body: Vec<IStmt>,
+    },
+}
+
+/// A label of a function: a named one, or the place of a `case`/`default`.
+#[derive(Clone, Debug)]
+pub struct Label {
+    /// Its name (`case 3`, `default` for switch labels).
+    pub name: String,
+    /// Where it is defined.
+    pub span: Span,
 }
 
 /// A function definition.
@@ -171,19 +198,25 @@ pub struct Function {
     pub params: usize,
     /// Parameters then every other local, each block-scoped declaration its own variable.
     pub locals: Vec<VarInfo>,
-    /// The body.
+    /// The body as the resolver reads it.
     pub body: Vec<IStmt>,
-    /// The names in scope at each loop statement, in source order.
+    /// The body as a control-flow automaton, lowered from [`Self::body`]: what the encoding
+    /// and the interpreter run.
+    pub cfa: Cfa,
+    /// The names in scope at each loop statement and label, in source order.
     pub loop_scopes: Vec<LoopScope>,
+    /// Its labels, indexed by [`IStmtKind::Goto`] and [`IStmtKind::Label`].
+    pub labels: Vec<Label>,
     /// Where.
     pub span: Span,
 }
 
-/// The names in scope at a loop statement (where its invariant holds) and the variable each
-/// denotes there (a local shadows a global; a static local is the global it names).
+/// The names in scope at a loop statement or a label (where a loop head's invariant holds) and
+/// the variable each denotes there (a local shadows a global; a static local is the global it
+/// names).
 #[derive(Clone, Debug)]
 pub struct LoopScope {
-    /// Byte offset of the loop statement (its keyword).
+    /// Byte offset of the loop statement (its keyword) or of the labelled statement's label.
     pub start: usize,
     /// Each visible name with its variable, sorted by name.
     pub names: Vec<(String, VarRef)>,

@@ -17,6 +17,7 @@
 //! Must not: solve (the caller runs the engine), or print.
 
 pub mod ast;
+pub mod cfa;
 pub mod encode;
 pub mod error;
 pub mod explore;

@@ -2,17 +2,11 @@
 //! those get an `_err` predicate and make their callers consider a failing call.
 //! Must not: emit clauses.
 
-use crate::frontend::c::ir::{IExpr, IStmt, IStmtKind, Program};
+use crate::frontend::c::cfa::Op;
+use crate::frontend::c::ir::{IExpr, Program};
 
 /// Functions that may reach the error (directly or through calls).
 pub(super) fn may_fail(p: &Program) -> Vec<bool> {
-    fn stmts_fail(ss: &[IStmt], calls: &mut Vec<usize>) -> bool {
-        let mut fails = false;
-        for s in ss {
-            fails |= stmt_fail(s, calls);
-        }
-        fails
-    }
     fn expr_calls(e: &IExpr, calls: &mut Vec<usize>) {
         use crate::frontend::c::ir::IExprKind::*;
         match &e.kind {
@@ -33,42 +27,19 @@ pub(super) fn may_fail(p: &Program) -> Vec<bool> {
             Const(_) | Var(_) | PostIncDec(..) | Nondet(_) => {}
         }
     }
-    fn stmt_fail(s: &IStmt, calls: &mut Vec<usize>) -> bool {
-        match &s.kind {
-            IStmtKind::Error => true,
-            IStmtKind::Assert(e) => {
-                expr_calls(e, calls);
-                true
-            }
-            IStmtKind::Expr(e)
-            | IStmtKind::Assume(e)
-            | IStmtKind::Return(Some(e))
-            | IStmtKind::Init(_, Some(e)) => {
-                expr_calls(e, calls);
-                false
-            }
-            IStmtKind::If(c, a, b) => {
-                expr_calls(c, calls);
-                let x = stmts_fail(a, calls);
-                stmts_fail(b, calls) || x
-            }
-            IStmtKind::Loop {
-                cond, body, step, ..
-            } => {
-                cond.iter()
-                    .chain(step.iter())
-                    .for_each(|e| expr_calls(e, calls));
-                stmts_fail(body, calls)
-            }
-            IStmtKind::Block(b) => stmts_fail(b, calls),
-            _ => false,
-        }
-    }
     let n = p.functions.len();
     let mut direct = vec![false; n];
     let mut callees = vec![vec![]; n];
     for (i, f) in p.functions.iter().enumerate() {
-        direct[i] = stmts_fail(&f.body, &mut callees[i]);
+        for e in &f.cfa.edges {
+            direct[i] |= e.to == f.cfa.error;
+            match &e.op {
+                Op::Expr(x) | Op::Assume(x, _) | Op::Init(_, Some(x)) | Op::Return(Some(x)) => {
+                    expr_calls(x, &mut callees[i])
+                }
+                Op::Skip | Op::Init(_, None) | Op::Return(None) => {}
+            }
+        }
     }
     let mut changed = true;
     while changed {

@@ -58,13 +58,14 @@ use fail::may_fail;
 pub use state::{Event, EventKind};
 
 use super::ast::Span;
-use super::ir::{IStmt, IStmtKind, Program, VarRef};
+use super::cfa::{structure, Cfa, LocId, Op};
+use super::ir::{Program, VarRef};
 use super::types::CType;
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Sort, TermId, TermStore, VarId};
 use expr::Val;
 use state::{merge, State};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A loop head: where it is and what its arguments mean.
 #[derive(Clone, Debug)]
@@ -104,8 +105,32 @@ pub struct Translation {
     pub approximate: bool,
 }
 
-/// Translates a resolved program into clauses over `store`.
+/// Choices of the encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct EncodeOptions {
+    /// Cut-point predicates carry only the variables live there (else every variable).
+    pub live_variables_only: bool,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            live_variables_only: true,
+        }
+    }
+}
+
+/// Translates a resolved program into clauses over `store` with the default options.
 pub fn translate(store: &TermStore, program: &Program) -> Translation {
+    translate_with(store, program, &EncodeOptions::default())
+}
+
+/// Translates a resolved program into clauses over `store`.
+pub fn translate_with(
+    store: &TermStore,
+    program: &Program,
+    options: &EncodeOptions,
+) -> Translation {
     let may_fail = may_fail(program);
     let mut system = System::new();
     let ng = program.globals.len();
@@ -131,7 +156,7 @@ pub fn translate(store: &TermStore, program: &Program) -> Translation {
         counter: 0,
         errors: vec![],
         returns: vec![],
-        loops_ctx: vec![],
+        options: *options,
         loops: vec![],
         clauses: vec![],
         approximate: false,
@@ -145,13 +170,6 @@ pub fn translate(store: &TermStore, program: &Program) -> Translation {
         clauses: enc.clauses,
         approximate: enc.approximate,
     }
-}
-
-/// Collected `break`/`continue` states of the innermost loop.
-#[derive(Default)]
-struct LoopCtx {
-    breaks: Vec<State>,
-    continues: Vec<State>,
 }
 
 /// The translation's working state for one program.
@@ -170,7 +188,7 @@ pub(super) struct Encoder<'a> {
     errors: Vec<State>,
     /// States that returned (the return value is pushed as an extra slot).
     returns: Vec<State>,
-    loops_ctx: Vec<LoopCtx>,
+    options: EncodeOptions,
     loops: Vec<LoopHead>,
     clauses: Vec<ClauseInfo>,
     approximate: bool,
@@ -275,18 +293,20 @@ impl Encoder<'_> {
             };
             st.env.push(t);
         }
-        let body = &self.program.functions[fi].body;
-        let fall = self.exec(body, vec![st]);
-        // Falling off the end returns an unspecified value.
-        let ret_ty = self.program.functions[fi].ret;
-        for mut st in fall {
-            let v = match ret_ty {
-                Some(t) => self.fresh_in("ret", t, &mut st),
-                None => s.int(0),
-            };
-            st.env.push(v);
-            self.returns.push(st);
+        // The entry's region, then each cut point's.
+        let structure = structure::analyze(self.program, fi);
+        let mut cuts = HashMap::new();
+        for &c in &structure.cut_points {
+            let cut = self.cut_point(c, &structure.live[c.0 as usize]);
+            cuts.insert(c, cut);
         }
+        let entry = self.program.functions[fi].cfa.entry;
+        self.region(entry, st, &cuts);
+        for &c in &structure.cut_points {
+            let head = self.head_state(&cuts[&c]);
+            self.region(c, head, &cuts);
+        }
+        let ret_ty = self.program.functions[fi].ret;
         // Errors.
         let errors = std::mem::take(&mut self.errors);
         let errors = self.merge_states(errors);
@@ -373,16 +393,6 @@ impl Encoder<'_> {
         });
     }
 
-    fn exec(&mut self, stmts: &[IStmt], mut states: Vec<State>) -> Vec<State> {
-        for stmt in stmts {
-            if states.is_empty() {
-                break;
-            }
-            states = self.stmt(stmt, states);
-        }
-        states
-    }
-
     fn eval_all(&mut self, e: &super::ir::IExpr, states: Vec<State>) -> Vec<(State, Val)> {
         let mut out = vec![];
         for st in states {
@@ -410,11 +420,76 @@ impl Encoder<'_> {
         (yes, no)
     }
 
-    fn stmt(&mut self, stmt: &IStmt, states: Vec<State>) -> Vec<State> {
+    /// Executes the region of the CFA that starts at `source` (the entry or a cut point) and
+    /// ends at cut points, `exit`, `error` and stops: the locations in topological order, the
+    /// states arriving at each merged, each edge's operation applied to them. States reaching
+    /// a cut point become clauses for its predicate.
+    fn region(&mut self, source: LocId, start: State, cuts: &HashMap<LocId, CutPoint>) {
+        let cfa = &self.program.functions[self.func].cfa;
+        let order = region_order(cfa, source, cuts);
+        let mut pending: HashMap<LocId, Vec<State>> = HashMap::new();
+        pending.insert(source, vec![start]);
+        let mut at_cuts: BTreeMap<LocId, Vec<State>> = BTreeMap::new();
+        for l in order {
+            let Some(states) = pending.remove(&l) else {
+                continue;
+            };
+            let states = self.merge_states(states);
+            if l == cfa.error {
+                self.errors.extend(states);
+                continue;
+            }
+            if l == cfa.exit {
+                self.returns.extend(states);
+                continue;
+            }
+            let mut deliver = |to: LocId, states: Vec<State>| {
+                if states.is_empty() {
+                    return;
+                }
+                if to != source && !cuts.contains_key(&to) {
+                    pending.entry(to).or_default().extend(states);
+                } else {
+                    at_cuts.entry(to).or_default().extend(states);
+                }
+            };
+            match *cfa.out(l) {
+                [] => {}
+                [e] => {
+                    let e = cfa.edge(e);
+                    let next = self.apply(&e.op, states);
+                    deliver(e.to, next);
+                }
+                [a, b] => {
+                    let (a, b) = (cfa.edge(a), cfa.edge(b));
+                    let Op::Assume(c, true) = &a.op else {
+                        unreachable!("a CFA location with two edges is a branch")
+                    };
+                    let (yes, no) = self.test(c, states);
+                    deliver(a.to, yes);
+                    deliver(b.to, no);
+                }
+                _ => unreachable!("a CFA location has at most two edges"),
+            }
+        }
+        for (to, states) in at_cuts {
+            let cut = &cuts[&to];
+            let pred = cut.pred;
+            let slots = cut.slots.clone();
+            for st in self.merge_states(states) {
+                let args = slots.iter().map(|&k| st.env[k]).collect();
+                self.emit(st, Some((pred, args)));
+            }
+        }
+    }
+
+    /// The states after an edge's operation.
+    fn apply(&mut self, op: &Op, states: Vec<State>) -> Vec<State> {
         let s = self.store;
-        match &stmt.kind {
-            IStmtKind::Expr(e) => self.eval_all(e, states).into_iter().map(|x| x.0).collect(),
-            IStmtKind::Init(r, init) => {
+        match op {
+            Op::Skip => states,
+            Op::Expr(e) => self.eval_all(e, states).into_iter().map(|x| x.0).collect(),
+            Op::Init(r, init) => {
                 let slot = self.slot(*r);
                 match init {
                     Some(e) => self
@@ -437,111 +512,79 @@ impl Encoder<'_> {
                     }
                 }
             }
-            IStmtKind::If(c, a, b) => {
+            Op::Assume(c, holds) => {
                 let (yes, no) = self.test(c, states);
-                let mut out = self.exec(a, yes);
-                out.extend(self.exec(b, no));
-                self.merge_states(out)
-            }
-            IStmtKind::Block(b) => self.exec(b, states),
-            IStmtKind::Break => {
-                if let Some(ctx) = self.loops_ctx.last_mut() {
-                    ctx.breaks.extend(states);
+                if *holds {
+                    yes
+                } else {
+                    no
                 }
-                vec![]
             }
-            IStmtKind::Continue => {
-                if let Some(ctx) = self.loops_ctx.last_mut() {
-                    ctx.continues.extend(states);
-                }
-                vec![]
-            }
-            IStmtKind::Return(e) => {
+            Op::Return(e) => {
                 let ret_ty = self.program.functions[self.func].ret;
                 match (e, ret_ty) {
-                    (Some(e), _) => {
-                        for (mut st, v) in self.eval_all(e, states) {
+                    (Some(e), _) => self
+                        .eval_all(e, states)
+                        .into_iter()
+                        .map(|(mut st, v)| {
                             let t = self.int(v);
                             st.env.push(t);
-                            self.returns.push(st);
-                        }
-                    }
-                    (None, Some(ty)) => {
-                        for mut st in states {
+                            st
+                        })
+                        .collect(),
+                    (None, Some(ty)) => states
+                        .into_iter()
+                        .map(|mut st| {
                             let v = self.fresh_in("ret", ty, &mut st);
                             st.env.push(v);
-                            self.returns.push(st);
-                        }
-                    }
-                    (None, None) => {
-                        for mut st in states {
+                            st
+                        })
+                        .collect(),
+                    (None, None) => states
+                        .into_iter()
+                        .map(|mut st| {
                             st.env.push(s.int(0));
-                            self.returns.push(st);
-                        }
-                    }
+                            st
+                        })
+                        .collect(),
                 }
-                vec![]
             }
-            IStmtKind::Error => {
-                self.errors.extend(states);
-                vec![]
-            }
-            IStmtKind::Assert(c) => {
-                let (yes, no) = self.test(c, states);
-                self.errors.extend(no);
-                yes
-            }
-            IStmtKind::Assume(c) => self.test(c, states).0,
-            IStmtKind::Abort => vec![],
-            IStmtKind::Loop {
-                cond,
-                body,
-                step,
-                do_while,
-            } => self.lp(
-                cond.as_ref(),
-                body,
-                step.as_ref(),
-                *do_while,
-                stmt.span,
-                states,
-            ),
         }
     }
 
-    /// A loop: a cut point at its head.
-    fn lp(
-        &mut self,
-        cond: Option<&super::ir::IExpr>,
-        body: &[IStmt],
-        step: Option<&super::ir::IExpr>,
-        do_while: bool,
-        span: Span,
-        states: Vec<State>,
-    ) -> Vec<State> {
-        let s = self.store;
-        let states = self.merge_states(states);
-        if states.is_empty() {
-            return vec![];
-        }
+    /// The predicate of a cut point, over the entry snapshots and the slots of the variables
+    /// live there (every slot without the liveness filter).
+    fn cut_point(&mut self, at: LocId, live: &[VarRef]) -> CutPoint {
         let info = self.slot_info();
+        let vars = self.slot_vars();
+        let keep: Vec<usize> = (0..info.len())
+            .filter(|&k| match vars[k] {
+                None => true,
+                Some(v) => !self.options.live_variables_only || live.binary_search(&v).is_ok(),
+            })
+            .collect();
         let fname = self.program.functions[self.func].name.clone();
         let k = self.loops.len();
         let pred = self
             .system
-            .add_pred(format!("{fname}_loop{k}"), vec![Sort::Int; info.len()]);
+            .add_pred(format!("{fname}_loop{k}"), vec![Sort::Int; keep.len()]);
+        let span = self.program.functions[self.func].cfa.loc(at).span;
         self.loops.push(LoopHead {
             pred,
             func: self.func,
             span,
-            args: info.iter().cloned().map(Some).collect(),
-            vars: self.slot_vars(),
+            args: keep.iter().map(|&k| Some(info[k].clone())).collect(),
+            vars: keep.iter().map(|&k| vars[k]).collect(),
         });
-        for st in states {
-            let args = st.env.clone();
-            self.emit(st, Some((pred, args)));
-        }
-        // The state at the head.
+        CutPoint { pred, slots: keep }
+    }
+
+    /// The state at a cut point: a fresh variable per argument of its predicate (within its
+    /// type's range), the atom in the body; the other slots are dead there and hold fresh
+    /// unconstrained values.
+    fn head_state(&mut self, cut: &CutPoint) -> State {
+        let s = self.store;
+        let info = self.slot_info();
         let mut head = State {
             guard: vec![],
             env: vec![],
@@ -549,8 +592,13 @@ impl Encoder<'_> {
             events: vec![],
             has_source: true,
         };
+        for _ in 0..info.len() {
+            let v = self.fresh_var("dead");
+            head.env.push(s.var(v));
+        }
         let mut args = vec![];
-        for (name, ty) in &info {
+        for &k in &cut.slots {
+            let (name, ty) = &info[k];
             let clean: String = name
                 .chars()
                 .map(|c| if c == '@' { '_' } else { c })
@@ -560,33 +608,43 @@ impl Encoder<'_> {
                 self.range(s.var(v), *ty, &mut head);
             }
             args.push(v);
-            head.env.push(s.var(v));
+            head.env[k] = s.var(v);
         }
-        head.atoms.push(Atom { pred, args });
-        let (body_in, mut exits) = match (cond, do_while) {
-            (Some(c), false) => self.test(c, vec![head]),
-            _ => (vec![head], vec![]),
-        };
-        self.loops_ctx.push(LoopCtx::default());
-        let after = self.exec(body, body_in);
-        let ctx = self.loops_ctx.pop().unwrap_or_default();
-        let mut back = after;
-        back.extend(ctx.continues);
-        if let Some(step) = step {
-            back = self.eval_all(step, back).into_iter().map(|x| x.0).collect();
-        }
-        if do_while {
-            if let Some(c) = cond {
-                let (yes, no) = self.test(c, back);
-                back = yes;
-                exits.extend(no);
-            }
-        }
-        for st in self.merge_states(back) {
-            let args = st.env.clone();
-            self.emit(st, Some((pred, args)));
-        }
-        exits.extend(ctx.breaks);
-        self.merge_states(exits)
+        head.atoms.push(Atom {
+            pred: cut.pred,
+            args,
+        });
+        head
     }
+}
+
+/// A cut point's predicate and the slots its arguments hold.
+struct CutPoint {
+    pred: PredId,
+    slots: Vec<usize>,
+}
+
+/// The locations of the region from `source`: reachable from it without passing through a cut
+/// point (other than `source`), in topological order (reverse post-order of a depth-first
+/// search; the region is acyclic because every cycle of the CFA goes through a cut point).
+fn region_order(cfa: &Cfa, source: LocId, cuts: &HashMap<LocId, CutPoint>) -> Vec<LocId> {
+    let mut post = vec![];
+    let mut seen: HashSet<LocId> = HashSet::new();
+    seen.insert(source);
+    // (location, index of the next outgoing edge to look at)
+    let mut stack = vec![(source, 0usize)];
+    while let Some((l, i)) = stack.pop() {
+        let out = cfa.out(l);
+        if i < out.len() {
+            stack.push((l, i + 1));
+            let to = cfa.edge(out[i]).to;
+            if to != source && !cuts.contains_key(&to) && seen.insert(to) {
+                stack.push((to, 0));
+            }
+        } else {
+            post.push(l);
+        }
+    }
+    post.reverse();
+    post
 }

@@ -6,6 +6,7 @@
 //! Must not: translate to clauses or execute anything.
 
 use super::ast::*;
+use super::cfa::{self, Cfa};
 use super::error::{CError, CErrorKind};
 use super::ir::*;
 use super::types::{CType, DataModel};
@@ -64,8 +65,24 @@ struct Resolver {
     model: DataModel,
     /// Per loop statement of the current function, the variables its names denote there.
     loop_scopes: Vec<LoopScope>,
-    /// The labels of the current function (C11 6.2.1p3: one name space per function).
-    labels: std::collections::HashSet<String>,
+    /// The labels of the current function by name (C11 6.2.1p3: one name space per function).
+    labels: HashMap<String, usize>,
+    /// Per label of the current function (named ones and switch cases): its name, its
+    /// definition (`None` while only gotos name it) and the first goto naming it.
+    label_defs: Vec<(String, Option<Span>, Option<Span>)>,
+    /// The switch statements being resolved, innermost last.
+    switches: Vec<SwitchCtx>,
+    /// The statements `break` and `continue` may leave, innermost last: `true` for a loop,
+    /// `false` for a switch.
+    jumps: Vec<bool>,
+}
+
+/// The cases of a switch statement being resolved.
+struct SwitchCtx {
+    /// The promoted type of the controlling expression.
+    ty: CType,
+    cases: Vec<(BigInt, usize)>,
+    default: Option<usize>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -90,6 +107,9 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
         model,
         loop_scopes: vec![],
         labels: Default::default(),
+        label_defs: vec![],
+        switches: vec![],
+        jumps: vec![],
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -130,7 +150,9 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     };
     let mut functions = vec![];
     for (f, params) in defs {
-        functions.push(r.function(f, params)?);
+        let mut func = r.function(f, params)?;
+        func.cfa = cfa::build(&func, assert_error);
+        functions.push(func);
     }
     Ok(Program {
         globals: r.globals,
@@ -157,7 +179,8 @@ fn error_call(s: &Stmt) -> Option<Span> {
         StmtKind::While(_, b)
         | StmtKind::DoWhile(b, _)
         | StmtKind::For(_, _, _, b)
-        | StmtKind::Label(_, b) => error_call(b),
+        | StmtKind::Label(_, b)
+        | StmtKind::Switch(_, b) => error_call(b),
         _ => None,
     }
 }
@@ -167,6 +190,7 @@ impl Resolver {
         self.locals.clear();
         self.loop_scopes.clear();
         self.labels.clear();
+        self.label_defs.clear();
         self.scopes = vec![HashMap::new()];
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
@@ -190,15 +214,138 @@ impl Resolver {
             StmtKind::Block(items) => self.items(items)?,
             _ => vec![self.stmt(&f.body)?],
         };
+        let mut labels = vec![];
+        for (name, def, used) in std::mem::take(&mut self.label_defs) {
+            match (def, used) {
+                (Some(span), _) => labels.push(Label { name, span }),
+                (None, used) => {
+                    return Err(CError::new(
+                        CErrorKind::Name,
+                        used.unwrap_or(f.span),
+                        format!("label `{name}` used but not defined in `{}`", self.func),
+                    ))
+                }
+            }
+        }
         Ok(Function {
             name,
             ret: self.ret,
             params: n,
             locals: std::mem::take(&mut self.locals),
             loop_scopes: std::mem::take(&mut self.loop_scopes),
+            labels,
             body,
+            cfa: Cfa::default(),
             span: f.span,
         })
+    }
+
+    /// The index of the label `name` of the current function (created on first mention).
+    fn label(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.labels.get(name) {
+            return i;
+        }
+        let i = self.label_defs.len();
+        self.label_defs.push((name.to_owned(), None, None));
+        self.labels.insert(name.to_owned(), i);
+        i
+    }
+
+    /// A label for a `case`/`default` (no name refers to it).
+    fn switch_label(&mut self, name: String, span: Span) -> usize {
+        let i = self.label_defs.len();
+        self.label_defs.push((name, Some(span), None));
+        i
+    }
+
+    /// `switch (e) body`: the promoted value goes to a fresh local, the body's `case` and
+    /// `default` labels are collected.
+    fn switch(&mut self, e: &Expr, body: &Stmt, span: Span) -> Result<IStmtKind, CError> {
+        let value = self.expr(e)?;
+        let ty = value.ty.promote();
+        let value = convert(value, ty);
+        let var = VarRef::Local(self.locals.len());
+        self.locals.push(VarInfo {
+            name: format!("switch@{}", span.start),
+            ty,
+            span: e.span,
+        });
+        self.switches.push(SwitchCtx {
+            ty,
+            cases: vec![],
+            default: None,
+        });
+        let body = self.body(body, false);
+        let ctx = self.switches.pop().expect("pushed above");
+        let body = body?;
+        let init = IStmt {
+            kind: IStmtKind::Init(var, Some(value)),
+            span: e.span,
+        };
+        let switch = IStmt {
+            kind: IStmtKind::Switch {
+                var,
+                cases: ctx.cases,
+                default: ctx.default,
+                body,
+            },
+            span,
+        };
+        Ok(IStmtKind::Block(vec![init, switch]))
+    }
+
+    /// `case e:`: a label of the innermost switch.
+    fn case(&mut self, e: &Expr, span: Span) -> Result<IStmtKind, CError> {
+        let v = self.expr(e)?;
+        let Some(ty) = self.switches.last().map(|c| c.ty) else {
+            return Err(CError::new(
+                CErrorKind::Syntax,
+                span,
+                "`case` outside a switch statement".to_owned(),
+            ));
+        };
+        let value = const_value(&v).ok_or_else(|| {
+            CError::new(
+                CErrorKind::Syntax,
+                e.span,
+                "a case label must be an integer constant expression".to_owned(),
+            )
+        })?;
+        let value = ty.convert(&value);
+        let label = self.switch_label(format!("case {value}"), span);
+        let ctx = self.switches.last_mut().expect("checked above");
+        if ctx.cases.iter().any(|(v, _)| *v == value) {
+            return Err(CError::new(
+                CErrorKind::Name,
+                span,
+                format!("duplicate case value {value}"),
+            ));
+        }
+        ctx.cases.push((value, label));
+        Ok(IStmtKind::Label(label))
+    }
+
+    /// `default:`: a label of the innermost switch.
+    fn default_label(&mut self, span: Span) -> Result<IStmtKind, CError> {
+        match self.switches.last().map(|c| c.default.is_some()) {
+            None => Err(CError::new(
+                CErrorKind::Syntax,
+                span,
+                "`default` outside a switch statement".to_owned(),
+            )),
+            Some(true) => Err(CError::new(
+                CErrorKind::Name,
+                span,
+                "more than one `default` in a switch statement".to_owned(),
+            )),
+            Some(false) => {
+                let label = self.switch_label("default".to_owned(), span);
+                if let Some(ctx) = self.switches.last_mut() {
+                    ctx.default = Some(label);
+                }
+                Ok(IStmtKind::Label(label))
+            }
+        }
     }
 
     /// Binds `name` in the innermost scope; a name declared twice in one scope is an error.
@@ -272,6 +419,14 @@ impl Resolver {
     /// The items of a block, in the innermost scope.
     fn items(&mut self, items: &[Stmt]) -> Result<Vec<IStmt>, CError> {
         items.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    /// The body of a loop (`true`) or switch (`false`): what `break` and `continue` leave.
+    fn body(&mut self, s: &Stmt, is_loop: bool) -> Result<Vec<IStmt>, CError> {
+        self.jumps.push(is_loop);
+        let body = self.sub(s);
+        self.jumps.pop();
+        body
     }
 
     fn sub(&mut self, s: &Stmt) -> Result<Vec<IStmt>, CError> {
@@ -368,13 +523,13 @@ impl Resolver {
                     self.note_loop(s.span.start);
                     self.expr(c)?
                 }),
-                body: self.sub(b)?,
+                body: self.body(b, true)?,
                 step: None,
                 do_while: false,
             },
             StmtKind::DoWhile(b, c) => {
                 self.note_loop(s.span.start);
-                let body = self.sub(b)?;
+                let body = self.body(b, true)?;
                 IStmtKind::Loop {
                     cond: Some(self.expr(c)?),
                     body,
@@ -398,7 +553,7 @@ impl Resolver {
                         Some(s) => Some(self.expr(s)?),
                         None => None,
                     };
-                    let body = self.sub(b)?;
+                    let body = self.body(b, true)?;
                     let lp = IStmt {
                         kind: IStmtKind::Loop {
                             cond,
@@ -412,6 +567,20 @@ impl Resolver {
                 })();
                 self.scopes.pop();
                 res?
+            }
+            StmtKind::Break if self.jumps.is_empty() => {
+                return Err(CError::new(
+                    CErrorKind::Syntax,
+                    s.span,
+                    "`break` outside a loop or switch",
+                ))
+            }
+            StmtKind::Continue if !self.jumps.contains(&true) => {
+                return Err(CError::new(
+                    CErrorKind::Syntax,
+                    s.span,
+                    "`continue` outside a loop",
+                ))
             }
             StmtKind::Break => IStmtKind::Break,
             StmtKind::Continue => IStmtKind::Continue,
@@ -440,17 +609,33 @@ impl Resolver {
                 IStmtKind::Return(v)
             }
             StmtKind::TooDeep => return Err(CError::too_deep(s.span, "statements")),
-            StmtKind::Goto(_) => return Err(unsupported(s.span, "goto")),
-            StmtKind::Switch => return Err(unsupported(s.span, "switch statements")),
+            StmtKind::Goto(name) => {
+                let l = self.label(name);
+                self.label_defs[l].2.get_or_insert(s.span);
+                IStmtKind::Goto(l)
+            }
+            StmtKind::Switch(e, body) => self.switch(e, body, s.span)?,
+            StmtKind::Case(e) => self.case(e, s.span)?,
+            StmtKind::Default => self.default_label(s.span)?,
             StmtKind::Label(label, inner) => {
-                if !self.labels.insert(label.clone()) {
+                let l = self.label(label);
+                if self.label_defs[l].1.replace(s.span).is_some() {
                     return Err(CError::new(
                         CErrorKind::Name,
                         s.span,
                         format!("label `{label}` defined twice in `{}`", self.func),
                     ));
                 }
-                return self.stmt(inner);
+                // A goto may make the label a loop head: its invariant sees these names.
+                self.note_loop(s.span.start);
+                let inner = self.stmt(inner)?;
+                IStmtKind::Block(vec![
+                    IStmt {
+                        kind: IStmtKind::Label(l),
+                        span: s.span,
+                    },
+                    inner,
+                ])
             }
         };
         Ok(IStmt { kind, span: s.span })

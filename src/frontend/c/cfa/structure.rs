@@ -1,0 +1,259 @@
+//! The structure of a function's CFA, computed by the Datalog rule sets `cfa_graph` and
+//! `cfa_liveness` of the top-level `rules/` folder over the facts of `cfa_input`, and by the
+//! loop decomposition shared with clause systems ([`crate::analysis::decompose`]): reachable
+//! locations, loops with their heads (the cut points of the encoding: an irreducible loop has
+//! several), the variables each loop may modify, and the variables live at each location.
+//!
+//! Must not: use terms, clauses or a solver.
+
+use super::{Cfa, LocId, Op};
+use crate::analysis::decompose;
+use crate::frontend::c::ir::{IExpr, IExprKind, Program, VarRef};
+
+#[allow(missing_docs)]
+mod program {
+    ascent::ascent! {
+        /// Reachability, loop-modified variables and liveness of one CFA.
+        pub(super) struct CfaStructure;
+        include_source!(crate::analysis::rules::cfa_input);
+        include_source!(crate::analysis::rules::cfa_graph);
+        include_source!(crate::analysis::rules::cfa_liveness);
+    }
+}
+
+/// A loop of a CFA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CfaLoop {
+    /// Its heads: the members entered from outside the loop (several for an irreducible loop).
+    pub heads: Vec<LocId>,
+    /// Every member, sorted.
+    pub members: Vec<LocId>,
+    /// The enclosing loop.
+    pub parent: Option<usize>,
+    /// The variables an edge inside the loop may assign, sorted.
+    pub modified: Vec<VarRef>,
+}
+
+/// The structure of one function's CFA.
+#[derive(Clone, Debug)]
+pub struct Structure {
+    /// Per location: a path from the entry reaches it.
+    pub reachable: Vec<bool>,
+    /// The loops, outer loops before the loops they contain.
+    pub loops: Vec<CfaLoop>,
+    /// The cut points: every head of every loop, sorted.
+    pub cut_points: Vec<LocId>,
+    /// Per location: the variables live there, sorted.
+    pub live: Vec<Vec<VarRef>>,
+}
+
+impl Structure {
+    /// Whether `l` is a cut point.
+    pub fn is_cut_point(&self, l: LocId) -> bool {
+        self.cut_points.binary_search(&l).is_ok()
+    }
+}
+
+/// The `cfa_input` facts of function `f` of `program`.
+#[derive(Clone, Debug, Default)]
+pub struct CfaFacts {
+    /// `cfa_edge(e, from, to)`
+    pub cfa_edge: Vec<(u32, u32, u32)>,
+    /// `cfa_entry(l)`
+    pub cfa_entry: Vec<(u32,)>,
+    /// `uses(e, v)`
+    pub uses: Vec<(u32, u32)>,
+    /// `writes(e, v)`
+    pub writes: Vec<(u32, u32)>,
+    /// `kills(e, v)`
+    pub kills: Vec<(u32, u32)>,
+}
+
+/// The variable number of the facts: globals first, then the function's locals.
+pub fn var_number(program: &Program, v: VarRef) -> u32 {
+    match v {
+        VarRef::Global(g) => g as u32,
+        VarRef::Local(l) => (program.globals.len() + l) as u32,
+    }
+}
+
+fn var_of(program: &Program, n: u32) -> VarRef {
+    let ng = program.globals.len();
+    match n as usize {
+        g if g < ng => VarRef::Global(g),
+        l => VarRef::Local(l - ng),
+    }
+}
+
+impl CfaFacts {
+    /// Extracts the facts of function `f`'s CFA.
+    pub fn extract(program: &Program, f: usize) -> CfaFacts {
+        let cfa = &program.functions[f].cfa;
+        let ng = program.globals.len() as u32;
+        let is_main = f == program.main;
+        let mut facts = CfaFacts {
+            cfa_entry: vec![(cfa.entry.0,)],
+            ..CfaFacts::default()
+        };
+        for (i, e) in cfa.edges.iter().enumerate() {
+            let i = i as u32;
+            facts.cfa_edge.push((i, e.from.0, e.to.0));
+            let mut acc = Accesses::default();
+            match &e.op {
+                Op::Skip => {}
+                Op::Expr(x) | Op::Assume(x, _) => acc.expr(x),
+                Op::Init(v, x) => {
+                    if let Some(x) = x {
+                        acc.expr(x);
+                    }
+                    acc.writes.push(*v);
+                    facts.kills.push((i, var_number(program, *v)));
+                }
+                Op::Return(x) => {
+                    if let Some(x) = x {
+                        acc.expr(x);
+                    }
+                    if !is_main {
+                        acc.reads.extend((0..ng as usize).map(VarRef::Global));
+                    }
+                }
+            }
+            if let Op::Expr(IExpr {
+                kind: IExprKind::Assign(v, _),
+                ..
+            }) = &e.op
+            {
+                facts.kills.push((i, var_number(program, *v)));
+            }
+            if acc.calls {
+                acc.reads.extend((0..ng as usize).map(VarRef::Global));
+                acc.writes.extend((0..ng as usize).map(VarRef::Global));
+            }
+            let mut uses: Vec<u32> = acc.reads.iter().map(|&v| var_number(program, v)).collect();
+            uses.sort_unstable();
+            uses.dedup();
+            facts.uses.extend(uses.into_iter().map(|v| (i, v)));
+            let mut writes: Vec<u32> = acc.writes.iter().map(|&v| var_number(program, v)).collect();
+            writes.sort_unstable();
+            writes.dedup();
+            facts.writes.extend(writes.into_iter().map(|v| (i, v)));
+        }
+        facts
+    }
+}
+
+/// The variables an expression may read and write, and whether it calls a function.
+#[derive(Default)]
+struct Accesses {
+    reads: Vec<VarRef>,
+    writes: Vec<VarRef>,
+    calls: bool,
+}
+
+impl Accesses {
+    /// Iteratively: expressions nest deeply.
+    fn expr(&mut self, e: &IExpr) {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                IExprKind::Const(_) | IExprKind::Nondet(_) => {}
+                IExprKind::Var(v) => self.reads.push(*v),
+                IExprKind::PostIncDec(v, _) => {
+                    self.reads.push(*v);
+                    self.writes.push(*v);
+                }
+                IExprKind::Assign(v, a) => {
+                    self.writes.push(*v);
+                    stack.push(a);
+                }
+                IExprKind::Arith(_, a, b)
+                | IExprKind::Cmp(_, a, b)
+                | IExprKind::Logic(_, a, b)
+                | IExprKind::Comma(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                IExprKind::Not(a)
+                | IExprKind::Neg(a)
+                | IExprKind::BitNot(a)
+                | IExprKind::Convert(a) => stack.push(a),
+                IExprKind::Call(_, args) => {
+                    self.calls = true;
+                    stack.extend(args);
+                }
+                IExprKind::Cond(c, a, b) => {
+                    stack.push(c);
+                    stack.push(a);
+                    stack.push(b);
+                }
+            }
+        }
+    }
+}
+
+/// The structure of function `f`'s CFA.
+pub fn analyze(program: &Program, f: usize) -> Structure {
+    analyze_facts(
+        program,
+        &program.functions[f].cfa,
+        &CfaFacts::extract(program, f),
+    )
+}
+
+fn analyze_facts(program: &Program, cfa: &Cfa, facts: &CfaFacts) -> Structure {
+    let n = cfa.locs.len();
+    let arcs: Vec<(u32, u32)> = facts.cfa_edge.iter().map(|&(_, a, b)| (a, b)).collect();
+    let dec = decompose(n as u32, &arcs, &[cfa.entry.0]);
+    let mut prog = program::CfaStructure::default();
+    prog.cfa_edge = facts.cfa_edge.clone();
+    prog.cfa_entry = facts.cfa_entry.clone();
+    prog.uses = facts.uses.clone();
+    prog.writes = facts.writes.clone();
+    prog.kills = facts.kills.clone();
+    for l in &dec.loops {
+        let h = l.heads[0];
+        prog.loop_member.extend(l.members.iter().map(|&m| (h, m)));
+    }
+    prog.run();
+    let mut reachable = vec![false; n];
+    for &(l,) in &prog.reach {
+        reachable[l as usize] = true;
+    }
+    let mut live: Vec<Vec<VarRef>> = vec![vec![]; n];
+    for &(l, v) in &prog.live {
+        live[l as usize].push(var_of(program, v));
+    }
+    for vs in &mut live {
+        vs.sort_unstable();
+    }
+    let mut cut_points = vec![];
+    let loops = dec
+        .loops
+        .iter()
+        .map(|l| {
+            cut_points.extend(l.heads.iter().map(|&h| LocId(h)));
+            let h = l.heads[0];
+            let mut modified: Vec<VarRef> = prog
+                .modifies
+                .iter()
+                .filter(|&&(g, _)| g == h)
+                .map(|&(_, v)| var_of(program, v))
+                .collect();
+            modified.sort_unstable();
+            CfaLoop {
+                heads: l.heads.iter().map(|&h| LocId(h)).collect(),
+                members: l.members.iter().map(|&m| LocId(m)).collect(),
+                parent: l.parent,
+                modified,
+            }
+        })
+        .collect();
+    cut_points.sort_unstable();
+    cut_points.dedup();
+    Structure {
+        reachable,
+        loops,
+        cut_points,
+        live,
+    }
+}
