@@ -1,17 +1,82 @@
 //! `hornbeam analyze` (structure of a clause system as text, JSON or Graphviz, and what
-//! preprocessing removes) and
-//! `hornbeam facts` (the input relations as Soufflé `.facts` files).
+//! preprocessing removes; for a C program, its control-flow automata with loops, cut points and
+//! live variables) and `hornbeam facts` (the input relations as Soufflé `.facts` files).
 
 use super::{input_error, load};
 use hornbeam::analysis::{self, Analysis, Facts};
 use hornbeam::chc::{PredId, System};
+use hornbeam::frontend::c::{self, cfa::report::ProgramAnalysis};
 use hornbeam::term::TermStore;
 use hornbeam::transform::Preprocess;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// Whether `file` names a C program (`.c`, `.i`) rather than a clause system.
+fn is_program(file: &Path) -> bool {
+    matches!(file.extension().and_then(|e| e.to_str()), Some("c" | "i"))
+}
+
+/// Reads a C program, or prints its error and gives the exit status.
+fn read_program(file: &Path) -> Result<(c::Program, String), i32> {
+    let name = hornbeam::syntax::display_name(file);
+    let src = match hornbeam::syntax::read_text(file) {
+        Ok(s) => s,
+        Err((e, prefix)) => return Err(input_error(&e.render(&name, &prefix))),
+    };
+    match c::read_program(&src, c::DataModel::Ilp32) {
+        Ok(p) => Ok((p, src)),
+        Err(e) => Err(input_error(&e.render(&name, &src))),
+    }
+}
+
+/// `analyze PROG.c`: the CFA of each function with loops, cut points and live variables.
+fn run_program(file: &Path, json: bool, dot: bool) -> i32 {
+    let (program, src) = match read_program(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let a = ProgramAnalysis::new(&program);
+    if json {
+        let line_of = |offset: usize| 1 + src.as_bytes()[..offset.min(src.len())].iter().filter(|&&b| b == b'\n').count();
+        println!("{}", a.to_json(&line_of));
+    } else if dot {
+        print!("{}", a.to_dot());
+    } else {
+        print!("{}", a.to_text());
+    }
+    0
+}
+
+/// `facts PROG.c`: the CFA relations of every function.
+fn facts_program(file: &Path, out: &Path) -> i32 {
+    let (program, _) = match read_program(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let a = ProgramAnalysis::new(&program);
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(out)?;
+        for (name, rows) in a.facts() {
+            let mut text = String::new();
+            for row in &rows {
+                text.push_str(&row.join("\t"));
+                text.push('\n');
+            }
+            std::fs::write(out.join(format!("{name}.facts")), text)?;
+        }
+        std::fs::write(out.join("schema.dl"), ProgramAnalysis::souffle_schema())
+    };
+    match write() {
+        Ok(()) => 0,
+        Err(e) => input_error(&format!("{}: {e}", out.display())),
+    }
+}
+
 /// Runs `analyze`; returns the exit status.
 pub fn run(file: &Path, json: bool, dot: bool, stats: bool) -> i32 {
+    if is_program(file) {
+        return run_program(file, json, dot);
+    }
     let store = TermStore::new();
     let (system, _) = match load(&store, file) {
         Ok(x) => x,
@@ -48,6 +113,9 @@ pub fn run(file: &Path, json: bool, dot: bool, stats: bool) -> i32 {
 
 /// Runs `facts`; returns the exit status.
 pub fn facts(file: &Path, out: &Path) -> i32 {
+    if is_program(file) {
+        return facts_program(file, out);
+    }
     let store = TermStore::new();
     let (system, _) = match load(&store, file) {
         Ok(x) => x,

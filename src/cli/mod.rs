@@ -129,9 +129,10 @@ enum Command {
         #[arg(long)]
         split_bools: bool,
     },
-    /// Prints the structure of a file's clause system: reachability, loops, live arguments.
+    /// Prints the structure of a file's clause system (reachability, loops, live arguments),
+    /// or of a C program (`.c`, `.i`: control-flow automata, loops, cut points, live variables).
     Analyze {
-        /// The CHC-COMP file.
+        /// The CHC-COMP file or C program.
         file: PathBuf,
         /// Print one JSON object.
         #[arg(long, conflicts_with = "dot")]
@@ -143,9 +144,10 @@ enum Command {
         #[arg(long)]
         stats: bool,
     },
-    /// Writes the input relations of the analyses as Soufflé `.facts` files and `schema.dl`.
+    /// Writes the input relations of the analyses as Soufflé `.facts` files and `schema.dl`
+    /// (for a C program: the relations of its control-flow automata).
     Facts {
-        /// The CHC-COMP file.
+        /// The CHC-COMP file or C program.
         file: PathBuf,
         /// The output directory (created if missing).
         #[arg(long)]

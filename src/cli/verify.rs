@@ -58,6 +58,10 @@ pub struct VerifyArgs {
     /// Write an SV-COMP witness (YAML format 2.0) to FILE after `safe` or `unsafe`.
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
+    /// Give cut-point predicates every variable, not only the ones live there (to measure
+    /// what the liveness filter does).
+    #[arg(long)]
+    all_variables: bool,
 }
 
 /// Runs `verify`; returns the exit status.
@@ -120,8 +124,11 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             input_error(&e.render(&name, &src)),
         )
     };
+    let encode = c::EncodeOptions {
+        live_variables_only: !args.all_variables,
+    };
     if args.emit_chc {
-        return match c::load(&store, &src, args.data_model) {
+        return match c::load_with(&store, &src, args.data_model, &encode) {
             Ok((_, tr)) => (
                 SystemPrinter::new(&store, &tr.system).script(),
                 String::new(),
@@ -140,6 +147,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             None => VerifyOptions::default().validation_limit,
         },
         testing: !args.no_testing,
+        encode,
     };
     let Verified {
         program,

@@ -3,7 +3,8 @@
 //!
 //! Pipeline: [`preproc`] and [`lexer`] and the lalrpop grammar (`grammar/c.lalrpop`) → [`ast`] →
 //! [`resolve`] (names, types, built-ins; rejects what is outside the subset) → [`ir`] →
-//! [`encode`] (large-block encoding into clauses) ; after solving, [`trace`] reads the nondet
+//! [`cfa`] (a control-flow automaton per function, its loops, cut points and live variables
+//! computed by Datalog rules) → [`encode`] (large-block encoding into clauses); after solving, [`trace`] reads the nondet
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
 //! [`invariants`] prints a model's loop-head interpretations as C expressions; [`witness`]
 //! writes both as SV-COMP witness files (and reads violation witnesses back), for the
@@ -40,7 +41,7 @@ lalrpop_util::lalrpop_mod!(
     "/c.rs"
 );
 
-pub use encode::{translate, Translation};
+pub use encode::{translate, translate_with, EncodeOptions, Translation};
 pub use error::{CError, CErrorKind};
 pub use ir::Program;
 pub use types::DataModel;
@@ -59,7 +60,17 @@ pub fn load(
     src: &str,
     model: DataModel,
 ) -> Result<(Program, Translation), CError> {
+    load_with(store, src, model, &EncodeOptions::default())
+}
+
+/// Like [`load`], with choices of the encoding.
+pub fn load_with(
+    store: &TermStore,
+    src: &str,
+    model: DataModel,
+    options: &EncodeOptions,
+) -> Result<(Program, Translation), CError> {
     let program = read_program(src, model)?;
-    let translation = translate(store, &program);
+    let translation = translate_with(store, &program, options);
     Ok((program, translation))
 }

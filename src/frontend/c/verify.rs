@@ -9,7 +9,7 @@
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
 use super::trace::NondetValue;
-use super::{explore, interp, trace, CError, DataModel, Program, Translation};
+use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
 use crate::engine::driver::{self, EngineChoice, SolveOptions};
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
@@ -30,6 +30,8 @@ pub struct VerifyOptions {
     pub validation_limit: Duration,
     /// Run the program concretely before solving (10 % of the time limit, at most 2 s).
     pub testing: bool,
+    /// Choices of the encoding.
+    pub encode: EncodeOptions,
 }
 
 impl Default for VerifyOptions {
@@ -40,6 +42,7 @@ impl Default for VerifyOptions {
             timeout: None,
             validation_limit: SolveOptions::default().validation_limit,
             testing: true,
+            encode: EncodeOptions::default(),
         }
     }
 }
@@ -75,7 +78,8 @@ pub struct Verified {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let (program, translation) = super::load(store, src, options.data_model)?;
+    let (program, translation) =
+        super::load_with(store, src, options.data_model, &options.encode)?;
     let line_of = |off: usize| line_col(src, off).0;
     let verdict = if let Some(v) = test(&program, options, &line_of) {
         v
