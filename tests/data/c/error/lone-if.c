@@ -1,3 +1,3 @@
-// expect: 2:1: unsupported: preprocessor directive #if
+// expect: 2:1: unterminated conditional (no #endif)
 #if 1
 int main() { return 0; }

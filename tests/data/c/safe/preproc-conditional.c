@@ -1,0 +1,32 @@
+// Conditional compilation picks the safe branch: `CHECKED` is defined, so the `#else` group
+// (which would reach the error) is blanked; nested groups, `#elif`, `defined` and arithmetic
+// on macros in `#if` choose the bound. (unsafe/preproc-conditional.c is the other branch.)
+extern void reach_error(void);
+extern int __VERIFIER_nondet_int(void);
+#define CHECKED
+#define VERSION 3
+#ifndef NULL
+#define NULL 0
+#endif
+#if VERSION >= 3 && defined(CHECKED) && !defined UNDEFINED_NAME
+#  if (VERSION * 2 + 1) % 4 == 3 || 1 / 0
+#    define BOUND 100
+#  else
+#    define BOUND 1
+#    error never taken, never evaluated
+#  endif
+#elif VERSION == 2
+#  define BOUND 2
+#else
+#  define BOUND 3
+#endif
+int main() {
+  int x = __VERIFIER_nondet_int();
+#ifdef CHECKED
+  if (x < 0 || x > BOUND) return NULL;
+#else
+  x = -1;
+#endif
+  if (x < 0) reach_error();
+  return 0;
+}
