@@ -3,6 +3,7 @@
 
 Usage: scripts/bench_c.py [--dir ../shared/svcomp/public] [--timeout 20] [--jobs 1]
                           [--bin target/release/hornbeam] [--out bench-out/c.tsv] [--only SUBSTR]
+                          [--extra=--all-variables]
 
 Reads DIR/expected.tsv (columns path, category, expected = safe|unsafe). Each task runs under
 `nice` with `--timeout T --trace`; a verdict that differs from the expected one is WRONG.
@@ -14,10 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from collections import defaultdict
 
 
-def run(binary, path, timeout):
+def run(binary, path, timeout, extra):
     t0 = time.time()
     try:
-        p = subprocess.run(["nice", binary, "verify", "--timeout", str(timeout), "--trace", path],
+        p = subprocess.run(["nice", binary, "verify", "--timeout", str(timeout), "--trace", *extra, path],
                            capture_output=True, text=True, timeout=timeout + 30)
         out, err, code = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
@@ -39,13 +40,14 @@ def main():
     ap.add_argument("--bin", default="target/release/hornbeam")
     ap.add_argument("--out", default="bench-out/c.tsv")
     ap.add_argument("--only", default="")
+    ap.add_argument("--extra", action="append", default=[], help="an argument passed on to verify")
     a = ap.parse_args()
     with open(os.path.join(a.dir, "expected.tsv")) as f:
         tasks = [r for r in csv.DictReader(f, delimiter="\t") if a.only in r["path"]]
     binary = os.path.abspath(a.bin)
 
     def job(r):
-        return r, run(binary, os.path.join(a.dir, r["path"]), a.timeout)
+        return r, run(binary, os.path.join(a.dir, r["path"]), a.timeout, a.extra)
 
     rows = []
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
@@ -75,6 +77,9 @@ def main():
         pct = 100.0 * d["answered"] / d["tasks"]
         print(f"| {c} | {d['tasks']} | {d['exp_safe']}/{d['exp_unsafe']} | {d['safe']} | {d['unsafe']} | "
               f"{d['unknown']} | {d['error']} | {d['wrong']} | {d['answered']} ({pct:.0f} %) |")
+    answered = sorted(float(dt) for _, _, _, v, dt, _, _, w in rows if v in ("safe", "unsafe") and not w)
+    if answered:
+        print(f"median time of the answered tasks: {answered[len(answered) // 2]:.2f} s")
 
 
 if __name__ == "__main__":
