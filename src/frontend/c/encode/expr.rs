@@ -109,14 +109,25 @@ impl Encoder<'_> {
                     _ => s.not(s.eq(x, y)),
                 })
             }),
-            IExprKind::Logic(op, a, b) if pure(b) => self.eval2(a, b, st, |me, _, x, y| {
-                let (x, y) = (me.truth(x), me.truth(y));
-                Val::Bool(if *op == BinOp::And {
-                    me.store.and([x, y])
-                } else {
-                    me.store.or([x, y])
-                })
-            }),
+            IExprKind::Logic(op, a, b) if pure(b) => {
+                let mut out = vec![];
+                for (st, x) in self.eval(a, st) {
+                    let x = self.truth(x);
+                    // `b` runs only when `a` does not decide: its assumptions (no undefined
+                    // behaviour) hold only then.
+                    let when = if *op == BinOp::And { x } else { s.not(x) };
+                    for (st, y) in self.eval_under(b, st, when) {
+                        let y = self.truth(y);
+                        let v = if *op == BinOp::And {
+                            s.and([x, y])
+                        } else {
+                            s.or([x, y])
+                        };
+                        out.push((st, Val::Bool(v)));
+                    }
+                }
+                out
+            }
             IExprKind::Logic(op, a, b) => {
                 let mut out = vec![];
                 for (st, x) in self.eval(a, st) {
@@ -198,9 +209,11 @@ impl Encoder<'_> {
                 let mut out = vec![];
                 for (st, cv) in self.eval(c, st) {
                     let ct = self.truth(cv);
-                    for (st, av, bv) in self.eval_pair(a, b, st) {
-                        let t = s.ite(ct, self.int(av), self.int(bv));
-                        out.push((st, Val::Int(t)));
+                    for (st, av) in self.eval_under(a, st, ct) {
+                        for (st, bv) in self.eval_under(b, st, s.not(ct)) {
+                            let t = s.ite(ct, self.int(av), self.int(bv));
+                            out.push((st, Val::Int(t)));
+                        }
                     }
                 }
                 out
@@ -243,6 +256,24 @@ impl Encoder<'_> {
                     .collect()
             }
         }
+    }
+
+    /// Evaluates the pure `e` (see [`pure`]) unconditionally although it only runs when
+    /// `when` holds: the assumptions its evaluation adds (that no undefined behaviour happens)
+    /// become `when → assumptions`, so they do not cut the executions where it does not run.
+    fn eval_under(&mut self, e: &IExpr, st: State, when: TermId) -> Vec<(State, Val)> {
+        let s = self.store;
+        let before = st.guard.len();
+        self.eval(e, st)
+            .into_iter()
+            .map(|(mut st, v)| {
+                let added: Vec<TermId> = st.guard.drain(before..).collect();
+                if !added.is_empty() {
+                    st.assume(s, s.implies(when, s.and(added)));
+                }
+                (st, v)
+            })
+            .collect()
     }
 
     fn eval1(
