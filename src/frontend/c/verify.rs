@@ -14,7 +14,6 @@ use crate::engine::driver::{self, EngineChoice, SolveOptions};
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
-use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// How to verify.
@@ -162,14 +161,10 @@ pub fn replay(
     values: &[NondetValue],
     line_of: &dyn Fn(usize) -> usize,
 ) -> interp::Finished {
-    let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
-    for v in values {
-        queues.entry(v.site).or_default().push_back(v.value.clone());
-    }
     let mut zeros = interp::Zeros;
-    interp::run_traced(
+    interp::run_given(
         program,
-        queues,
+        values,
         &mut zeros,
         interp::Budget::default(),
         line_of,

@@ -412,7 +412,7 @@ pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violat
                         .and_then(|r| r.trim_start().strip_prefix("=="))
                         .and_then(|r| r.trim().parse::<BigInt>().ok())
                         .ok_or_else(|| format!("not `\\result == N`: {}", c.value))?;
-                    values.push(NondetValue { site, value });
+                    values.push(NondetValue::scalar(site, value));
                 }
                 ("assumption", "follow") => {
                     let c = w
@@ -437,7 +437,7 @@ pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violat
                         let site = *declared.get(&(at, name)).ok_or_else(|| {
                             format!("no uninitialised `{name}` before {}:{}", at.0, at.1)
                         })?;
-                        values.push(NondetValue { site, value });
+                        values.push(NondetValue::scalar(site, value));
                     }
                 }
                 ("target", "follow") => target = Some(at),

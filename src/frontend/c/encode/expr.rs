@@ -38,6 +38,9 @@ pub fn pure(e: &IExpr) -> bool {
             pure(a)
         }
         IExprKind::Cond(c, a, b) => pure(c) && pure(a) && pure(b),
+        IExprKind::Elem(_, index) => index.iter().all(pure),
+        IExprKind::Current => true,
+        IExprKind::SetElem { .. } | IExprKind::ArrayDecl { .. } => false,
         IExprKind::Assign(..)
         | IExprKind::PostIncDec(..)
         | IExprKind::Call(..)
@@ -230,6 +233,17 @@ impl Encoder<'_> {
                 }
                 out
             }
+            IExprKind::Elem(var, index) => self.eval_elem(*var, index, e.ty, st),
+            IExprKind::SetElem {
+                var,
+                index,
+                value,
+                post,
+            } => self.eval_set_elem(*var, index, value, *post, st),
+            IExprKind::Current => self.eval_current(st),
+            IExprKind::ArrayDecl { var, elems, fill } => {
+                self.eval_array_decl(*var, elems, *fill, st)
+            }
             IExprKind::Comma(a, b) => {
                 let mut out = vec![];
                 for (st, _) in self.eval(a, st) {
@@ -344,9 +358,11 @@ impl Encoder<'_> {
         atom_args.extend(ret);
         let mut new_globals = vec![];
         for g in 0..ng {
-            let name = self.program.globals[g].name.clone();
-            let v = self.fresh_var(&name);
-            self.range(s.var(v), self.program.globals[g].ty, &mut st);
+            let info = &self.program.globals[g];
+            let v = self.fresh_sorted(&info.name.clone(), super::array::sort_of(info));
+            if !info.is_array() {
+                self.range(s.var(v), self.program.globals[g].ty, &mut st);
+            }
             new_globals.push(v);
         }
         atom_args.extend(new_globals.iter().copied());
@@ -368,7 +384,7 @@ impl Encoder<'_> {
 
     /// A fresh atom argument equal to `t`.
     fn atom_arg(&mut self, t: TermId, st: &mut State) -> crate::term::VarId {
-        let v = self.fresh_var("arg");
+        let v = self.fresh_sorted("arg", self.store.sort(t));
         st.assume(self.store, self.store.eq(self.store.var(v), t));
         v
     }
