@@ -256,10 +256,9 @@ fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
     fn walk(p: &Program, f: usize, ss: &[IStmt], out: &mut HashMap<usize, (usize, String)>) {
         for (k, st) in ss.iter().enumerate() {
             match &st.kind {
-                // A declaration statement: a block of initialisations, in the enclosing scope.
-                IStmtKind::Block(b)
-                    if !b.is_empty() && b.iter().all(|i| matches!(i.kind, IStmtKind::Init(..))) =>
-                {
+                // A declaration statement: a block of initialisations (arrays' included), in
+                // the enclosing scope.
+                IStmtKind::Block(b) if !b.is_empty() && b.iter().all(declares) => {
                     let Some(next) = ss.get(k + 1).map(|n| n.span.start) else {
                         continue;
                     };
@@ -289,6 +288,15 @@ fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
         walk(program, f, &func.body, &mut out);
     }
     out
+}
+
+/// Whether a statement is part of a declaration: an initialisation, or an array's declaration.
+fn declares(s: &IStmt) -> bool {
+    match &s.kind {
+        IStmtKind::Init(..) => true,
+        IStmtKind::Expr(e) => matches!(e.kind, IExprKind::ArrayDecl { .. }),
+        _ => false,
+    }
 }
 
 /// A C literal of value `v` (suffixed `U` beyond `long long`; its minimum as a difference).
