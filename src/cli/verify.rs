@@ -248,7 +248,15 @@ fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> St
         let site = &program.nondet_sites[v.site];
         let (line, col) = hornbeam::syntax::parse::line_col(src, site.span.start);
         let text = src.get(site.span.start..site.span.end).unwrap_or("?");
-        out.push_str(&format!("line {line}:{col}: {text} = {}\n", v.value));
+        // An uninitialised array's element: which one (row-major), of which declaration run.
+        let which = match &v.element {
+            None => String::new(),
+            Some(e) => match &e.index {
+                Some(k) => format!(" (#{} element {k})", e.instance),
+                None => format!(" (#{} other elements)", e.instance),
+            },
+        };
+        out.push_str(&format!("line {line}:{col}: {text}{which} = {}\n", v.value));
     }
     out
 }

@@ -63,8 +63,8 @@ pub struct Specs {
 /// `[N]` or `(params)` after a declarator's name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Suffix {
-    /// An array dimension (unsupported).
-    Array(Span),
+    /// An array dimension: its size expression, if written, and where the `[` is.
+    Array(Option<Box<Expr>>, Span),
     /// A parameter list; the flag says whether it ends in `...`.
     Params(Vec<Param>, bool),
     /// Parameter lists nested more than [`MAX_NESTING`] deep (an error).
@@ -320,7 +320,11 @@ pub enum ExprKind {
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `a, b`.
     Comma(Box<Expr>, Box<Expr>),
-    /// `a[i]`, `a.f`, `a->f`, `sizeof` (unsupported).
+    /// `a[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `{a, b, ...}` (only as an initialiser; items may be lists themselves).
+    InitList(Vec<Expr>),
+    /// `a.f`, `a->f`, `sizeof` (unsupported).
     Unsupported(&'static str),
     /// An expression nested more than [`MAX_NESTING`] deep (an error).
     TooDeep,
@@ -332,9 +336,11 @@ impl Expr {
     pub fn new(kind: ExprKind, l: usize, r: usize) -> Self {
         let inner = match &kind {
             ExprKind::Unary(_, a) | ExprKind::IncDec(_, _, a) | ExprKind::Cast(_, a) => a.depth,
-            ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
-                a.depth.max(b.depth)
-            }
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => a.depth.max(b.depth),
+            ExprKind::InitList(items) => items.iter().map(|a| a.depth).max().unwrap_or(0),
             ExprKind::Cond(c, a, b) => c.depth.max(a.depth).max(b.depth),
             ExprKind::Call(f, args) => args.iter().map(|a| a.depth).fold(f.depth, u32::max),
             _ => 0,

@@ -86,12 +86,7 @@ pub fn search(
             run_with(p, HashMap::new(), &mut rng, budget, line_of)
         };
         if outcome == Outcome::Error {
-            return Some(
-                consumed
-                    .into_iter()
-                    .map(|(site, value)| NondetValue { site, value })
-                    .collect(),
-            );
+            return Some(consumed);
         }
         // A run that needs no nondet value is the only run there is.
         if consumed.is_empty() {

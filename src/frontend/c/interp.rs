@@ -8,14 +8,19 @@
 //! nesting budgets (the last bounds the interpreter's recursion, so a hostile program cannot
 //! overflow its stack). Where C leaves a value open (an uninitialised local is a nondet site;
 //! a function ending without `return` gives 0, one of the values the encoding allows), the run
-//! picks one, so every run is an execution the encoding also has.
+//! picks one, so every run is an execution the encoding also has. Arrays (`interp/array.rs`):
+//! an access with an index outside its dimension, or a variable-length array of a
+//! non-positive size, is undefined behaviour too; the elements of an uninitialised array are
+//! picked one by one when first read (given values, else the chooser's).
 //!
 //! Must not: use terms, clauses or a solver.
 
 use super::ast::{BinOp, Span};
 use super::cfa::{LocKind, Op};
 use super::ir::{IExpr, IExprKind, Program, VarRef};
+use super::trace::NondetValue;
 use super::types::CType;
+use array::ArrayVal;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
@@ -59,6 +64,8 @@ impl Default for Budget {
 /// build (about 6 KB a level there, 0.4 KB in a release build).
 pub const NESTING: usize = 60_000;
 
+mod array;
+
 type Run<T> = Result<T, Outcome>;
 
 /// Where nondet values come from once the given ones are used up.
@@ -81,7 +88,17 @@ struct Machine<'a> {
     globals: Vec<BigInt>,
     nondet: HashMap<usize, VecDeque<BigInt>>,
     chooser: &'a mut dyn Chooser,
-    consumed: Vec<(usize, BigInt)>,
+    consumed: Vec<NondetValue>,
+    /// Given values of uninitialised arrays' elements, by (site, instance, element).
+    elements: HashMap<(usize, usize, Option<BigInt>), BigInt>,
+    /// Per site, how many uninitialised arrays its declaration has made.
+    instances: HashMap<usize, usize>,
+    /// The arrays of each active call (by local), innermost last.
+    frames: Vec<HashMap<usize, ArrayVal>>,
+    /// The global arrays.
+    global_arrays: HashMap<usize, ArrayVal>,
+    /// The elements being updated (array, element number), innermost last.
+    current: Vec<(VarRef, BigInt)>,
     error_at: Option<Span>,
     budget: Budget,
     steps: u64,
@@ -109,7 +126,7 @@ pub fn run_with(
     chooser: &mut dyn Chooser,
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
-) -> (Outcome, Vec<(usize, BigInt)>) {
+) -> (Outcome, Vec<NondetValue>) {
     let r = run_traced(p, nondet, chooser, budget, line_of);
     (r.outcome, r.consumed)
 }
@@ -119,8 +136,9 @@ pub fn run_with(
 pub struct Finished {
     /// How it ended.
     pub outcome: Outcome,
-    /// The nondet values consumed, in order, as (site, value).
-    pub consumed: Vec<(usize, BigInt)>,
+    /// The nondet values consumed, in order (the elements of uninitialised arrays as they
+    /// are first read).
+    pub consumed: Vec<NondetValue>,
     /// With [`Outcome::Error`]: the error call reached (`reach_error()`; for a failing
     /// `__VERIFIER_assert(c)`, the error call of its definition in the program, else the
     /// assertion).
@@ -135,12 +153,30 @@ pub fn run_traced(
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Finished {
+    run_full(p, nondet, HashMap::new(), chooser, budget, line_of)
+}
+
+pub use array::run_given;
+
+fn run_full(
+    p: &Program,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    elements: HashMap<(usize, usize, Option<BigInt>), BigInt>,
+    chooser: &mut dyn Chooser,
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Finished {
     let mut m = Machine {
         p,
         globals: p.global_init.clone(),
         nondet,
         chooser,
         consumed: vec![],
+        elements,
+        instances: HashMap::new(),
+        frames: vec![],
+        global_arrays: array::globals(p),
+        current: vec![],
         error_at: None,
         budget,
         steps: 0,
@@ -191,6 +227,7 @@ impl Machine<'_> {
         for (i, a) in args.into_iter().enumerate() {
             locals[i] = a;
         }
+        self.frames.push(HashMap::new());
         let mut at = cfa.entry;
         let mut value = BigInt::zero();
         while at != cfa.exit {
@@ -256,6 +293,7 @@ impl Machine<'_> {
                 _ => unreachable!("a CFA location has at most two edges"),
             };
         }
+        self.frames.pop();
         self.nesting -= 1;
         self.depth -= 1;
         Ok(value)
@@ -386,8 +424,26 @@ impl Machine<'_> {
                 } else {
                     e.ty.convert(&v)
                 };
-                self.consumed.push((*site, v.clone()));
+                self.consumed.push(NondetValue::scalar(*site, v.clone()));
                 v
+            }
+            IExprKind::Elem(var, index) => {
+                let k = self.element(f, *var, index, e, locals)?;
+                self.read(*var, &k)?
+            }
+            IExprKind::SetElem {
+                var,
+                index,
+                value,
+                post,
+            } => self.update(f, *var, index, value, *post, e, locals)?,
+            IExprKind::Current => match self.current.last().cloned() {
+                Some((var, k)) => self.read(var, &k)?,
+                None => return Err(Outcome::Stuck("no element being updated".to_owned())),
+            },
+            IExprKind::ArrayDecl { var, elems, fill } => {
+                self.declare_array(f, *var, elems, *fill, e, locals)?;
+                BigInt::zero()
             }
             IExprKind::Cond(c, x, y) => {
                 if self.truth(f, c, locals)? {

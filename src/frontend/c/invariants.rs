@@ -1,6 +1,8 @@
 //! Loop invariants for the user: a model's interpretation of each loop head, as a C expression
 //! over the program's variable names; and, for witness files, the part of it that is a C
-//! expression with the same meaning in the program ([`exact_invariants`]).
+//! expression with the same meaning in the program ([`exact_invariants`]). Arrays (arguments of
+//! sort `(Array Int Int)`) print as `a[k]` with row-major element numbers `k` in the first
+//! and are left out of the second (a conjunct that mentions one is dropped).
 //!
 //! Must not: check the model (the witness layer did).
 
@@ -127,6 +129,10 @@ fn exact(store: &TermStore, t: TermId, names: &HashMap<VarId, (String, CType)>) 
     let mut display: HashMap<VarId, String> = HashMap::new();
     let mut ok = true;
     for v in store.free_vars(t) {
+        if store.var_sort(v) != crate::term::Sort::Int {
+            ok = false;
+            continue;
+        }
         match names.get(&v) {
             Some((n, ty)) if ty.bits < 64 => {
                 display.insert(v, format!("(long long){n}"));
@@ -247,6 +253,9 @@ fn render(store: &TermStore, t: TermId, names: &Names, euclid: bool) -> String {
                 Op::Ge => format!("({} >= {})", a(0), a(1)),
                 Op::Gt => format!("({} > {})", a(0), a(1)),
                 Op::Abs => format!("abs({})", a(0)),
+                Op::Select => format!("{}[{}]", a(0), a(1)),
+                Op::Store => format!("store({}, {}, {})", a(0), a(1), a(2)),
+                Op::ConstArray(_) => format!("const({})", a(0)),
                 _ => format!("/* {op:?} */ 1"),
             }
         }

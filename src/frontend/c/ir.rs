@@ -2,6 +2,12 @@
 //! variables, every expression typed, implicit conversions explicit, SV-COMP built-ins turned
 //! into statements of their own.
 //!
+//! Arrays: a variable with dimensions ([`VarInfo::dims`]) is an array of its element type
+//! `ty`, whose elements are numbered row-major (`a[i][j]` of `int a[N][M]` is element
+//! `i * M + j`); each access carries one index per dimension, so that each can be checked
+//! against its own bound (an index outside `0..size` is undefined behaviour). The size of a
+//! variable-length dimension is a hidden local set at the declaration.
+//!
 //! Must not: depend on terms or clauses; it is plain data.
 
 use super::ast::{BinOp, Span};
@@ -27,6 +33,36 @@ pub struct VarInfo {
     pub ty: CType,
     /// Where it is declared.
     pub span: Span,
+    /// For an array, its dimensions, outermost first (`ty` is then the element type); empty
+    /// for a scalar.
+    pub dims: Vec<Dim>,
+}
+
+impl VarInfo {
+    /// Whether the variable is an array.
+    pub fn is_array(&self) -> bool {
+        !self.dims.is_empty()
+    }
+}
+
+/// The size of an array dimension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dim {
+    /// A constant (positive).
+    Const(BigInt),
+    /// Variable-length: the (hidden, scalar) local that holds the size evaluated at the
+    /// declaration.
+    Var(VarRef),
+}
+
+/// What the elements of a declared array hold besides those of its initialiser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// Zero (the array has an initialiser).
+    Zero,
+    /// Any value of the element type, each element its own (no initialiser): the number is
+    /// the declaration's nondet site.
+    Any(usize),
 }
 
 /// A typed expression.
@@ -74,6 +110,37 @@ pub enum IExprKind {
     Cond(Box<IExpr>, Box<IExpr>, Box<IExpr>),
     /// `a, b`
     Comma(Box<IExpr>, Box<IExpr>),
+    /// `a[i][j]`: an element's value (of type `ty`, the element type); one index per
+    /// dimension, of any integer type (indices are values, not converted).
+    Elem(VarRef, Vec<IExpr>),
+    /// `a[i][j] = v`, compound assignments and `++`/`--` of elements: the indices are evaluated
+    /// once, then `value` (of the element type), in which [`IExprKind::Current`] is the
+    /// element's value before; the element gets `value`. The expression's value is the new
+    /// value, or with `post` the old one.
+    SetElem {
+        /// The array.
+        var: VarRef,
+        /// One index per dimension.
+        index: Vec<IExpr>,
+        /// The new value.
+        value: Box<IExpr>,
+        /// Whether the expression's value is the old value (`a[i]++`).
+        post: bool,
+    },
+    /// In the `value` of the innermost enclosing [`IExprKind::SetElem`]: the element's value
+    /// before the update.
+    Current,
+    /// The declaration of a local array (a statement of its own, value 0): variable-length
+    /// sizes must be positive (else undefined behaviour), then every element is `fill` except
+    /// the initialiser's, given by their row-major indices.
+    ArrayDecl {
+        /// The array.
+        var: VarRef,
+        /// Initialised elements: (row-major index, value of the element type), in source order.
+        elems: Vec<(BigInt, IExpr)>,
+        /// The other elements.
+        fill: Fill,
+    },
 }
 
 impl IExpr {
@@ -82,7 +149,28 @@ impl IExpr {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
             match &e.kind {
-                IExprKind::Const(_) | IExprKind::Nondet(_) => {}
+                IExprKind::Const(_) | IExprKind::Nondet(_) | IExprKind::Current => {}
+                IExprKind::Elem(w, idx) => {
+                    if *w == v {
+                        return true;
+                    }
+                    stack.extend(idx);
+                }
+                IExprKind::SetElem {
+                    var, index, value, ..
+                } => {
+                    if *var == v {
+                        return true;
+                    }
+                    stack.extend(index);
+                    stack.push(value);
+                }
+                IExprKind::ArrayDecl { var, elems, .. } => {
+                    if *var == v {
+                        return true;
+                    }
+                    stack.extend(elems.iter().map(|e| &e.1));
+                }
                 IExprKind::Var(w) | IExprKind::PostIncDec(w, _) if *w == v => return true,
                 IExprKind::Var(_) | IExprKind::PostIncDec(..) => {}
                 IExprKind::Assign(w, a) => {
@@ -236,8 +324,12 @@ pub struct NondetSite {
 pub struct Program {
     /// Global variables.
     pub globals: Vec<VarInfo>,
-    /// Their initial values (zero when not initialised), constants of their types.
+    /// Their initial values (zero when not initialised), constants of their types; for an
+    /// array, the value of the elements [`Program::global_elems`] does not list.
     pub global_init: Vec<BigInt>,
+    /// Per global array, its initialised elements (row-major index, value); empty for
+    /// scalars.
+    pub global_elems: Vec<Vec<(BigInt, BigInt)>>,
     /// Defined functions.
     pub functions: Vec<Function>,
     /// The index of `main`.

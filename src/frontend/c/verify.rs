@@ -14,7 +14,6 @@ use crate::engine::driver::{self, EngineChoice, SolveOptions};
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
-use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// How to verify.
@@ -78,8 +77,7 @@ pub struct Verified {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let (program, translation) =
-        super::load_with(store, src, options.data_model, &options.encode)?;
+    let (program, translation) = super::load_with(store, src, options.data_model, &options.encode)?;
     let line_of = |off: usize| line_col(src, off).0;
     let verdict = if let Some(v) = test(&program, options, &line_of) {
         v
@@ -166,14 +164,10 @@ pub fn replay(
     values: &[NondetValue],
     line_of: &dyn Fn(usize) -> usize,
 ) -> interp::Finished {
-    let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
-    for v in values {
-        queues.entry(v.site).or_default().push_back(v.value.clone());
-    }
     let mut zeros = interp::Zeros;
-    interp::run_traced(
+    interp::run_given(
         program,
-        queues,
+        values,
         &mut zeros,
         interp::Budget::default(),
         line_of,

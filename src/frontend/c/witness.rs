@@ -256,10 +256,9 @@ fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
     fn walk(p: &Program, f: usize, ss: &[IStmt], out: &mut HashMap<usize, (usize, String)>) {
         for (k, st) in ss.iter().enumerate() {
             match &st.kind {
-                // A declaration statement: a block of initialisations, in the enclosing scope.
-                IStmtKind::Block(b)
-                    if !b.is_empty() && b.iter().all(|i| matches!(i.kind, IStmtKind::Init(..))) =>
-                {
+                // A declaration statement: a block of initialisations (arrays' included), in
+                // the enclosing scope.
+                IStmtKind::Block(b) if !b.is_empty() && b.iter().all(declares) => {
                     let Some(next) = ss.get(k + 1).map(|n| n.span.start) else {
                         continue;
                     };
@@ -289,6 +288,15 @@ fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
         walk(program, f, &func.body, &mut out);
     }
     out
+}
+
+/// Whether a statement is part of a declaration: an initialisation, or an array's declaration.
+fn declares(s: &IStmt) -> bool {
+    match &s.kind {
+        IStmtKind::Init(..) => true,
+        IStmtKind::Expr(e) => matches!(e.kind, IExprKind::ArrayDecl { .. }),
+        _ => false,
+    }
 }
 
 /// A C literal of value `v` (suffixed `U` beyond `long long`; its minimum as a difference).
@@ -412,7 +420,7 @@ pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violat
                         .and_then(|r| r.trim_start().strip_prefix("=="))
                         .and_then(|r| r.trim().parse::<BigInt>().ok())
                         .ok_or_else(|| format!("not `\\result == N`: {}", c.value))?;
-                    values.push(NondetValue { site, value });
+                    values.push(NondetValue::scalar(site, value));
                 }
                 ("assumption", "follow") => {
                     let c = w
@@ -437,7 +445,7 @@ pub fn read_violation(yaml: &str, program: &Program, src: &str) -> Result<Violat
                         let site = *declared.get(&(at, name)).ok_or_else(|| {
                             format!("no uninitialised `{name}` before {}:{}", at.0, at.1)
                         })?;
-                        values.push(NondetValue { site, value });
+                        values.push(NondetValue::scalar(site, value));
                     }
                 }
                 ("target", "follow") => target = Some(at),

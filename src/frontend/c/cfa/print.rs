@@ -5,7 +5,7 @@
 
 use super::{Cfa, LocId, LocKind, Op};
 use crate::frontend::c::ast::BinOp;
-use crate::frontend::c::ir::{IExpr, IExprKind, Program, VarRef};
+use crate::frontend::c::ir::{Fill, IExpr, IExprKind, Program, VarRef};
 use std::fmt::Write;
 
 /// A location's name: `entry`, `exit`, `error`, `abort7`, `loop3`, the label's name, or `l5`.
@@ -173,6 +173,47 @@ fn write_expr(program: &Program, f: usize, e: &IExpr, s: &mut String, depth: usi
                 write_expr(program, f, a, s, 0);
             }
             s.push(')');
+        }
+        IExprKind::Elem(a, index) => {
+            s.push_str(&var_name(program, f, *a));
+            for i in index {
+                s.push('[');
+                write_expr(program, f, i, s, 0);
+                s.push(']');
+            }
+        }
+        IExprKind::SetElem {
+            var, index, value, ..
+        } => {
+            if paren {
+                s.push('(');
+            }
+            s.push_str(&var_name(program, f, *var));
+            for i in index {
+                s.push('[');
+                write_expr(program, f, i, s, 0);
+                s.push(']');
+            }
+            s.push_str(" = ");
+            sub(value, s);
+            if paren {
+                s.push(')');
+            }
+        }
+        IExprKind::Current => s.push_str("@old"),
+        IExprKind::ArrayDecl { var, elems, fill } => {
+            let _ = write!(s, "{} = {{", var_name(program, f, *var));
+            for (k, (i, v)) in elems.iter().enumerate() {
+                if k > 0 {
+                    s.push_str(", ");
+                }
+                let _ = write!(s, "[{i}] = ");
+                write_expr(program, f, v, s, 0);
+            }
+            s.push_str(match fill {
+                Fill::Zero => "}",
+                Fill::Any(_) => "} else *",
+            });
         }
         IExprKind::Nondet(site) => {
             let _ = write!(s, "nondet#{site}()");

@@ -8,7 +8,7 @@
 
 use super::{Cfa, LocId, Op};
 use crate::analysis::decompose;
-use crate::frontend::c::ir::{IExpr, IExprKind, Program, VarRef};
+use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, VarRef};
 
 #[allow(missing_docs)]
 mod program {
@@ -98,7 +98,13 @@ impl CfaFacts {
         for (i, e) in cfa.edges.iter().enumerate() {
             let i = i as u32;
             facts.cfa_edge.push((i, e.from.0, e.to.0));
-            let mut acc = Accesses::default();
+            let mut acc = Accesses {
+                program,
+                func: f,
+                reads: vec![],
+                writes: vec![],
+                calls: false,
+            };
             match &e.op {
                 Op::Skip => {}
                 Op::Expr(x) | Op::Assume(x, _) => acc.expr(x),
@@ -118,8 +124,9 @@ impl CfaFacts {
                     }
                 }
             }
+            // A whole assignment or an array's declaration sets every value of the variable.
             if let Op::Expr(IExpr {
-                kind: IExprKind::Assign(v, _),
+                kind: IExprKind::Assign(v, _) | IExprKind::ArrayDecl { var: v, .. },
                 ..
             }) = &e.op
             {
@@ -143,20 +150,50 @@ impl CfaFacts {
 }
 
 /// The variables an expression may read and write, and whether it calls a function.
-#[derive(Default)]
-struct Accesses {
+struct Accesses<'a> {
+    program: &'a Program,
+    func: usize,
     reads: Vec<VarRef>,
     writes: Vec<VarRef>,
     calls: bool,
 }
 
-impl Accesses {
+impl Accesses<'_> {
+    /// An access to array `a` reads the sizes of its variable-length dimensions (bounds).
+    fn array(&mut self, a: VarRef) {
+        for d in &self.program.var(self.func, a).dims {
+            if let Dim::Var(v) = d {
+                self.reads.push(*v);
+            }
+        }
+    }
+
     /// Iteratively: expressions nest deeply.
     fn expr(&mut self, e: &IExpr) {
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
             match &e.kind {
-                IExprKind::Const(_) | IExprKind::Nondet(_) => {}
+                IExprKind::Const(_) | IExprKind::Nondet(_) | IExprKind::Current => {}
+                IExprKind::Elem(a, index) => {
+                    self.reads.push(*a);
+                    self.array(*a);
+                    stack.extend(index);
+                }
+                IExprKind::SetElem {
+                    var, index, value, ..
+                } => {
+                    // The other elements keep their values: a read and a write, no kill.
+                    self.reads.push(*var);
+                    self.writes.push(*var);
+                    self.array(*var);
+                    stack.extend(index);
+                    stack.push(value);
+                }
+                IExprKind::ArrayDecl { var, elems, .. } => {
+                    self.writes.push(*var);
+                    self.array(*var);
+                    stack.extend(elems.iter().map(|(_, v)| v));
+                }
                 IExprKind::Var(v) => self.reads.push(*v),
                 IExprKind::PostIncDec(v, _) => {
                     self.reads.push(*v);

@@ -38,6 +38,9 @@ pub fn pure(e: &IExpr) -> bool {
             pure(a)
         }
         IExprKind::Cond(c, a, b) => pure(c) && pure(a) && pure(b),
+        IExprKind::Elem(_, index) => index.iter().all(pure),
+        IExprKind::Current => true,
+        IExprKind::SetElem { .. } | IExprKind::ArrayDecl { .. } => false,
         IExprKind::Assign(..)
         | IExprKind::PostIncDec(..)
         | IExprKind::Call(..)
@@ -109,14 +112,25 @@ impl Encoder<'_> {
                     _ => s.not(s.eq(x, y)),
                 })
             }),
-            IExprKind::Logic(op, a, b) if pure(b) => self.eval2(a, b, st, |me, _, x, y| {
-                let (x, y) = (me.truth(x), me.truth(y));
-                Val::Bool(if *op == BinOp::And {
-                    me.store.and([x, y])
-                } else {
-                    me.store.or([x, y])
-                })
-            }),
+            IExprKind::Logic(op, a, b) if pure(b) => {
+                let mut out = vec![];
+                for (st, x) in self.eval(a, st) {
+                    let x = self.truth(x);
+                    // `b` runs only when `a` does not decide: its assumptions (no undefined
+                    // behaviour) hold only then.
+                    let when = if *op == BinOp::And { x } else { s.not(x) };
+                    for (st, y) in self.eval_under(b, st, when) {
+                        let y = self.truth(y);
+                        let v = if *op == BinOp::And {
+                            s.and([x, y])
+                        } else {
+                            s.or([x, y])
+                        };
+                        out.push((st, Val::Bool(v)));
+                    }
+                }
+                out
+            }
             IExprKind::Logic(op, a, b) => {
                 let mut out = vec![];
                 for (st, x) in self.eval(a, st) {
@@ -198,9 +212,11 @@ impl Encoder<'_> {
                 let mut out = vec![];
                 for (st, cv) in self.eval(c, st) {
                     let ct = self.truth(cv);
-                    for (st, av, bv) in self.eval_pair(a, b, st) {
-                        let t = s.ite(ct, self.int(av), self.int(bv));
-                        out.push((st, Val::Int(t)));
+                    for (st, av) in self.eval_under(a, st, ct) {
+                        for (st, bv) in self.eval_under(b, st, s.not(ct)) {
+                            let t = s.ite(ct, self.int(av), self.int(bv));
+                            out.push((st, Val::Int(t)));
+                        }
                     }
                 }
                 out
@@ -216,6 +232,17 @@ impl Encoder<'_> {
                     out.extend(self.eval(b, st_b));
                 }
                 out
+            }
+            IExprKind::Elem(var, index) => self.eval_elem(*var, index, e.ty, st),
+            IExprKind::SetElem {
+                var,
+                index,
+                value,
+                post,
+            } => self.eval_set_elem(*var, index, value, *post, st),
+            IExprKind::Current => self.eval_current(st),
+            IExprKind::ArrayDecl { var, elems, fill } => {
+                self.eval_array_decl(*var, elems, *fill, st)
             }
             IExprKind::Comma(a, b) => {
                 let mut out = vec![];
@@ -243,6 +270,24 @@ impl Encoder<'_> {
                     .collect()
             }
         }
+    }
+
+    /// Evaluates the pure `e` (see [`pure`]) unconditionally although it only runs when
+    /// `when` holds: the assumptions its evaluation adds (that no undefined behaviour happens)
+    /// become `when → assumptions`, so they do not cut the executions where it does not run.
+    fn eval_under(&mut self, e: &IExpr, st: State, when: TermId) -> Vec<(State, Val)> {
+        let s = self.store;
+        let before = st.guard.len();
+        self.eval(e, st)
+            .into_iter()
+            .map(|(mut st, v)| {
+                let added: Vec<TermId> = st.guard.drain(before..).collect();
+                if !added.is_empty() {
+                    st.assume(s, s.implies(when, s.and(added)));
+                }
+                (st, v)
+            })
+            .collect()
     }
 
     fn eval1(
@@ -313,9 +358,11 @@ impl Encoder<'_> {
         atom_args.extend(ret);
         let mut new_globals = vec![];
         for g in 0..ng {
-            let name = self.program.globals[g].name.clone();
-            let v = self.fresh_var(&name);
-            self.range(s.var(v), self.program.globals[g].ty, &mut st);
+            let info = &self.program.globals[g];
+            let v = self.fresh_sorted(&info.name.clone(), super::array::sort_of(info));
+            if !info.is_array() {
+                self.range(s.var(v), self.program.globals[g].ty, &mut st);
+            }
             new_globals.push(v);
         }
         atom_args.extend(new_globals.iter().copied());
@@ -337,7 +384,7 @@ impl Encoder<'_> {
 
     /// A fresh atom argument equal to `t`.
     fn atom_arg(&mut self, t: TermId, st: &mut State) -> crate::term::VarId {
-        let v = self.fresh_var("arg");
+        let v = self.fresh_sorted("arg", self.store.sort(t));
         st.assume(self.store, self.store.eq(self.store.var(v), t));
         v
     }

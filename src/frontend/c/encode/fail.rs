@@ -24,7 +24,13 @@ pub(super) fn may_fail(p: &Program) -> Vec<bool> {
                 expr_calls(a, calls);
                 expr_calls(b, calls);
             }
-            Const(_) | Var(_) | PostIncDec(..) | Nondet(_) => {}
+            Const(_) | Var(_) | PostIncDec(..) | Nondet(_) | Current => {}
+            Elem(_, index) => index.iter().for_each(|a| expr_calls(a, calls)),
+            SetElem { index, value, .. } => {
+                index.iter().for_each(|a| expr_calls(a, calls));
+                expr_calls(value, calls);
+            }
+            ArrayDecl { elems, .. } => elems.iter().for_each(|a| expr_calls(&a.1, calls)),
         }
     }
     let n = p.functions.len();

@@ -14,8 +14,11 @@
 //! * **Arguments.** A loop head of function `f` has one argument per value of the parameters
 //!   and globals at entry of `f` (not for `main`; needed to relate entry and exit for the
 //!   summary), per global and per local of `f` (every block-scoped declaration is its own
-//!   variable). All sorts are `Int`. Arguments of unsigned or narrow types are assumed within
-//!   their range in every clause that reads them.
+//!   variable). Scalars have sort `Int`; arguments of unsigned or narrow types are assumed
+//!   within their range in every clause that reads them.
+//! * **Arrays** (`array.rs`): one argument of sort `(Array Int Int)` per array, over row-major
+//!   element numbers; `select`/`store`, each index assumed within its dimension (out of
+//!   bounds is undefined behaviour), each value read within the element type's range.
 //! * **Errors.** `reach_error()`, `__VERIFIER_error()`, `__assert_fail` and a failing
 //!   `__VERIFIER_assert`/`assert` send the state to the error outcome: in `main` a query clause
 //!   (head `false`), elsewhere a clause for `f_err`; a call of a function that may fail adds a
@@ -48,6 +51,7 @@
 //!
 //! Must not: solve, or print.
 
+mod array;
 mod bits;
 mod expr;
 mod fail;
@@ -133,16 +137,19 @@ pub fn translate_with(
 ) -> Translation {
     let may_fail = may_fail(program);
     let mut system = System::new();
-    let ng = program.globals.len();
     let mut sum_preds = vec![];
     let mut err_preds = vec![];
+    let globals: Vec<Sort> = program.globals.iter().map(array::sort_of).collect();
     for (i, f) in program.functions.iter().enumerate() {
-        let arity = f.params + ng + usize::from(f.ret.is_some()) + ng;
-        sum_preds.push(system.add_pred(format!("{}_sum", f.name), vec![Sort::Int; arity]));
+        let mut inputs = vec![Sort::Int; f.params];
+        inputs.extend(globals.iter().cloned());
+        let mut sorts = inputs.clone();
+        sorts.extend(f.ret.map(|_| Sort::Int));
+        sorts.extend(globals.iter().cloned());
+        sum_preds.push(system.add_pred(format!("{}_sum", f.name), sorts));
         err_preds.push(
-            (may_fail[i] && i != program.main).then(|| {
-                system.add_pred(format!("{}_err", f.name), vec![Sort::Int; f.params + ng])
-            }),
+            (may_fail[i] && i != program.main)
+                .then(|| system.add_pred(format!("{}_err", f.name), inputs)),
         );
     }
     let mut enc = Encoder {
@@ -153,6 +160,8 @@ pub fn translate_with(
         err_preds,
         func: 0,
         snap: 0,
+        sorts: vec![],
+        current: vec![],
         counter: 0,
         errors: vec![],
         returns: vec![],
@@ -183,6 +192,11 @@ pub(super) struct Encoder<'a> {
     func: usize,
     /// Number of entry-snapshot slots of the current function.
     snap: usize,
+    /// The sort of each slot of the current function.
+    sorts: Vec<Sort>,
+    /// The elements being updated (array term, element number, element type), innermost
+    /// last: what [`super::ir::IExprKind::Current`] reads.
+    current: Vec<(TermId, TermId, CType)>,
     counter: usize,
     /// States that reached the error in the current function.
     errors: Vec<State>,
@@ -196,9 +210,7 @@ pub(super) struct Encoder<'a> {
 
 impl Encoder<'_> {
     fn fresh_var(&mut self, name: &str) -> VarId {
-        self.counter += 1;
-        self.store
-            .new_var(&format!("{name}_{}", self.counter), Sort::Int)
+        self.fresh_sorted(name, Sort::Int)
     }
 
     fn global_slot(&self, g: usize) -> usize {
@@ -256,6 +268,7 @@ impl Encoder<'_> {
         self.errors.clear();
         self.returns.clear();
         let info = self.slot_info();
+        self.sorts = self.slot_sorts();
         let mut st = State {
             guard: vec![],
             env: vec![],
@@ -266,15 +279,16 @@ impl Encoder<'_> {
         // Entry values.
         let mut entry = vec![];
         if !is_main {
-            for (name, ty) in &info[..self.snap] {
-                let t = self.fresh_in(name.trim_end_matches("@entry"), *ty, &mut st);
+            for (k, (name, ty)) in info[..self.snap].iter().enumerate() {
+                let sort = self.sorts[k].clone();
+                let t = self.fresh_slot(name.trim_end_matches("@entry"), *ty, &sort, &mut st);
                 entry.push(t);
             }
         }
         st.env.extend(entry.iter().copied());
         for g in 0..ng {
             let t = if is_main {
-                s.int(self.program.global_init[g].clone())
+                self.global_initial(g)
             } else {
                 entry[f.params + g]
             };
@@ -288,6 +302,8 @@ impl Encoder<'_> {
                 } else {
                     entry[l]
                 }
+            } else if f.locals[l].is_array() {
+                self.const_array(0.into()) // not in scope yet; set by its declaration
             } else {
                 s.int(0) // not in scope yet; set by its declaration
             };
@@ -340,9 +356,11 @@ impl Encoder<'_> {
     fn merge_states(&mut self, states: Vec<State>) -> Vec<State> {
         let store = self.store;
         let mut counter = self.counter;
-        let out = merge(store, states, &mut |_slot| {
+        let sorts = &self.sorts;
+        let out = merge(store, states, &mut |slot| {
             counter += 1;
-            store.new_var(&format!("phi_{counter}"), Sort::Int)
+            let sort = sorts.get(slot).cloned().unwrap_or(Sort::Int);
+            store.new_var(&format!("phi_{counter}"), sort)
         });
         self.counter = counter;
         out
@@ -371,7 +389,7 @@ impl Encoder<'_> {
                             args.push(v);
                         }
                         _ => {
-                            let v = self.fresh_var("h");
+                            let v = self.fresh_sorted("h", s.sort(t));
                             guard.push(s.eq(s.var(v), t));
                             used.insert(v);
                             args.push(v);
@@ -565,9 +583,10 @@ impl Encoder<'_> {
             .collect();
         let fname = self.program.functions[self.func].name.clone();
         let k = self.loops.len();
-        let pred = self
-            .system
-            .add_pred(format!("{fname}_loop{k}"), vec![Sort::Int; keep.len()]);
+        let pred = self.system.add_pred(
+            format!("{fname}_loop{k}"),
+            keep.iter().map(|&k| self.sorts[k].clone()).collect(),
+        );
         let span = self.program.functions[self.func].cfa.loc(at).span;
         self.loops.push(LoopHead {
             pred,
@@ -592,8 +611,8 @@ impl Encoder<'_> {
             events: vec![],
             has_source: true,
         };
-        for _ in 0..info.len() {
-            let v = self.fresh_var("dead");
+        for k in 0..info.len() {
+            let v = self.fresh_sorted("dead", self.sorts[k].clone());
             head.env.push(s.var(v));
         }
         let mut args = vec![];
@@ -603,8 +622,9 @@ impl Encoder<'_> {
                 .chars()
                 .map(|c| if c == '@' { '_' } else { c })
                 .collect();
-            let v = self.fresh_var(&clean);
-            if !(ty.signed && ty.bits >= 32) {
+            let sort = self.sorts[k].clone();
+            let v = self.fresh_sorted(&clean, sort.clone());
+            if sort == Sort::Int && !(ty.signed && ty.bits >= 32) {
                 self.range(s.var(v), *ty, &mut head);
             }
             args.push(v);

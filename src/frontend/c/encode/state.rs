@@ -15,6 +15,9 @@ pub enum EventKind {
     Nondet(usize, VarId),
     /// A call: the body atom at this index derives the callee's summary or error.
     Call(usize),
+    /// An uninitialised array was declared at a site: this (array-sorted) variable holds its
+    /// elements.
+    Array(usize, VarId),
 }
 
 /// An event with its guard.

@@ -70,8 +70,8 @@ impl Resolver {
             return Err(unsupported(d.span, "pointers"));
         }
         for s in &d.suffixes {
-            if let Suffix::Array(span) = s {
-                return Err(unsupported(*span, "arrays"));
+            if let Suffix::Array(_, span) = s {
+                return Err(unsupported(*span, "arrays here"));
             }
         }
         Ok(())
@@ -100,6 +100,9 @@ impl Resolver {
         let mut out = vec![];
         for p in ps {
             let t = self.base_type(&p.specs)?;
+            if super::is_array(&p.decl) {
+                return Err(unsupported(p.decl.span, "array parameters"));
+            }
             self.check_scalar(&p.decl)?;
             match t {
                 None if ps.len() == 1 && p.decl.name.is_none() => {}
@@ -170,6 +173,10 @@ impl Resolver {
                 self.externs.insert(name, ty);
                 continue;
             }
+            if super::is_array(&item.decl) && item.decl.pointers == 0 {
+                self.global_array(d, item)?;
+                continue;
+            }
             self.check_scalar(&item.decl)?;
             let Some(ty) = self.base_type(&d.specs)? else {
                 return Err(unsupported(span, "void variables"));
@@ -210,9 +217,15 @@ impl Resolver {
                 continue;
             }
             self.global_names.insert(name.clone(), self.globals.len());
-            self.globals.push(VarInfo { name, ty, span });
+            self.globals.push(VarInfo {
+                name,
+                ty,
+                span,
+                dims: vec![],
+            });
             self.global_defined.push(init.is_some());
             self.global_init.push(init.unwrap_or_else(BigInt::zero));
+            self.global_elems.push(vec![]);
         }
         Ok(())
     }
@@ -282,6 +295,9 @@ impl Resolver {
     pub(super) fn local_static(&mut self, d: &Declaration, item: &InitDecl) -> Result<(), CError> {
         let name = item.decl.name.clone().unwrap_or_default();
         let span = item.decl.span;
+        if super::is_array(&item.decl) && item.decl.pointers == 0 {
+            return self.static_array(d, item);
+        }
         self.check_scalar(&item.decl)?;
         let Some(ty) = self.base_type(&d.specs)? else {
             return Err(unsupported(span, "void variables"));
@@ -307,13 +323,15 @@ impl Resolver {
             name: format!("{}.{name}", self.func),
             ty,
             span,
+            dims: vec![],
         });
         self.global_init.push(init);
+        self.global_elems.push(vec![]);
         self.global_defined.push(true);
         Ok(())
     }
 
-    fn not_a_function(&self, name: &str, span: Span) -> Result<(), CError> {
+    pub(super) fn not_a_function(&self, name: &str, span: Span) -> Result<(), CError> {
         if self.sigs.contains_key(name) {
             return Err(kind_clash(name, span));
         }
@@ -322,7 +340,7 @@ impl Resolver {
 }
 
 /// The error for declarators nested too deeply.
-fn too_deep(d: &Declarator) -> Result<(), CError> {
+pub(super) fn too_deep(d: &Declarator) -> Result<(), CError> {
     match d.suffixes.first() {
         Some(Suffix::TooDeep(span)) => Err(CError::too_deep(*span, "declarators")),
         _ => Ok(()),
@@ -334,7 +352,7 @@ pub(super) fn unspecified_params(d: &Declarator) -> bool {
     matches!(d.suffixes.first(), Some(Suffix::Params(ps, false)) if ps.is_empty())
 }
 
-fn conflicting(name: &str, span: Span) -> CError {
+pub(super) fn conflicting(name: &str, span: Span) -> CError {
     CError::new(
         CErrorKind::Name,
         span,

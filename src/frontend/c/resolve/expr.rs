@@ -12,13 +12,19 @@ use num_traits::Num;
 impl Resolver {
     pub(super) fn lvalue(&mut self, e: &Expr) -> Result<(VarRef, CType), CError> {
         match &e.kind {
-            ExprKind::Ident(n) => self.lookup(n).ok_or_else(|| {
-                CError::new(
-                    CErrorKind::Name,
-                    e.span,
-                    format!("undeclared variable `{n}`"),
-                )
-            }),
+            ExprKind::Ident(n) => {
+                let (v, ty) = self.lookup(n).ok_or_else(|| {
+                    CError::new(
+                        CErrorKind::Name,
+                        e.span,
+                        format!("undeclared variable `{n}`"),
+                    )
+                })?;
+                if self.info(v).is_array() {
+                    return Err(unsupported(e.span, "assignments of whole arrays"));
+                }
+                Ok((v, ty))
+            }
             ExprKind::Unsupported(what) => Err(unsupported(e.span, what)),
             ExprKind::TooDeep => Err(CError::too_deep(e.span, "expressions")),
             ExprKind::Unary(UnOp::Deref, _) => Err(unsupported(e.span, "pointers")),
@@ -38,8 +44,19 @@ impl Resolver {
                 let (v, ty) = self.lookup(n).ok_or_else(|| {
                     CError::new(CErrorKind::Name, span, format!("undeclared variable `{n}`"))
                 })?;
+                if self.info(v).is_array() {
+                    return Err(unsupported(
+                        span,
+                        "arrays used as values (passed, assigned or compared whole)",
+                    ));
+                }
                 mk(IExprKind::Var(v), ty)
             }
+            ExprKind::Index(..) => {
+                let (var, ty, index) = self.element(e)?.unwrap_or_else(|| unreachable!());
+                mk(IExprKind::Elem(var, index), ty)
+            }
+            ExprKind::InitList(_) => return Err(unsupported(span, "initialiser lists here")),
             ExprKind::Int(text) => {
                 let (v, ty) = int_literal(text, self.model)
                     .map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;
@@ -79,6 +96,24 @@ impl Resolver {
                 binary(*op, a, b, span)
             }
             ExprKind::Assign(op, lhs, rhs) => {
+                if let Some((var, ty, index)) = self.element(lhs)? {
+                    let rhs = self.expr(rhs)?;
+                    let value = match op {
+                        None => rhs,
+                        Some(op) => binary(*op, current(ty, lhs.span), rhs, span),
+                    };
+                    let value = Box::new(convert(value, ty));
+                    let post = false;
+                    return Ok(mk(
+                        IExprKind::SetElem {
+                            var,
+                            index,
+                            value,
+                            post,
+                        },
+                        ty,
+                    ));
+                }
                 let (v, ty) = self.lvalue(lhs)?;
                 let rhs = self.expr(rhs)?;
                 let value = match op {
@@ -95,6 +130,25 @@ impl Resolver {
                 mk(IExprKind::Assign(v, Box::new(convert(value, ty))), ty)
             }
             ExprKind::IncDec(pre, inc, x) => {
+                if let Some((var, ty, index)) = self.element(x)? {
+                    let one = IExpr {
+                        kind: IExprKind::Const(BigInt::from(1)),
+                        ty: CType::INT,
+                        span,
+                    };
+                    let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                    let value = Box::new(convert(binary(op, current(ty, x.span), one, span), ty));
+                    let post = !*pre;
+                    return Ok(mk(
+                        IExprKind::SetElem {
+                            var,
+                            index,
+                            value,
+                            post,
+                        },
+                        ty,
+                    ));
+                }
                 let (v, ty) = self.lvalue(x)?;
                 if *pre {
                     let cur = IExpr {
@@ -195,6 +249,15 @@ impl Resolver {
                 mk(IExprKind::Comma(Box::new(a), Box::new(b)), t)
             }
         })
+    }
+}
+
+/// The element being updated, in the new value of [`IExprKind::SetElem`].
+fn current(ty: CType, span: Span) -> IExpr {
+    IExpr {
+        kind: IExprKind::Current,
+        ty,
+        span,
     }
 }
 

@@ -1,7 +1,8 @@
 //! From the parsed AST to the resolved program of `ir.rs`: binds names (block scopes, globals,
 //! functions; a name declared twice in one scope is an error, file-scope declarations in
 //! `decl.rs`), computes types with C's conversions, recognises the SV-COMP built-ins, and
-//! rejects everything outside the subset with an `unsupported:` error at its place.
+//! rejects everything outside the subset with an `unsupported:` error at its place. Arrays
+//! (declarations, initialiser lists, element accesses) are in `array.rs`.
 //!
 //! Must not: translate to clauses or execute anything.
 
@@ -13,9 +14,11 @@ use super::types::{CType, DataModel};
 use num_bigint::BigInt;
 use std::collections::HashMap;
 
+mod array;
 mod decl;
 mod expr;
 
+use array::is_array;
 use decl::ParamDecl;
 pub use expr::{const_value, convert};
 
@@ -46,6 +49,8 @@ struct Sig {
 struct Resolver {
     globals: Vec<VarInfo>,
     global_init: Vec<BigInt>,
+    /// Per global, the initialised elements of an array.
+    global_elems: Vec<Vec<(BigInt, BigInt)>>,
     /// Whether each global has had its (one) initialised definition.
     global_defined: Vec<bool>,
     global_names: HashMap<String, usize>,
@@ -94,6 +99,7 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     let mut r = Resolver {
         globals: vec![],
         global_init: vec![],
+        global_elems: vec![],
         global_defined: vec![],
         global_names: HashMap::new(),
         externs: HashMap::new(),
@@ -157,6 +163,7 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     Ok(Program {
         globals: r.globals,
         global_init: r.global_init,
+        global_elems: r.global_elems,
         functions,
         main,
         nondet_sites: r.sites,
@@ -206,6 +213,7 @@ impl Resolver {
                     name: format!("_arg{}", self.locals.len()),
                     ty,
                     span,
+                    dims: vec![],
                 }),
             }
         }
@@ -269,6 +277,7 @@ impl Resolver {
             name: format!("switch@{}", span.start),
             ty,
             span: e.span,
+            dims: vec![],
         });
         self.switches.push(SwitchCtx {
             ty,
@@ -384,14 +393,34 @@ impl Resolver {
 
     /// A new local variable, bound in the innermost scope.
     fn declare(&mut self, name: &str, ty: CType, span: Span) -> Result<usize, CError> {
+        self.declare_with(name, ty, vec![], span)
+    }
+
+    /// A new local variable (an array when `dims` is not empty), bound in the innermost scope.
+    fn declare_with(
+        &mut self,
+        name: &str,
+        ty: CType,
+        dims: Vec<Dim>,
+        span: Span,
+    ) -> Result<usize, CError> {
         let id = self.locals.len();
         self.bind(name, VarRef::Local(id), span)?;
         self.locals.push(VarInfo {
             name: name.to_owned(),
             ty,
             span,
+            dims,
         });
         Ok(id)
+    }
+
+    /// The declaration of a variable of the current function.
+    fn info(&self, v: VarRef) -> &VarInfo {
+        match v {
+            VarRef::Local(i) => &self.locals[i],
+            VarRef::Global(i) => &self.globals[i],
+        }
     }
 
     fn lookup(&self, name: &str) -> Option<(VarRef, CType)> {
@@ -462,6 +491,10 @@ impl Resolver {
                     }
                     if is_static {
                         self.local_static(d, item)?;
+                        continue;
+                    }
+                    if is_array(&item.decl) {
+                        out.extend(self.local_array(d, item)?);
                         continue;
                     }
                     self.check_scalar(&item.decl)?;
