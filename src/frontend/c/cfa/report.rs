@@ -86,7 +86,9 @@ impl<'a> ProgramAnalysis<'a> {
                 let _ = writeln!(
                     s,
                     "  loop {k}{}: heads [{}] members [{}] modifies [{}]",
-                    l.parent.map(|q| format!(" (in loop {q})")).unwrap_or_default(),
+                    l.parent
+                        .map(|q| format!(" (in loop {q})"))
+                        .unwrap_or_default(),
                     locs(&l.heads),
                     locs(&l.members),
                     self.names(f, &l.modified).join(" ")
