@@ -3,7 +3,10 @@
 //! expected-answers table, the JSON and CSV shapes, `.smt2.gz` inputs, the report page, and
 //! hostile directories (dangling links, loops of links, FIFOs, names that are not UTF-8,
 //! unreadable directories: made at test time, never committed) that cost only their own paths.
+//! C programs (`.c`, `.i`) are in the module `c` (`tests/batch/c.rs`).
 
+#[path = "batch/c.rs"]
+mod c;
 mod common;
 
 use hornbeam::batch::{output, Run};

@@ -1,9 +1,11 @@
 //! Expected answers: a tab-separated table with a header naming the columns `path` and
 //! `expected` (other columns ignored), paths relative to the table's directory, as in CHC-COMP's
-//! `expected.tsv`. Duty: look files up and mark wrong answers. Must not: judge `unknown` or
-//! `error` as wrong (only a definite answer contradicting a definite expectation is wrong).
+//! `expected.tsv`, or SV-COMP samples' (`expected` = `safe`/`unsafe`). Duty: look files up and
+//! mark wrong answers. Must not: judge `unknown` or `error` as wrong (only a definite answer
+//! contradicting a definite expectation is wrong: `sat` or `safe` against `unsat` or `unsafe`,
+//! or the other way round, see [`polarity`]).
 
-use super::Record;
+use super::{polarity, Record};
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -66,10 +68,31 @@ impl Expected {
     }
 }
 
-/// A definite answer that contradicts a definite expectation.
+/// A definite answer that contradicts a definite expectation: `sat`/`safe` against
+/// `unsat`/`unsafe`, or the other way round.
 pub fn is_wrong(answer: &str, expected: Option<&str>) -> bool {
-    matches!(
-        (answer, expected),
-        ("sat", Some("unsat")) | ("unsat", Some("sat"))
-    )
+    match (polarity(answer), expected.and_then(polarity)) {
+        (Some(a), Some(e)) => a != e,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_wrong;
+
+    #[test]
+    fn only_definite_answers_against_definite_expectations_are_wrong() {
+        assert!(is_wrong("sat", Some("unsat")));
+        assert!(is_wrong("unsat", Some("sat")));
+        assert!(is_wrong("safe", Some("unsafe")));
+        assert!(is_wrong("unsafe", Some("safe")));
+        assert!(is_wrong("sat", Some("unsafe")));
+        assert!(!is_wrong("safe", Some("safe")));
+        assert!(!is_wrong("safe", Some("sat")));
+        assert!(!is_wrong("unknown", Some("safe")));
+        assert!(!is_wrong("error", Some("unsat")));
+        assert!(!is_wrong("unsafe", None));
+        assert!(!is_wrong("unsafe", Some("maybe")));
+    }
 }

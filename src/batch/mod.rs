@@ -4,15 +4,22 @@
 //! Duty: find the inputs ([`walk`]: a path that cannot be solved — a dangling link, a loop of
 //! links, a FIFO — is that path's `error` record, never the end of the batch), run each under
 //! its time and memory limit without letting one instance's crash, loop or memory hunger cost
-//! more than its own result ([`runner`]),
+//! more than its own result ([`runner`]), read what it printed ([`interpret`]),
 //! compare answers with expected ones ([`expected`]), select a shard of the inputs when the
 //! batch is spread over machines ([`shard`]), write the results ([`output`]), merge result
 //! files into runs ([`merge`]) and render the report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
 //! through a callback), solve in-process (a crash there would take the whole batch down), or
-//! call engines directly: an instance is `hornbeam solve` (or, for C programs once the front end
-//! lands, `hornbeam verify`) run as a child of the current executable.
+//! call engines directly: an instance is `hornbeam solve` (for a clause system) or `hornbeam
+//! verify` (for a C program, `.c` or `.i`) run as a child of the current executable.
+//!
+//! Answers are recorded as the child printed them: `sat`/`unsat` for clause systems,
+//! `safe`/`unsafe` for C programs (what an SV-COMP `expected.tsv` says), `unknown`, or `error`.
+//! `sat` and `safe` are the same verdict (the clauses have a model: the program is safe), as
+//! are `unsat` and `unsafe` ([`polarity`]): a wrong answer is a verdict of one polarity against
+//! an expectation of the other, whatever words either uses.
 
 pub mod expected;
+pub mod interpret;
 pub mod merge;
 pub mod output;
 pub mod report;
@@ -21,7 +28,7 @@ pub mod shard;
 pub mod walk;
 
 pub use shard::Shard;
-pub use walk::{collect, is_input, Collected, Input};
+pub use walk::{collect, is_input, is_program, Collected, Input};
 
 use crate::witness::ReasonKind;
 use rayon::prelude::*;
@@ -37,11 +44,11 @@ pub struct Record {
     pub path: String,
     /// The benchmark track: the name of the file's parent directory.
     pub track: String,
-    /// `sat`, `unsat`, `unknown` or `error`.
+    /// `sat`, `unsat` (clause systems), `safe`, `unsafe` (C programs), `unknown` or `error`.
     pub answer: String,
     /// The expected answer, when an expected-answers table names the file.
     pub expected: Option<String>,
-    /// Whether the answer contradicts the expected one (`sat` vs `unsat`).
+    /// Whether the answer contradicts the expected one (`sat`/`safe` vs `unsat`/`unsafe`).
     pub wrong: bool,
     /// Wall-clock seconds of the instance.
     pub time: f64,
@@ -67,14 +74,25 @@ pub struct Record {
 }
 
 impl Record {
-    /// Whether the answer is `sat` or `unsat`.
+    /// Whether the answer is definite: `sat`, `unsat`, `safe` or `unsafe`.
     pub fn solved(&self) -> bool {
-        self.answer == "sat" || self.answer == "unsat"
+        polarity(&self.answer).is_some()
     }
 
     /// Whether the solver withheld an answer because its witness failed its check (a bug).
     pub fn witness_failed(&self) -> bool {
         self.reason_kind == Some(ReasonKind::WitnessFailed)
+    }
+}
+
+/// The verdict a definite answer states: `Some(true)` for `sat` and `safe` (no error is
+/// reachable: the clauses have a model), `Some(false)` for `unsat` and `unsafe`, `None` for
+/// anything else (`unknown`, `error`, an empty cell).
+pub fn polarity(answer: &str) -> Option<bool> {
+    match answer {
+        "sat" | "safe" => Some(true),
+        "unsat" | "unsafe" => Some(false),
+        _ => None,
     }
 }
 
@@ -112,7 +130,7 @@ pub struct BatchOptions {
     pub memory_mb: Option<u64>,
     /// The executable to run for each instance (normally the current one).
     pub exe: PathBuf,
-    /// The `--engine` value each `solve` gets (`None`: its default, the portfolio).
+    /// The `--engine` value each `solve` or `verify` gets (`None`: its default, the portfolio).
     pub engine: Option<String>,
     /// The part of the inputs being run, recorded in the [`Run`] (the caller selects the
     /// inputs with [`shard::select`]).

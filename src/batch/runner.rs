@@ -25,11 +25,14 @@
 //!
 //! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`
 //! (with `--engine E` when the options name one);
-//! `.smt2.gz` is decompressed (flate2) to a temporary file first. C programs (`.c`, once the
-//! front end lands) would run `verify FILE --timeout T` and map `safe`/`unsafe` to
-//! `sat`/`unsat`: only [`command_for`] and [`is_input`](super::is_input) need to learn them.
+//! `.smt2.gz` is decompressed (flate2) to a temporary file first. A C program (`.c`, `.i`:
+//! [`is_program`]) runs `verify FILE --timeout T --stats` (and `--engine E`), whose verdict
+//! `safe`/`unsafe` is recorded as such; both commands print the same statistics line on stderr
+//! (one JSON object with `engine` and, after `unknown`, `reason_kind`), which
+//! [`interpret`](super::interpret) reads the same way.
 
-use super::walk::{problem_of_type, Problem};
+use super::interpret::{interpret, MB};
+use super::walk::{is_program, problem_of_type, Problem};
 use super::{error_record, BatchOptions, Record};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -50,8 +53,6 @@ pub const POLL: Duration = Duration::from_millis(10);
 /// of address space each), the mapped executable and Z3 library, thread stacks, with room to
 /// spare. The backstop is for bursts too fast for the polling, not the limit itself.
 pub const RESERVED_MB: u64 = 1024;
-
-const MB: u64 = 1 << 20;
 
 /// The memory limits of one child, from `--memory MB`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,10 +195,11 @@ fn gunzip(file: &Path) -> Result<TempFile, PrepareError> {
     Ok(tmp)
 }
 
-/// The child command for `file` (which may be a decompressed copy of the input).
+/// The child command for `file` (which may be a decompressed copy of the input): `verify` for a
+/// C program, `solve` for anything else.
 pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     let mut cmd = Command::new(&options.exe);
-    cmd.arg("solve")
+    cmd.arg(if is_program(file) { "verify" } else { "solve" })
         .arg(file)
         .arg("--timeout")
         .arg(format!("{}", options.timeout.as_secs_f64()))
@@ -403,100 +405,6 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     Some(rec)
 }
 
-/// Fills in answer, engine, validation and reason from the child's output and exit status.
-fn interpret(
-    rec: &mut Record,
-    status: std::process::ExitStatus,
-    stdout: &str,
-    stderr: &str,
-    memory: Option<MemoryLimit>,
-) {
-    let first = stdout.lines().next().unwrap_or("").trim();
-    let stats: Option<serde_json::Value> = stderr
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .and_then(|l| serde_json::from_str(l).ok());
-    let messages: Vec<&str> = stderr
-        .lines()
-        .filter(|l| !l.starts_with('{') && !l.trim().is_empty())
-        .collect();
-    let oom = stderr.contains("memory allocation of") || stderr.contains("out of memory");
-    if let Some(sig) = status.signal() {
-        rec.reason = if oom {
-            memory_reason(memory)
-        } else {
-            format!("killed by signal {sig}{}", tail(&messages))
-        };
-        return;
-    }
-    match (status.code(), first) {
-        (Some(0), "sat" | "unsat" | "unknown") => {
-            rec.answer = first.to_string();
-            rec.engine = stats
-                .as_ref()
-                .and_then(|s| s.get("engine"))
-                .and_then(|e| e.as_str())
-                .map(str::to_string);
-            rec.reason_kind = stats
-                .as_ref()
-                .and_then(|s| s.get("reason_kind"))
-                .and_then(|k| k.as_str())
-                .and_then(|k| k.parse().ok());
-            if rec.solved() {
-                rec.validation = "validated".into();
-            } else {
-                rec.reason = messages.join("; ");
-                if rec.reason.contains("solver thread") && memory.is_some() {
-                    rec.answer = "error".into();
-                    rec.reason = memory_reason(memory);
-                }
-            }
-        }
-        (Some(2), _) => {
-            rec.reason = messages.first().map_or("input error", |m| m).to_string();
-        }
-        (Some(101), _) => {
-            rec.reason = if oom {
-                memory_reason(memory)
-            } else {
-                format!("crashed (panic){}", tail(&messages))
-            };
-        }
-        (code, _) => {
-            rec.reason = if oom {
-                memory_reason(memory)
-            } else {
-                format!(
-                    "exit status {}{}",
-                    code.map_or("?".into(), |c| c.to_string()),
-                    tail(&messages)
-                )
-            };
-        }
-    }
-}
-
-/// The reason of a child whose allocation failed: under a limit, at the address-space backstop.
-fn memory_reason(memory: Option<MemoryLimit>) -> String {
-    match memory {
-        Some(m) => format!(
-            "out of memory (an allocation failed at the address-space backstop of {} MB for a \
-             limit of {} MB)",
-            m.backstop_mb, m.mb
-        ),
-        None => "out of memory".into(),
-    }
-}
-
-/// The last message of the child, as context for a crash.
-fn tail(messages: &[&str]) -> String {
-    match messages.last() {
-        Some(m) => format!(": {}", m.chars().take(200).collect::<String>()),
-        None => String::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,6 +443,35 @@ mod tests {
         assert!(matches!(ending, Ending::TimedOut));
         assert!(usage.is_some());
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn the_child_command_follows_the_input_kind() {
+        let options = BatchOptions {
+            jobs: 1,
+            timeout: Duration::from_secs(7),
+            memory_mb: None,
+            exe: PathBuf::from("hornbeam"),
+            engine: Some("bmc".into()),
+            shard: None,
+        };
+        let args = |f: &str| {
+            let cmd = command_for(Path::new(f), &options);
+            let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
+            args.join(" ")
+        };
+        assert_eq!(
+            args("a/p.c"),
+            "verify a/p.c --timeout 7 --stats --engine bmc"
+        );
+        assert_eq!(
+            args("a/p.i"),
+            "verify a/p.i --timeout 7 --stats --engine bmc"
+        );
+        assert_eq!(
+            args("a/f.smt2"),
+            "solve a/f.smt2 --timeout 7 --stats --engine bmc"
+        );
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Finding a batch's inputs: the paths given on the command line, directories walked (sorted by
-//! name) for `.smt2` and `.smt2.gz` files, each candidate either a regular file to solve or a
-//! [`Problem`] that becomes its `error` record.
+//! name) for clause systems (`.smt2`, `.smt2.gz`) and C programs (`.c`, `.i`: [`is_program`]),
+//! each candidate either a regular file to solve or a [`Problem`] that becomes its `error`
+//! record. Both kinds may be mixed in one directory and one batch: each file is its own
+//! instance, and its name alone decides which command runs it.
 //!
 //! Duty: never let one path stop the walk. A candidate (a file given as such, or a walked entry
-//! whose name ends in `.smt2`/`.smt2.gz`) that cannot be solved — a dangling symbolic link, a
+//! whose name is an input's, [`is_input`]) that cannot be solved — a dangling symbolic link, a
 //! loop of links, a FIFO or other non-regular file, a file whose type cannot be read — is kept
 //! with its problem; a path that is not a candidate and cannot be used (an unreadable
 //! directory, a link back to a directory being walked, a dangling link of another name) is a
@@ -112,10 +114,18 @@ pub struct Collected {
     pub warnings: Vec<Warning>,
 }
 
-/// Whether a name is an input's (`.smt2` or `.smt2.gz`), by its bytes.
+/// Whether a name is an input's (`.smt2`, `.smt2.gz`, or a C program's: [`is_program`]), by
+/// its bytes.
 pub fn is_input(p: &Path) -> bool {
     let name = p.file_name().map_or(&[][..], |n| n.as_bytes());
-    name.ends_with(b".smt2") || name.ends_with(b".smt2.gz")
+    name.ends_with(b".smt2") || name.ends_with(b".smt2.gz") || is_program(p)
+}
+
+/// Whether a name is a C program's (`.c`, or `.i` for preprocessed source), by its bytes: the
+/// batch runs `hornbeam verify` on it, and `hornbeam solve` on any other file.
+pub fn is_program(p: &Path) -> bool {
+    let name = p.file_name().map_or(&[][..], |n| n.as_bytes());
+    name.ends_with(b".c") || name.ends_with(b".i")
 }
 
 /// What a file type is, for a [`Problem::NotRegular`].
@@ -266,6 +276,11 @@ mod tests {
         assert!(is_input(Path::new("a/b.smt2")));
         assert!(is_input(Path::new("b.smt2.gz")));
         assert!(!is_input(Path::new("b.smt")));
+        assert!(is_input(Path::new("p/task.c")) && is_program(Path::new("p/task.c")));
+        assert!(is_input(Path::new("task.i")) && is_program(Path::new("task.i")));
+        assert!(!is_program(Path::new("b.smt2")) && !is_program(Path::new("b.smt2.gz")));
+        assert!(!is_input(Path::new("task.h")) && !is_input(Path::new("task.yml")));
+        assert!(!is_input(Path::new("task.c.gz")) && !is_program(Path::new("a.cc")));
         let odd = Path::new(OsStr::from_bytes(b"d/\xff\xfe.smt2"));
         assert!(is_input(odd));
     }

@@ -1,4 +1,5 @@
-//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls, the walk's
+//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls (clause systems
+//! and C programs alike: the library picks `solve` or `verify` per file), the walk's
 //! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
 //! instance and a summary line every `--progress-every` seconds), Ctrl-C, wrong answers on
 //! stderr, result files; for `report`, the merge's errors and warnings.
@@ -49,7 +50,8 @@ impl FromStr for ProgressEvery {
 /// Options of `hornbeam batch`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct BatchArgs {
-    /// Files and directories (walked for `.smt2` and `.smt2.gz`).
+    /// Files and directories (walked for `.smt2` and `.smt2.gz` clause systems, solved with
+    /// `solve`, and `.c` and `.i` C programs, verified with `verify`).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Instances at once (default: the number of cores).
@@ -61,7 +63,8 @@ pub struct BatchArgs {
     /// Memory limit per instance, in MB: the resident set it may reach (0: none).
     #[arg(long, default_value_t = 8192)]
     memory: u64,
-    /// Expected answers: a TSV with columns `path` (relative to the TSV) and `expected`.
+    /// Expected answers: a TSV with columns `path` (relative to the TSV) and `expected`
+    /// (`sat`/`unsat`, or `safe`/`unsafe` for C programs).
     #[arg(long)]
     expected: Option<PathBuf>,
     /// Write the results as JSON.
@@ -73,7 +76,7 @@ pub struct BatchArgs {
     /// Write an HTML report (summary table and cactus plot).
     #[arg(long)]
     report: Option<PathBuf>,
-    /// The engine each instance runs (as `solve --engine`).
+    /// The engine each instance runs (as `solve --engine` and `verify --engine`).
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
     /// Solve only shard K of N (1 <= K <= N): the inputs at positions K-1, K-1+N, ... when
@@ -106,6 +109,8 @@ pub struct ReportArgs {
 struct Tally {
     sat: AtomicUsize,
     unsat: AtomicUsize,
+    safe: AtomicUsize,
+    r#unsafe: AtomicUsize,
     unknown: AtomicUsize,
     error: AtomicUsize,
     wrong: AtomicUsize,
@@ -119,6 +124,8 @@ impl Tally {
         let c = match r.answer.as_str() {
             "sat" => &self.sat,
             "unsat" => &self.unsat,
+            "safe" => &self.safe,
+            "unsafe" => &self.r#unsafe,
             "unknown" => &self.unknown,
             _ => &self.error,
         };
@@ -132,16 +139,24 @@ impl Tally {
         self.done.fetch_add(1, Ordering::SeqCst) + 1
     }
 
+    /// The counts: `sat N unsat N` (and `safe N unsafe N` once a C program answered)
+    /// `unknown N error N wrong N` (and `witness-failed N` once a witness failed).
     fn line(&self) -> String {
         let g = |a: &AtomicUsize| a.load(Ordering::SeqCst);
-        let mut line = format!(
-            "sat {} unsat {} unknown {} error {} wrong {}",
-            g(&self.sat),
-            g(&self.unsat),
+        let mut line = format!("sat {} unsat {}", g(&self.sat), g(&self.unsat));
+        if g(&self.safe) + g(&self.r#unsafe) > 0 {
+            line.push_str(&format!(
+                " safe {} unsafe {}",
+                g(&self.safe),
+                g(&self.r#unsafe)
+            ));
+        }
+        line.push_str(&format!(
+            " unknown {} error {} wrong {}",
             g(&self.unknown),
             g(&self.error),
             g(&self.wrong)
-        );
+        ));
         if g(&self.witness_failed) > 0 {
             line.push_str(&format!(" witness-failed {}", g(&self.witness_failed)));
         }

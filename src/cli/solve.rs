@@ -183,9 +183,9 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
 }
 
 /// `HORNBEAM_TEST_FORGE=model|derivation`: the tests' way to make the engine's witness wrong
-/// (through `batch` too, whose children inherit the environment), to show that the checks
-/// catch it and that it is reported as a failed witness.
-fn forgery() -> Option<driver::Forgery> {
+/// (through `batch` too, whose children inherit the environment; `verify` reads it as well), to
+/// show that the checks catch it and that it is reported as a failed witness.
+pub(super) fn forgery() -> Option<driver::Forgery> {
     match std::env::var("HORNBEAM_TEST_FORGE").ok()?.as_str() {
         "model" => Some(driver::Forgery::EmptyModel),
         "derivation" => Some(driver::Forgery::EmptyDerivation),

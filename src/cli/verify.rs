@@ -5,7 +5,9 @@
 //!
 //! With `--property`, only SV-COMP's `unreach-call` is accepted; `--data-model` sets the width
 //! of `long`; `--witness FILE` writes the library's SV-COMP witness after `safe` or `unsafe`
-//! (none after `unknown`, which says so on stderr).
+//! (none after `unknown`, which says so on stderr). `--stats` prints one JSON object on stderr
+//! in the shape of `solve --stats` (`engine`, `answer`, `reason_kind` after `unknown`, sizes,
+//! time per phase, the engine's counters), which is how `batch` reads a C program's result.
 //!
 //! The pipeline is the library's (`frontend::c::verify`); this module reads the arguments,
 //! prints the verdict and writes the witness. It runs on a worker thread with a large stack;
@@ -58,6 +60,11 @@ pub struct VerifyArgs {
     /// Write an SV-COMP witness (YAML format 2.0) to FILE after `safe` or `unsafe`.
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
+    /// Print one JSON object of statistics on stderr (as `solve --stats`: the engine that
+    /// answered, or `testing` for the concrete runs; the answer; the kind of an `unknown`'s
+    /// reason; the clause system's size; time per phase).
+    #[arg(long)]
+    stats: bool,
     /// Give cut-point predicates every variable, not only the ones live there (to measure
     /// what the liveness filter does).
     #[arg(long)]
@@ -101,6 +108,7 @@ fn property_of(arg: Option<&str>) -> Result<Property, i32> {
 
 /// (stdout, stderr, exit status)
 fn verify(args: &VerifyArgs) -> (String, String, i32) {
+    let start = std::time::Instant::now();
     let property = match property_of(args.property.as_deref()) {
         Ok(p) => p,
         Err(code) => return (String::new(), String::new(), code),
@@ -148,15 +156,41 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         },
         testing: !args.no_testing,
         encode,
+        forge: super::solve::forgery(),
     };
     let Verified {
         program,
         translation: tr,
         verdict,
+        engine,
+        engine_stats,
+        times,
     } = match c::verify::verify(&store, &src, &options) {
         Ok(v) => v,
         Err(e) => return failed(e),
     };
+    let stats = args.stats.then(|| {
+        let (answer, reason_kind) = match &verdict {
+            Verdict::Safe(_) => ("safe", None),
+            Verdict::Unsafe { .. } => ("unsafe", None),
+            Verdict::Unknown(r) => ("unknown", Some(r.kind().name())),
+        };
+        serde_json::json!({
+            "engine": engine,
+            "answer": answer,
+            "reason_kind": reason_kind,
+            "functions": program.functions.len(),
+            "predicates": tr.system.num_preds(),
+            "clauses": tr.system.num_clauses(),
+            "time_ms": {
+                "load": times.load,
+                "test": times.test,
+                "solve": times.solve,
+                "total": start.elapsed().as_millis() as u64,
+            },
+            "engine_stats": engine_stats,
+        })
+    });
     let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
     let mut out = String::new();
     let mut err = String::new();
@@ -194,6 +228,10 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             err.push('\n');
             no_witness(args, &mut err);
         }
+    }
+    if let Some(json) = stats {
+        err.push_str(&json.to_string());
+        err.push('\n');
     }
     (out, err, code)
 }

@@ -26,7 +26,7 @@ pub struct Cell {
     pub answer: String,
     /// Wall-clock seconds.
     pub time: f64,
-    /// Solved: `sat` or `unsat`, and not wrong.
+    /// Solved: `sat`, `unsat`, `safe` or `unsafe`, and not wrong.
     pub solved: bool,
     /// A wrong answer.
     pub wrong: bool,

@@ -3,13 +3,16 @@
 //! (instances solved against the time each took, sorted, log-scale time: [`cactus`]) and, for
 //! two or more runs, the per-file comparison ([`compare`]).
 //!
+//! Clause systems and C programs share the columns: `sat` and `safe` are counted together
+//! (`sat / safe`: no error reachable), as are `unsat` and `unsafe` ([`polarity`]).
+//!
 //! Duty: render named [`Run`]s. Must not: read files, count a wrong answer as solved, or a
 //! witness that failed its check as an ordinary `unknown` (it has its own column).
 
 pub mod cactus;
 pub mod compare;
 
-use super::Run;
+use super::{polarity, Run};
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -30,7 +33,9 @@ pub fn esc(s: &str) -> String {
 #[derive(Default)]
 struct Counts {
     files: usize,
+    /// `sat` or `safe`.
     sat: usize,
+    /// `unsat` or `unsafe`.
     unsat: usize,
     unknown: usize,
     error: usize,
@@ -48,11 +53,11 @@ fn counts<'a>(records: impl Iterator<Item = &'a super::Record>) -> Counts {
             c.wrong += 1;
             continue;
         }
-        match r.answer.as_str() {
-            "sat" => c.sat += 1,
-            "unsat" => c.unsat += 1,
-            "unknown" if r.witness_failed() => c.witness_failed += 1,
-            "unknown" => c.unknown += 1,
+        match (polarity(&r.answer), r.answer.as_str()) {
+            (Some(true), _) => c.sat += 1,
+            (Some(false), _) => c.unsat += 1,
+            (None, "unknown") if r.witness_failed() => c.witness_failed += 1,
+            (None, "unknown") => c.unknown += 1,
             _ => c.error += 1,
         }
         if r.solved() {
@@ -127,7 +132,7 @@ fn summary_table(runs: &[(String, Run)]) -> String {
         .flat_map(|(_, r)| r.results.iter().map(|x| x.track.as_str()))
         .collect();
     let mut html = String::from(
-        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat</th><th>unsat</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>witness failed</th><th>time of solved (s)</th></tr>\n",
+        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat / safe</th><th>unsat / unsafe</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>witness failed</th><th>time of solved (s)</th></tr>\n",
     );
     let row = |html: &mut String, track: &str, name: &str, c: Counts, all: bool| {
         let _ = writeln!(

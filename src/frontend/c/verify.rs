@@ -5,12 +5,16 @@
 //! derivation becomes nondet values ([`trace`]) that the interpreter replays
 //! ([`interp`]) before the program is called unsafe.
 //!
+//! Besides the verdict, [`Verified`] says who answered (the concrete runs or an engine), with
+//! the engine's counters and the time of each phase: what `hornbeam verify --stats` prints.
+//!
 //! Must not: print or write files (`hornbeam verify` prints the [`Verdict`] and writes
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
-use crate::engine::driver::{self, EngineChoice, SolveOptions};
+use crate::engine::driver::{self, EngineChoice, Forgery, SolveOptions};
+use crate::engine::Stats;
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
@@ -31,6 +35,9 @@ pub struct VerifyOptions {
     pub testing: bool,
     /// Choices of the encoding.
     pub encode: EncodeOptions,
+    /// For tests only: replace the engine's witness by a wrong one before it is checked (see
+    /// [`Forgery`]), to show that the check catches it.
+    pub forge: Option<Forgery>,
 }
 
 impl Default for VerifyOptions {
@@ -42,6 +49,7 @@ impl Default for VerifyOptions {
             validation_limit: SolveOptions::default().validation_limit,
             testing: true,
             encode: EncodeOptions::default(),
+            forge: None,
         }
     }
 }
@@ -71,6 +79,27 @@ pub struct Verified {
     pub translation: Translation,
     /// The answer.
     pub verdict: Verdict,
+    /// Who answered: [`TESTING`] when a concrete run reached the error, else the engine as
+    /// [`driver::Solved::engine`] names it (under `Auto`, the portfolio member that answered).
+    pub engine: &'static str,
+    /// The engine's counters (empty when the concrete runs answered).
+    pub engine_stats: Stats,
+    /// Time per phase.
+    pub times: VerifyTimes,
+}
+
+/// The name [`Verified::engine`] gives the concrete runs made before solving.
+pub const TESTING: &str = "testing";
+
+/// Milliseconds spent per phase of [`verify`].
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct VerifyTimes {
+    /// Reading, resolving and translating the program.
+    pub load: u64,
+    /// The concrete runs.
+    pub test: u64,
+    /// Solving the clauses, validating the answer and replaying a counterexample.
+    pub solve: u64,
 }
 
 /// Verifies the C program `src` (terms in `store`). A program outside the subset is an
@@ -78,17 +107,32 @@ pub struct Verified {
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
     let (program, translation) = super::load_with(store, src, options.data_model, &options.encode)?;
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let mut times = VerifyTimes {
+        load: ms(started.elapsed()),
+        ..VerifyTimes::default()
+    };
     let line_of = |off: usize| line_col(src, off).0;
-    let verdict = if let Some(v) = test(&program, options, &line_of) {
-        v
-    } else {
-        let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
-        solve(store, &program, &translation, options, left, &line_of)
+    let tested = Instant::now();
+    let found = test(&program, options, &line_of);
+    times.test = ms(tested.elapsed());
+    let (verdict, engine, engine_stats) = match found {
+        Some(v) => (v, TESTING, Stats::default()),
+        None => {
+            let solving = Instant::now();
+            let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
+            let solved = solve(store, &program, &translation, options, left, &line_of);
+            times.solve = ms(solving.elapsed());
+            solved
+        }
     };
     Ok(Verified {
         program,
         translation,
         verdict,
+        engine,
+        engine_stats,
+        times,
     })
 }
 
@@ -113,7 +157,8 @@ fn test(
     })
 }
 
-/// Solves the clauses and reads the answer back.
+/// Solves the clauses and reads the answer back: the verdict, the engine that answered and its
+/// counters.
 fn solve(
     store: &TermStore,
     program: &Program,
@@ -121,14 +166,29 @@ fn solve(
     options: &VerifyOptions,
     timeout: Option<Duration>,
     line_of: &dyn Fn(usize) -> usize,
-) -> Verdict {
+) -> (Verdict, &'static str, Stats) {
     let solve_options = SolveOptions {
         engine: options.engine,
         timeout,
         validation_limit: options.validation_limit,
+        forge: options.forge,
         ..SolveOptions::default()
     };
-    match driver::solve(store, &tr.system, &solve_options).answer {
+    let solved = driver::solve(store, &tr.system, &solve_options);
+    let verdict = read_back(program, tr, store, solved.answer, line_of);
+    (verdict, solved.engine, solved.stats)
+}
+
+/// The verdict of the clauses' answer: a model proves the program safe, a derivation must
+/// replay concretely to the error.
+fn read_back(
+    program: &Program,
+    tr: &Translation,
+    store: &TermStore,
+    answer: Answer,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Verdict {
+    match answer {
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(d) => {

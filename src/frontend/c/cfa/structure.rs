@@ -6,7 +6,7 @@
 //!
 //! Must not: use terms, clauses or a solver.
 
-use super::{Cfa, LocId, Op};
+use super::{Cfa, Edge, LocId, Op};
 use crate::analysis::decompose;
 use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, VarRef};
 
@@ -77,12 +77,39 @@ pub fn var_number(program: &Program, v: VarRef) -> u32 {
     }
 }
 
-fn var_of(program: &Program, n: u32) -> VarRef {
+/// The variable of a fact's number (the inverse of [`var_number`]): below the number of
+/// globals a global, else a local of the function the facts are of.
+pub fn var_ref(program: &Program, n: u32) -> VarRef {
     let ng = program.globals.len();
     match n as usize {
         g if g < ng => VarRef::Global(g),
         l => VarRef::Local(l - ng),
     }
+}
+
+/// The local an edge declares without giving it a value, if it does: an uninitialised
+/// declaration `int x;` (whose value is any of its type: a nondet site the resolver makes,
+/// spanning the declaration), or the first of the two edges of `int x = x + 1;` (the value
+/// its initialiser reads). An edge `int x = __VERIFIER_nondet_int();` assigns a value.
+pub fn declares_unset(edge: &Edge) -> Option<VarRef> {
+    match &edge.op {
+        Op::Init(v, None) => Some(*v),
+        Op::Init(v, Some(e)) if matches!(e.kind, IExprKind::Nondet(_)) && e.span == edge.span => {
+            Some(*v)
+        }
+        _ => None,
+    }
+}
+
+/// The source name of variable number `n` in the facts of function `f` (names need not be
+/// unique: block-scoped locals may share one); `None` for a number the function does not have.
+pub fn var_name(program: &Program, f: usize, n: u32) -> Option<&str> {
+    let func = program.functions.get(f)?;
+    let info = match var_ref(program, n) {
+        VarRef::Global(g) => program.globals.get(g),
+        VarRef::Local(l) => func.locals.get(l),
+    };
+    info.map(|v| v.name.as_str())
 }
 
 impl CfaFacts {
@@ -258,7 +285,7 @@ fn analyze_facts(program: &Program, cfa: &Cfa, facts: &CfaFacts) -> Structure {
     }
     let mut live: Vec<Vec<VarRef>> = vec![vec![]; n];
     for &(l, v) in &prog.live {
-        live[l as usize].push(var_of(program, v));
+        live[l as usize].push(var_ref(program, v));
     }
     for vs in &mut live {
         vs.sort_unstable();
@@ -274,7 +301,7 @@ fn analyze_facts(program: &Program, cfa: &Cfa, facts: &CfaFacts) -> Structure {
                 .modifies
                 .iter()
                 .filter(|&&(g, _)| g == h)
-                .map(|&(_, v)| var_of(program, v))
+                .map(|&(_, v)| var_ref(program, v))
                 .collect();
             modified.sort_unstable();
             CfaLoop {
