@@ -1,6 +1,8 @@
-//! Concrete exploration: runs the program in the interpreter with chosen nondet values (zeros,
-//! then pseudo-random values mixing small numbers, type bounds and uniform picks) looking for
-//! an execution that reaches the error. Whatever it finds is a real execution of the program
+//! Concrete exploration: runs the program in the interpreter with chosen nondet values
+//! (pseudo-random values mixing small numbers, type bounds and uniform picks; the second run
+//! zeros) looking for an execution that reaches the error. Each run may take half the time
+//! left, so one long run (loops over arrays of 10^5 elements) fits, and a program that
+//! consumes no nondet value is run once. Whatever it finds is a real execution of the program
 //! under C's semantics (the interpreter stops on undefined behaviour), so it is a sound way to
 //! answer `unsafe`; it never answers `safe`.
 //!
@@ -64,16 +66,19 @@ pub fn search(
     until: Instant,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Option<Vec<NondetValue>> {
-    let budget = Budget {
-        steps: 3_000_000,
-        depth: 5_000,
-        nesting: super::interp::NESTING / 4,
-    };
     for i in 0..runs {
-        if Instant::now() >= until {
+        let now = Instant::now();
+        if now >= until {
             break;
         }
-        let (outcome, consumed) = if i == 0 {
+        // Each run may take half the time left; short runs leave the rest.
+        let budget = Budget {
+            steps: u64::MAX,
+            depth: 5_000,
+            nesting: super::interp::NESTING / 4,
+            deadline: Some(now + until.saturating_duration_since(now) / 2),
+        };
+        let (outcome, consumed) = if i == 1 {
             run_with(
                 p,
                 HashMap::new(),

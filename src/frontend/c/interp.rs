@@ -25,6 +25,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 use std::collections::{HashMap, VecDeque};
+use std::time::Instant;
 
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,12 +49,19 @@ pub struct Budget {
     /// depth: a deep expression around a recursive call multiplies it). The caller's stack
     /// must hold this many frames of the interpreter, a few hundred bytes each.
     pub nesting: usize,
+    /// When the run stops without a verdict, whatever its steps (looked at every
+    /// [`DEADLINE_STRIDE`] steps).
+    pub deadline: Option<Instant>,
 }
+
+/// How many steps a run makes between two looks at its [`Budget::deadline`].
+pub const DEADLINE_STRIDE: u64 = 1 << 14;
 
 impl Default for Budget {
     fn default() -> Self {
         Budget {
             steps: 20_000_000,
+            deadline: None,
             depth: 20_000,
             nesting: NESTING,
         }
@@ -202,6 +210,11 @@ impl Machine<'_> {
         self.steps += 1;
         if self.steps > self.budget.steps {
             return Err(Outcome::Stuck("step budget exhausted".to_owned()));
+        }
+        if self.steps % DEADLINE_STRIDE == 0
+            && self.budget.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return Err(Outcome::Stuck("time budget exhausted".to_owned()));
         }
         Ok(())
     }

@@ -31,7 +31,7 @@ pub struct VerifyOptions {
     pub timeout: Option<Duration>,
     /// Time beyond `timeout` for translating the answer back and validating it.
     pub validation_limit: Duration,
-    /// Run the program concretely before solving (10 % of the time limit, at most 2 s).
+    /// Run the program concretely before solving (20 % of the time limit, at most 3 s).
     pub testing: bool,
     /// Choices of the encoding.
     pub encode: EncodeOptions,
@@ -147,7 +147,7 @@ fn test(
     }
     let share = options
         .timeout
-        .map_or(2.0, |t| (t.as_secs_f64() * 0.1).min(2.0));
+        .map_or(3.0, |t| (t.as_secs_f64() * 0.2).min(3.0));
     let until = Instant::now() + Duration::from_secs_f64(share);
     let values = explore::search(program, 64, until, line_of)?;
     let run = replay(program, &values, line_of);
