@@ -38,8 +38,15 @@ impl Resolver {
                 let (v, ty) = self.lookup(n).ok_or_else(|| {
                     CError::new(CErrorKind::Name, span, format!("undeclared variable `{n}`"))
                 })?;
+                if matches!(self.var_fty(v), super::structs::FTy::Struct(_)) {
+                    return Err(unsupported(span, "struct values here"));
+                }
                 mk(IExprKind::Var(v), ty)
             }
+            ExprKind::Unary(UnOp::Deref | UnOp::AddrOf, _) | ExprKind::Member(..) => {
+                self.pointer_expr(e)?
+            }
+            ExprKind::InitList(_) => return Err(unsupported(span, "initialiser lists here")),
             ExprKind::Int(text) => {
                 let (v, ty) = int_literal(text, self.model)
                     .map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;
@@ -74,11 +81,15 @@ impl Resolver {
                 }
             }
             ExprKind::Binary(op, a, b) => {
+                self.check_binary(*op, a, b)?;
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
                 binary(*op, a, b, span)
             }
             ExprKind::Assign(op, lhs, rhs) => {
+                if let Some(x) = self.assign_ext(*op, lhs, rhs, span)? {
+                    return Ok(x);
+                }
                 let (v, ty) = self.lvalue(lhs)?;
                 let rhs = self.expr(rhs)?;
                 let value = match op {
@@ -95,6 +106,9 @@ impl Resolver {
                 mk(IExprKind::Assign(v, Box::new(convert(value, ty))), ty)
             }
             ExprKind::IncDec(pre, inc, x) => {
+                if let Some(x) = self.incdec_ext(*pre, *inc, x, span)? {
+                    return Ok(x);
+                }
                 let (v, ty) = self.lvalue(x)?;
                 if *pre {
                     let cur = IExpr {
@@ -145,6 +159,9 @@ impl Resolver {
                     ));
                 };
                 let (ret, ptys, _) = (sig.ret, sig.params.clone(), sig.span);
+                if let Some(iargs) = self.args_ext(name, args, span)? {
+                    return Ok(mk(IExprKind::Call(index, iargs), ret.unwrap_or(CType::INT)));
+                }
                 if ptys.len() != args.len() {
                     return Err(CError::new(
                         CErrorKind::Name,
@@ -166,7 +183,7 @@ impl Resolver {
             }
             ExprKind::Cast(t, a) => {
                 if t.pointers > 0 {
-                    return Err(unsupported(span, "pointers"));
+                    return self.cast_ext(t, a, span);
                 }
                 let a = self.expr(a)?;
                 match self.base_type(&t.specs)? {
@@ -229,7 +246,7 @@ pub fn convert(e: IExpr, ty: CType) -> IExpr {
     }
 }
 
-fn binary(op: BinOp, a: IExpr, b: IExpr, span: Span) -> IExpr {
+pub(super) fn binary(op: BinOp, a: IExpr, b: IExpr, span: Span) -> IExpr {
     use BinOp::*;
     match op {
         And | Or => IExpr {
