@@ -173,6 +173,9 @@ impl Resolver {
     /// a pointer or a null pointer constant (integers never become pointers: the points-to
     /// sets could not follow them).
     pub(super) fn check_source(&mut self, dest: &FTy, e: &Expr) -> Result<(), CError> {
+        if let ExprKind::Binary(op, a, b) = &e.kind {
+            self.check_binary(*op, a, b)?;
+        }
         if dest.is_ptr() && !is_null(e) && !self.fty_of(e)?.is_ptr() {
             return Err(unsupported(e.span, "conversions of integers to pointers"));
         }
