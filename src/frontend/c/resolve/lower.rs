@@ -25,6 +25,7 @@ use super::super::ir::*;
 use super::super::types::CType;
 use super::pointers::{Site, SiteKind, SITE_BASE};
 use super::unsupported;
+use super::walk::{each_stmt_expr, operands, recursive_functions, remap_stmts, visit};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, HashMap};
 
@@ -120,9 +121,13 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             pts: &pts,
             invalid,
             used_invalid: false,
+            error: None,
         };
         each_stmt_expr(&mut body, &mut |e| lw.expr(e));
         used_invalid |= lw.used_invalid;
+        if let Some(e) = lw.error {
+            return Err(e);
+        }
         program.functions[f].body = body;
     }
     if used_invalid {
@@ -249,122 +254,6 @@ fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<Objects, CEr
     Ok(objects)
 }
 
-/// Per function: whether it can call itself (directly or not).
-fn recursive_functions(program: &Program) -> Vec<bool> {
-    let n = program.functions.len();
-    let mut calls: Vec<Vec<usize>> = vec![vec![]; n];
-    for (f, func) in program.functions.iter().enumerate() {
-        let mut body = func.body.clone();
-        each_stmt_expr(&mut body, &mut |e| {
-            visit(e, &mut |x| {
-                if let IExprKind::Call(g, _) = x.kind {
-                    if g < n {
-                        calls[f].push(g);
-                    }
-                }
-            })
-        });
-    }
-    (0..n)
-        .map(|f| {
-            let mut seen = vec![false; n];
-            let mut stack = calls[f].clone();
-            while let Some(g) = stack.pop() {
-                if g == f {
-                    return true;
-                }
-                if !std::mem::replace(&mut seen[g], true) {
-                    stack.extend(&calls[g]);
-                }
-            }
-            false
-        })
-        .collect()
-}
-
-/// Calls `f` on every expression of the statements (roots only).
-fn each_stmt_expr(stmts: &mut [IStmt], f: &mut dyn FnMut(&mut IExpr)) {
-    for s in stmts {
-        match &mut s.kind {
-            IStmtKind::Expr(e)
-            | IStmtKind::Init(_, Some(e))
-            | IStmtKind::Return(Some(e))
-            | IStmtKind::Assert(e)
-            | IStmtKind::Assume(e) => f(e),
-            IStmtKind::If(c, a, b) => {
-                f(c);
-                each_stmt_expr(a, f);
-                each_stmt_expr(b, f);
-            }
-            IStmtKind::Loop {
-                cond, body, step, ..
-            } => {
-                if let Some(c) = cond {
-                    f(c);
-                }
-                each_stmt_expr(body, f);
-                if let Some(s) = step {
-                    f(s);
-                }
-            }
-            IStmtKind::Block(b) | IStmtKind::Switch { body: b, .. } => each_stmt_expr(b, f),
-            _ => {}
-        }
-    }
-}
-
-/// The direct operands of an expression.
-fn children(e: &mut IExpr) -> Vec<&mut IExpr> {
-    match &mut e.kind {
-        IExprKind::Const(_) | IExprKind::Var(_) | IExprKind::Nondet(_) => vec![],
-        IExprKind::PostIncDec(..) => vec![],
-        IExprKind::Arith(_, a, b)
-        | IExprKind::Cmp(_, a, b)
-        | IExprKind::Logic(_, a, b)
-        | IExprKind::Comma(a, b) => vec![a, b],
-        IExprKind::Not(a)
-        | IExprKind::Neg(a)
-        | IExprKind::BitNot(a)
-        | IExprKind::Convert(a)
-        | IExprKind::Assign(_, a) => vec![a],
-        IExprKind::Call(_, args) => args.iter_mut().collect(),
-        IExprKind::Cond(c, a, b) => vec![c, a, b],
-    }
-}
-
-/// Calls `f` on every node of an expression, operands first.
-fn visit(e: &mut IExpr, f: &mut dyn FnMut(&mut IExpr)) {
-    for c in children(e) {
-        visit(c, f);
-    }
-    f(e);
-}
-
-fn remap_stmts(stmts: &mut [IStmt], remap: &dyn Fn(&mut VarRef)) {
-    for s in stmts.iter_mut() {
-        match &mut s.kind {
-            IStmtKind::Init(v, _) | IStmtKind::Switch { var: v, .. } => remap(v),
-            _ => {}
-        }
-        match &mut s.kind {
-            IStmtKind::If(_, a, b) => {
-                remap_stmts(a, remap);
-                remap_stmts(b, remap);
-            }
-            IStmtKind::Loop { body: b, .. }
-            | IStmtKind::Block(b)
-            | IStmtKind::Switch { body: b, .. } => remap_stmts(b, remap),
-            _ => {}
-        }
-    }
-    each_stmt_expr(stmts, &mut |e| {
-        visit(e, &mut |x| match &mut x.kind {
-            IExprKind::Var(v) | IExprKind::Assign(v, _) | IExprKind::PostIncDec(v, _) => remap(v),
-            _ => {}
-        })
-    });
-}
-
 /// Reads the points-to facts off one function.
 struct Extract<'a> {
     f: usize,
@@ -426,8 +315,7 @@ impl Extract<'_> {
             }
             _ => {}
         }
-        let mut e = e.clone();
-        for c in children(&mut e) {
+        for c in operands(e) {
             self.expr(c);
         }
     }
@@ -480,6 +368,8 @@ struct Lower<'a> {
     pts: &'a HashMap<u32, Vec<u32>>,
     invalid: usize,
     used_invalid: bool,
+    /// The first access through a pointer to another type (outside the subset).
+    error: Option<CError>,
 }
 
 impl Lower<'_> {
@@ -525,6 +415,19 @@ impl Lower<'_> {
             | SiteKind::FieldAddr { temp, off } => (temp, off),
         };
         let targets = self.targets(temp, off);
+        let access = match site.kind {
+            SiteKind::Store { value, .. } => self.program.var(self.f, value).ty,
+            _ => ty,
+        };
+        let punned = targets
+            .iter()
+            .any(|&(_, d)| self.program.var(self.f, cell_var(d)).ty != access);
+        if punned && !matches!(site.kind, SiteKind::FieldAddr { .. }) && self.error.is_none() {
+            self.error = Some(unsupported(
+                site.span,
+                "accesses through a pointer to another type",
+            ));
+        }
         let pty = self.program.functions[self.f].locals[match temp {
             VarRef::Local(l) => l,
             VarRef::Global(_) => 0,

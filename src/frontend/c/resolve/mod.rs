@@ -14,10 +14,12 @@ use num_bigint::BigInt;
 use std::collections::HashMap;
 
 mod decl;
+mod declare;
 mod expr;
 mod lower;
 mod pointers;
 mod structs;
+mod walk;
 
 use decl::ParamDecl;
 pub use expr::{const_value, convert};
@@ -413,6 +415,7 @@ impl Resolver {
             .map(|(n, v)| (n.to_owned(), v))
             .collect();
         names.sort();
+        let names = self.scalar_names(names);
         self.loop_scopes.push(LoopScope { start, names });
     }
 

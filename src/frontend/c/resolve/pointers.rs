@@ -54,7 +54,7 @@ pub(super) struct Site {
 }
 
 /// Where an lvalue lives.
-enum Place {
+pub(super) enum Place {
     /// In variables: cells from `first` on; `root`/`cells`: the whole declared variable.
     Cells {
         root: VarRef,
@@ -71,7 +71,7 @@ enum Place {
     },
 }
 
-fn mk(kind: IExprKind, ty: CType, span: Span) -> IExpr {
+pub(super) fn mk(kind: IExprKind, ty: CType, span: Span) -> IExpr {
     IExpr { kind, ty, span }
 }
 
@@ -81,7 +81,7 @@ fn comma(a: IExpr, b: IExpr) -> IExpr {
 }
 
 /// Whether the expression is a null pointer constant (`0`, `(void *)0`, `(T)0`).
-fn is_null(e: &Expr) -> bool {
+pub(super) fn is_null(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Int(t) => {
             let d = t.to_ascii_lowercase();
@@ -194,7 +194,7 @@ impl Resolver {
     }
 
     /// The place an lvalue denotes.
-    fn place(&mut self, e: &Expr) -> Result<Place, CError> {
+    pub(super) fn place(&mut self, e: &Expr) -> Result<Place, CError> {
         match &e.kind {
             ExprKind::Ident(n) => {
                 let (v, _) = self.lookup(n).ok_or_else(|| {
@@ -289,7 +289,7 @@ impl Resolver {
     }
 
     /// The value of cell `k` of a place (already set up), as an expression.
-    fn read_cell(&mut self, p: &Place, k: usize, ty: CType, span: Span) -> IExpr {
+    pub(super) fn read_cell(&mut self, p: &Place, k: usize, ty: CType, span: Span) -> IExpr {
         match p {
             Place::Cells { first, .. } => mk(IExprKind::Var(shift(*first, k)), ty, span),
             Place::Deref { temp, off, .. } => self.site(
@@ -331,7 +331,7 @@ impl Resolver {
     }
 
     /// Wraps `e` after the place's setup (the pointer saved), if any.
-    fn after_setup(p: &Place, e: IExpr) -> IExpr {
+    pub(super) fn after_setup(p: &Place, e: IExpr) -> IExpr {
         match p {
             Place::Deref { setup, .. } => comma(setup.clone(), e),
             Place::Cells { .. } => e,
@@ -513,208 +513,5 @@ impl Resolver {
             }
         }
         Ok(())
-    }
-
-    /// The arguments of a call of a function with pointer or struct parameters; `None` for
-    /// other functions.
-    pub(super) fn args_ext(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        span: Span,
-    ) -> Result<Option<Vec<IExpr>>, CError> {
-        let Some((_, full)) = self.types.sigs.get(name).cloned() else {
-            return Ok(None);
-        };
-        if full.len() != args.len() {
-            return Err(CError::new(
-                CErrorKind::Name,
-                span,
-                format!(
-                    "`{name}` takes {} arguments, {} given",
-                    full.len(),
-                    args.len()
-                ),
-            ));
-        }
-        let mut out = vec![];
-        for (a, t) in args.iter().zip(full) {
-            match &t {
-                FTy::Struct(_) => {
-                    if self.fty_of(a)? != t {
-                        return Err(unsupported(a.span, "this struct argument"));
-                    }
-                    let p = self.place(a)?;
-                    let cells = self.cells(&t);
-                    if let (Place::Deref { .. }, true) = (&p, cells.len() > 1) {
-                        return Err(unsupported(a.span, "struct arguments through pointers"));
-                    }
-                    for (k, (_, leaf)) in cells.iter().enumerate() {
-                        let ty = self.leaf_ctype(leaf);
-                        let v = self.read_cell(&p, k, ty, a.span);
-                        out.push(Self::after_setup(&p, v));
-                    }
-                }
-                _ => {
-                    self.check_source(&t, a)?;
-                    let ty = self.leaf_ctype(&t);
-                    let v = self.expr(a)?;
-                    out.push(convert(v, ty));
-                }
-            }
-        }
-        Ok(Some(out))
-    }
-
-    /// A local declaration of a pointer or struct variable: its cells and initialisation.
-    /// `None`: a plain scalar (the caller declares it).
-    pub(super) fn local_decl_ext(
-        &mut self,
-        d: &Declaration,
-        item: &InitDecl,
-    ) -> Result<Option<Vec<IStmt>>, CError> {
-        if !self.is_extended(&d.specs, &item.decl)? {
-            return Ok(None);
-        }
-        if item
-            .decl
-            .suffixes
-            .iter()
-            .any(|s| matches!(s, Suffix::Array(_)))
-        {
-            return Err(unsupported(item.decl.span, "arrays"));
-        }
-        let span = item.decl.span;
-        let t = self.full_type(&d.specs, item.decl.pointers)?;
-        self.check_complete(&t, span)?;
-        if let Some(e) = &item.init {
-            if !matches!(e.kind, ExprKind::InitList(_)) {
-                self.check_source(&t, e)?;
-            }
-        }
-        let name = item.decl.name.clone().unwrap_or_default();
-        let first = self.declare_cells(&name, &t, span, None)?;
-        self.bind(&name, first, span)?;
-        let cells = self.cells(&t);
-        let mut values: Vec<Option<IExpr>> = vec![None; cells.len()];
-        match &item.init {
-            None => {}
-            Some(Expr {
-                kind: ExprKind::InitList(items),
-                span: lspan,
-                ..
-            }) => self.init_list(&t, items, *lspan, 0, &mut values)?,
-            Some(e) => values[0] = Some(self.expr(e)?),
-        }
-        let mut out = vec![];
-        for (k, ((_, leaf), v)) in cells.iter().zip(values).enumerate() {
-            let ty = self.leaf_ctype(leaf);
-            let v = match v {
-                Some(v) => convert(v, ty),
-                None if item.init.is_some() => mk(IExprKind::Const(BigInt::from(0)), ty, span),
-                None => {
-                    self.sites.push(NondetSite { ty, span });
-                    mk(IExprKind::Nondet(self.sites.len() - 1), ty, span)
-                }
-            };
-            out.push(IStmt {
-                kind: IStmtKind::Init(shift(first, k), Some(v)),
-                span,
-            });
-        }
-        Ok(Some(out))
-    }
-
-    /// The values of an initialiser list for type `t` whose first cell is `at`.
-    fn init_list(
-        &mut self,
-        t: &FTy,
-        items: &[Expr],
-        span: Span,
-        at: usize,
-        values: &mut [Option<IExpr>],
-    ) -> Result<(), CError> {
-        let FTy::Struct(i) = t else {
-            return Err(unsupported(span, "initialiser lists of scalars"));
-        };
-        let fields = self.types.records[*i].fields.clone();
-        if items.len() > fields.len() {
-            return Err(unsupported(span, "excess initialisers"));
-        }
-        for (item, (_, ft, off)) in items.iter().zip(fields) {
-            match (&item.kind, &ft) {
-                (ExprKind::InitList(sub), FTy::Struct(_)) => {
-                    self.init_list(&ft, sub, item.span, at + off, values)?
-                }
-                (_, FTy::Struct(_)) => return Err(unsupported(item.span, "this initialiser")),
-                _ => {
-                    self.check_source(&ft, item)?;
-                    values[at + off] = Some(self.expr(item)?);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A global of pointer or struct type (zero or a constant initialiser list). `false`: a
-    /// plain scalar (the caller declares it).
-    pub(super) fn global_decl_ext(
-        &mut self,
-        d: &Declaration,
-        item: &InitDecl,
-    ) -> Result<bool, CError> {
-        if !self.is_extended(&d.specs, &item.decl)? {
-            return Ok(false);
-        }
-        if item
-            .decl
-            .suffixes
-            .iter()
-            .any(|s| matches!(s, Suffix::Array(_)))
-        {
-            return Err(unsupported(item.decl.span, "arrays"));
-        }
-        let span = item.decl.span;
-        let t = self.full_type(&d.specs, item.decl.pointers)?;
-        self.check_complete(&t, span)?;
-        let name = item.decl.name.clone().unwrap_or_default();
-        if let Some(&g) = self.global_names.get(&name) {
-            if self.var_fty(VarRef::Global(g)) != t || item.init.is_some() {
-                return Err(CError::new(
-                    CErrorKind::Name,
-                    span,
-                    format!("conflicting types or redefinition of `{name}`"),
-                ));
-            }
-            return Ok(true);
-        }
-        let first = self.declare_cells(&name, &t, span, Some(name.clone()))?;
-        let VarRef::Global(g) = first else {
-            return Ok(true);
-        };
-        self.global_names.insert(name, g);
-        match &item.init {
-            None => {}
-            Some(e) if is_null(e) && t.is_ptr() => {}
-            Some(Expr {
-                kind: ExprKind::InitList(items),
-                span: lspan,
-                ..
-            }) => {
-                let mut values = vec![None; self.cells(&t).len()];
-                self.scopes.clear();
-                self.init_list(&t, items, *lspan, 0, &mut values)?;
-                for (k, v) in values.into_iter().enumerate() {
-                    if let Some(v) = v {
-                        let c = super::const_value(&v).ok_or_else(|| {
-                            unsupported(v.span, "non-constant global initialisers")
-                        })?;
-                        self.global_init[g + k] = self.globals[g + k].ty.convert(&c);
-                    }
-                }
-            }
-            Some(e) => return Err(unsupported(e.span, "non-constant global initialisers")),
-        }
-        Ok(true)
     }
 }

@@ -282,6 +282,23 @@ impl Resolver {
                 .any(|p| p.decl.pointers > 0 || !plain(self, &p.specs))
     }
 
+    /// The names of a loop scope that denote scalars: a struct's name becomes its scalar
+    /// fields' (`s.f.g`, valid C in an invariant); pointers are left out (their values are
+    /// object ids, meaningless in C).
+    pub(super) fn scalar_names(&self, names: Vec<(String, VarRef)>) -> Vec<(String, VarRef)> {
+        let mut out = vec![];
+        for (n, v) in names {
+            let t = self.var_fty(v);
+            for (k, (suffix, leaf)) in self.cells(&t).into_iter().enumerate() {
+                if matches!(leaf, FTy::Scalar(_)) {
+                    out.push((format!("{n}{suffix}"), shift(v, k)));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// A typedef of a struct or pointer type (`typedef struct T {...} S;`), recorded.
     pub(super) fn typedef_ext(&mut self, d: &Declaration) -> Result<(), CError> {
         let mut words = d.specs.words.clone();
