@@ -114,8 +114,8 @@ impl Decomposer {
             }
             let index = self.loops.len();
             self.loops.push(GraphLoop {
-                heads: hds.iter().copied().collect(),
-                members: members.iter().copied().collect(),
+                heads: hds.to_vec(),
+                members: members.to_vec(),
                 parent,
                 depth,
             });
