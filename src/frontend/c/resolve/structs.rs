@@ -330,6 +330,10 @@ impl Resolver {
         ps: &[Param],
     ) -> Result<(Option<CType>, Vec<super::decl::ParamDecl>), CError> {
         let ret = self.full_type(specs, d.pointers)?;
+        if name == "main" && !ps.is_empty() {
+            // `argv`: the points-to sets would know no object behind it.
+            return Err(unsupported(d.span, "pointer parameters of `main`"));
+        }
         if matches!(ret, FTy::Struct(_)) {
             return Err(unsupported(d.span, "struct return values"));
         }
