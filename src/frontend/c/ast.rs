@@ -337,6 +337,8 @@ pub enum ExprKind {
     Member(Box<Expr>, String, bool),
     /// `{a, b, ...}` as an initialiser.
     InitList(Vec<Expr>),
+    /// `.f = e` in an initialiser list.
+    Designated(String, Box<Expr>),
     /// `a[i]`, `sizeof` (unsupported).
     Unsupported(&'static str),
     /// An expression nested more than [`MAX_NESTING`] deep (an error).
@@ -351,7 +353,8 @@ impl Expr {
             ExprKind::Unary(_, a)
             | ExprKind::IncDec(_, _, a)
             | ExprKind::Cast(_, a)
-            | ExprKind::Member(a, _, _) => a.depth,
+            | ExprKind::Member(a, _, _)
+            | ExprKind::Designated(_, a) => a.depth,
             ExprKind::InitList(items) => items.iter().map(|a| a.depth).max().unwrap_or(0),
             ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Comma(a, b) => {
                 a.depth.max(b.depth)

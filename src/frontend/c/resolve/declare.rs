@@ -137,10 +137,26 @@ impl Resolver {
             return Err(unsupported(span, "initialiser lists of scalars"));
         };
         let fields = self.types.records[*i].fields.clone();
-        if items.len() > fields.len() {
-            return Err(unsupported(span, "excess initialisers"));
-        }
-        for (item, (_, ft, off)) in items.iter().zip(fields) {
+        let mut next = 0;
+        for item in items {
+            // `.f = e` moves on to field `f` (C11 6.7.9p17).
+            let item = match &item.kind {
+                ExprKind::Designated(name, e) => {
+                    next = fields.iter().position(|f| f.0 == *name).ok_or_else(|| {
+                        CError::new(
+                            CErrorKind::Name,
+                            item.span,
+                            format!("no field `{name}` to initialise"),
+                        )
+                    })?;
+                    &**e
+                }
+                _ => item,
+            };
+            let Some((_, ft, off)) = fields.get(next).cloned() else {
+                return Err(unsupported(item.span, "excess initialisers"));
+            };
+            next += 1;
             match (&item.kind, &ft) {
                 (ExprKind::InitList(sub), FTy::Struct(_)) => {
                     self.init_list(&ft, sub, item.span, at + off, values)?

@@ -46,7 +46,9 @@ impl Resolver {
             ExprKind::Unary(UnOp::Deref | UnOp::AddrOf, _) | ExprKind::Member(..) => {
                 self.pointer_expr(e)?
             }
-            ExprKind::InitList(_) => return Err(unsupported(span, "initialiser lists here")),
+            ExprKind::InitList(_) | ExprKind::Designated(..) => {
+                return Err(unsupported(span, "initialiser lists here"))
+            }
             ExprKind::Int(text) => {
                 let (v, ty) = int_literal(text, self.model)
                     .map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;

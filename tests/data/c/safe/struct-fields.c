@@ -8,6 +8,7 @@ int sum(struct inner x) { return x.b + x.c; }
 int main() {
   outer_t s = {4, {5, 6}};
   struct outer t;
+  struct inner d = {.c = 7, .b = 1, 8};
   int n = __VERIFIER_nondet_int();
   s.in.c = n;
   t = s;
@@ -16,5 +17,6 @@ int main() {
   __VERIFIER_assert(t.in.c == n && t.a == 5 && s.a == 6);
   __VERIFIER_assert(sum(t.in) == 5 + n || n > 1000000 || n < -1000000);
   __VERIFIER_assert(g.a + g.in.b + g.in.c == 6);
+  __VERIFIER_assert(d.b == 1 && d.c == 8);
   return 0;
 }
