@@ -1,7 +1,10 @@
 //! From the parsed AST to the resolved program of `ir.rs`: binds names (block scopes, globals,
 //! functions; a name declared twice in one scope is an error, file-scope declarations in
 //! `decl.rs`), computes types with C's conversions, recognises the SV-COMP built-ins, and
-//! rejects everything outside the subset with an `unsupported:` error at its place.
+//! rejects everything outside the subset with an `unsupported:` error at its place. Structs
+//! and pointers: `structs.rs` (full types, flattening into one scalar per field), `pointers.rs`
+//! (places, pointer sites), `declare.rs` (their declarations and initialisers), `lower.rs`
+//! (object ids, points-to sets, sites lowered to scalar operations before the CFAs are built).
 //!
 //! Must not: translate to clauses or execute anything.
 
