@@ -27,6 +27,9 @@
 //! - `cfa_graph` (`cfa_graph.rs`): reachable locations, variables each loop may modify (the
 //!   loops come from the same decomposition as `chc_loops`'s).
 //! - `cfa_liveness` (`cfa_liveness.rs`): live variables per location.
+//! - `cfa_pointsto` (`cfa_pointsto.rs`): Andersen-style points-to sets of a C program's
+//!   variables over address-taken cells; self-contained (its own input relations), filled by
+//!   the C resolver (`hornbeam::frontend::c::resolve`).
 //!
 //! All columns are `u32` ids (predicates, clauses, variables, positions), so the rule sets also
 //! work in `ascent_par!` programs. The sources may not contain `include_source!` themselves (an
@@ -37,6 +40,7 @@
 mod cfa_graph;
 mod cfa_input;
 mod cfa_liveness;
+mod cfa_pointsto;
 mod graph;
 mod input;
 mod liveness;
@@ -45,6 +49,7 @@ mod loops;
 pub use cfa_graph::cfa_graph;
 pub use cfa_input::cfa_input;
 pub use cfa_liveness::cfa_liveness;
+pub use cfa_pointsto::cfa_pointsto;
 pub use graph::chc_graph;
 pub use input::chc_input;
 pub use liveness::chc_liveness;

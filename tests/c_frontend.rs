@@ -228,3 +228,16 @@ fn emitting_clauses_prints_a_horn_script() {
     assert!(text.starts_with("(set-logic HORN)"), "{text}");
     assert!(text.contains("(check-sat)"));
 }
+
+/// The points-to relation (Andersen, over address-taken cells) of a program with pointers
+/// to locals passed to callees and an `int **`: pins what the dereferences are lowered to.
+#[test]
+fn points_to_of_pointers_to_locals() {
+    use hornbeam::frontend::c::{parse, resolve, DataModel};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/safe/pointer-callee.c");
+    let src = std::fs::read_to_string(path).expect("readable");
+    let items = parse::parse_unit(&src).expect("parses");
+    let (_, pts) =
+        resolve::resolve_with_points_to(&items, src.len(), DataModel::Ilp32).expect("resolves");
+    insta::assert_snapshot!(pts);
+}

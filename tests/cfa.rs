@@ -181,3 +181,8 @@ fn a_bad_program_is_a_located_error_for_analyze() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("goto-undefined-label.c:4:3:"));
 }
+
+#[test]
+fn cfa_of_a_pointer_program_with_dereferences_lowered_to_case_splits() {
+    insta::assert_snapshot!(check("safe/pointer-alias.c"));
+}

@@ -16,7 +16,7 @@ pub use crate::syntax::ast::Span;
 pub const MAX_NESTING: u32 = 1000;
 
 /// One word of a declaration's specifiers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Spec {
     /// `int`
     Int,
@@ -36,8 +36,10 @@ pub enum Spec {
     Void,
     /// `float` or `double` (unsupported).
     Floating,
-    /// `struct`/`union`/`enum` (unsupported).
+    /// `enum` (unsupported).
     Aggregate(&'static str),
+    /// `struct`/`union` with its tag and, when defined here, its fields.
+    Record(Box<RecordSpec>),
     /// A name declared by `typedef`.
     Named(String),
     /// `typedef`
@@ -51,8 +53,19 @@ pub enum Spec {
     Ignored,
 }
 
+/// `struct T`, `struct T { fields }` or `struct { fields }` (or `union`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordSpec {
+    /// `union` rather than `struct`.
+    pub union: bool,
+    /// The tag, if any.
+    pub tag: Option<String>,
+    /// The field declarations, when the type is defined here.
+    pub fields: Option<Vec<Declaration>>,
+}
+
 /// Declaration specifiers with their spans.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Specs {
     /// The words, in order.
     pub words: Vec<(Spec, Span)>,
@@ -322,9 +335,13 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `a[i]`.
     Index(Box<Expr>, Box<Expr>),
-    /// `{a, b, ...}` (only as an initialiser; items may be lists themselves).
+    /// `a.f` (`false`) or `a->f` (`true`).
+    Member(Box<Expr>, String, bool),
+    /// `{a, b, ...}` as an initialiser (items may be lists themselves).
     InitList(Vec<Expr>),
-    /// `a.f`, `a->f`, `sizeof` (unsupported).
+    /// `.f = e` in an initialiser list.
+    Designated(String, Box<Expr>),
+    /// `sizeof` (unsupported).
     Unsupported(&'static str),
     /// An expression nested more than [`MAX_NESTING`] deep (an error).
     TooDeep,
@@ -335,12 +352,16 @@ impl Expr {
     /// are dropped then, each at most [`MAX_NESTING`] deep).
     pub fn new(kind: ExprKind, l: usize, r: usize) -> Self {
         let inner = match &kind {
-            ExprKind::Unary(_, a) | ExprKind::IncDec(_, _, a) | ExprKind::Cast(_, a) => a.depth,
+            ExprKind::Unary(_, a)
+            | ExprKind::IncDec(_, _, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::Member(a, _, _)
+            | ExprKind::Designated(_, a) => a.depth,
+            ExprKind::InitList(items) => items.iter().map(|a| a.depth).max().unwrap_or(0),
             ExprKind::Binary(_, a, b)
             | ExprKind::Assign(_, a, b)
             | ExprKind::Comma(a, b)
             | ExprKind::Index(a, b) => a.depth.max(b.depth),
-            ExprKind::InitList(items) => items.iter().map(|a| a.depth).max().unwrap_or(0),
             ExprKind::Cond(c, a, b) => c.depth.max(a.depth).max(b.depth),
             ExprKind::Call(f, args) => args.iter().map(|a| a.depth).fold(f.depth, u32::max),
             _ => 0,

@@ -211,7 +211,7 @@ impl Machine<'_> {
         if self.steps > self.budget.steps {
             return Err(Outcome::Stuck("step budget exhausted".to_owned()));
         }
-        if self.steps % DEADLINE_STRIDE == 0
+        if self.steps.is_multiple_of(DEADLINE_STRIDE)
             && self.budget.deadline.is_some_and(|d| Instant::now() >= d)
         {
             return Err(Outcome::Stuck("time budget exhausted".to_owned()));

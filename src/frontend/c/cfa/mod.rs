@@ -27,7 +27,7 @@
 //!   label makes reachable is dropped: every location is reachable from `entry`, except `exit`
 //!   and `error`, which always exist.
 //!
-//! [`print`](mod@print) renders a CFA as text and as a DOT picture.
+//! [`mod@print`] renders a CFA as text and as a DOT picture.
 //!
 //! Must not: use terms, clauses or a solver; decide anything about values.
 

@@ -32,6 +32,7 @@ impl Resolver {
                 Spec::Void => void = true,
                 Spec::Floating => return Err(unsupported(*span, "floating-point types")),
                 Spec::Aggregate(k) => return Err(unsupported(*span, &format!("{k} types"))),
+                Spec::Record(_) => return Err(unsupported(*span, "struct types")),
                 Spec::Named(n) => named = Some((n.clone(), *span)),
                 Spec::Typedef | Spec::Extern | Spec::Static | Spec::Ignored => {}
             }
@@ -78,15 +79,11 @@ impl Resolver {
     }
 
     pub(super) fn signature(
-        &self,
+        &mut self,
         specs: &Specs,
         d: &Declarator,
     ) -> Result<(Option<CType>, Vec<ParamDecl>), CError> {
         too_deep(d)?;
-        if d.pointers > 0 {
-            return Err(unsupported(d.span, "pointers"));
-        }
-        let ret = self.base_type(specs)?;
         let Some(Suffix::Params(ps, variadic)) = d.suffixes.first() else {
             return Err(CError::new(
                 CErrorKind::Syntax,
@@ -97,6 +94,11 @@ impl Resolver {
         if *variadic || d.suffixes.len() > 1 {
             return Err(unsupported(d.span, "variadic or higher-order functions"));
         }
+        if self.needs_ext_sig(specs, d, ps) {
+            let name = d.name.clone().unwrap_or_default();
+            return self.params_ext(&name, specs, d, ps);
+        }
+        let ret = self.base_type(specs)?;
         let mut out = vec![];
         for p in ps {
             let t = self.base_type(&p.specs)?;
@@ -118,6 +120,8 @@ impl Resolver {
         let is_typedef = d.specs.words.iter().any(|w| w.0 == Spec::Typedef);
         let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
         if is_typedef {
+            // Of structs: recorded here; errors only when used.
+            let _ = self.typedef_ext(d);
             // `typedef T name;`: the name arrives as the last (type-name) specifier.
             let mut words = d.specs.words.clone();
             if let Some((Spec::Named(n), _)) = words.last().cloned() {
@@ -132,6 +136,9 @@ impl Resolver {
                 }
             }
             return Ok(());
+        }
+        if d.items.is_empty() {
+            let _ = self.full_type(&d.specs, 0); // `struct T { ... };`
         }
         for item in &d.items {
             let name = item.decl.name.clone().unwrap_or_default();
@@ -171,6 +178,9 @@ impl Resolver {
                     return Err(conflicting(&name, span));
                 }
                 self.externs.insert(name, ty);
+                continue;
+            }
+            if self.global_decl_ext(d, item)? {
                 continue;
             }
             if super::is_array(&item.decl) && item.decl.pointers == 0 {

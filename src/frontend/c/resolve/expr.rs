@@ -50,13 +50,21 @@ impl Resolver {
                         "arrays used as values (passed, assigned or compared whole)",
                     ));
                 }
+                if matches!(self.var_fty(v), super::structs::FTy::Struct(_)) {
+                    return Err(unsupported(span, "struct values here"));
+                }
                 mk(IExprKind::Var(v), ty)
             }
             ExprKind::Index(..) => {
                 let (var, ty, index) = self.element(e)?.unwrap_or_else(|| unreachable!());
                 mk(IExprKind::Elem(var, index), ty)
             }
-            ExprKind::InitList(_) => return Err(unsupported(span, "initialiser lists here")),
+            ExprKind::Unary(UnOp::Deref | UnOp::AddrOf, _) | ExprKind::Member(..) => {
+                self.pointer_expr(e)?
+            }
+            ExprKind::InitList(_) | ExprKind::Designated(..) => {
+                return Err(unsupported(span, "initialiser lists here"))
+            }
             ExprKind::Int(text) => {
                 let (v, ty) = int_literal(text, self.model)
                     .map_err(|m| CError::new(CErrorKind::Syntax, span, m))?;
@@ -91,6 +99,7 @@ impl Resolver {
                 }
             }
             ExprKind::Binary(op, a, b) => {
+                self.check_binary(*op, a, b)?;
                 let a = self.expr(a)?;
                 let b = self.expr(b)?;
                 binary(*op, a, b, span)
@@ -113,6 +122,9 @@ impl Resolver {
                         },
                         ty,
                     ));
+                }
+                if let Some(x) = self.assign_ext(*op, lhs, rhs, span)? {
+                    return Ok(x);
                 }
                 let (v, ty) = self.lvalue(lhs)?;
                 let rhs = self.expr(rhs)?;
@@ -148,6 +160,9 @@ impl Resolver {
                         },
                         ty,
                     ));
+                }
+                if let Some(x) = self.incdec_ext(*pre, *inc, x, span)? {
+                    return Ok(x);
                 }
                 let (v, ty) = self.lvalue(x)?;
                 if *pre {
@@ -199,6 +214,9 @@ impl Resolver {
                     ));
                 };
                 let (ret, ptys, _) = (sig.ret, sig.params.clone(), sig.span);
+                if let Some(iargs) = self.args_ext(name, args, span)? {
+                    return Ok(mk(IExprKind::Call(index, iargs), ret.unwrap_or(CType::INT)));
+                }
                 if ptys.len() != args.len() {
                     return Err(CError::new(
                         CErrorKind::Name,
@@ -220,7 +238,7 @@ impl Resolver {
             }
             ExprKind::Cast(t, a) => {
                 if t.pointers > 0 {
-                    return Err(unsupported(span, "pointers"));
+                    return self.cast_ext(t, a, span);
                 }
                 let a = self.expr(a)?;
                 match self.base_type(&t.specs)? {
@@ -292,7 +310,7 @@ pub fn convert(e: IExpr, ty: CType) -> IExpr {
     }
 }
 
-fn binary(op: BinOp, a: IExpr, b: IExpr, span: Span) -> IExpr {
+pub(super) fn binary(op: BinOp, a: IExpr, b: IExpr, span: Span) -> IExpr {
     use BinOp::*;
     match op {
         And | Or => IExpr {

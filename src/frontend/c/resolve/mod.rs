@@ -2,7 +2,10 @@
 //! functions; a name declared twice in one scope is an error, file-scope declarations in
 //! `decl.rs`), computes types with C's conversions, recognises the SV-COMP built-ins, and
 //! rejects everything outside the subset with an `unsupported:` error at its place. Arrays
-//! (declarations, initialiser lists, element accesses) are in `array.rs`.
+//! (declarations, initialiser lists, element accesses) are in `array.rs`. Structs and
+//! pointers: `structs.rs` (full types, flattening into one scalar per field), `pointers.rs`
+//! (places, pointer sites), `declare.rs` (their declarations and initialisers), `lower.rs`
+//! (object ids, points-to sets, sites lowered to scalar operations before the CFAs are built).
 //!
 //! Must not: translate to clauses or execute anything.
 
@@ -16,7 +19,12 @@ use std::collections::HashMap;
 
 mod array;
 mod decl;
+mod declare;
 mod expr;
+mod lower;
+mod pointers;
+mod structs;
+mod walk;
 
 use array::is_array;
 use decl::ParamDecl;
@@ -80,6 +88,12 @@ struct Resolver {
     /// The statements `break` and `continue` may leave, innermost last: `true` for a loop,
     /// `false` for a switch.
     jumps: Vec<bool>,
+    /// Struct types and the full types of pointer and struct variables (`structs.rs`).
+    types: structs::Types,
+    /// The pointer sites emitted so far (`pointers.rs`), lowered by `lower.rs`.
+    ptr_sites: Vec<pointers::Site>,
+    /// The number of (flattened) parameters of the current function.
+    cur_params: usize,
 }
 
 /// The cases of a switch statement being resolved.
@@ -96,6 +110,16 @@ fn unsupported(span: Span, what: &str) -> CError {
 
 /// Resolves a parsed translation unit under a data model.
 pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Program, CError> {
+    resolve_with_points_to(items, src_len, model).map(|r| r.0)
+}
+
+/// Resolves a parsed translation unit; also returns the points-to relation of its pointer
+/// variables as text, one `variable -> cell#id, ...` per line.
+pub fn resolve_with_points_to(
+    items: &[Item],
+    src_len: usize,
+    model: DataModel,
+) -> Result<(Program, String), CError> {
     let mut r = Resolver {
         globals: vec![],
         global_init: vec![],
@@ -116,6 +140,9 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
         label_defs: vec![],
         switches: vec![],
         jumps: vec![],
+        types: Default::default(),
+        ptr_sites: vec![],
+        cur_params: 0,
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -156,11 +183,10 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     };
     let mut functions = vec![];
     for (f, params) in defs {
-        let mut func = r.function(f, params)?;
-        func.cfa = cfa::build(&func, assert_error);
-        functions.push(func);
+        functions.push(r.function(f, params)?);
     }
-    Ok(Program {
+    let sites = std::mem::take(&mut r.ptr_sites);
+    let mut program = Program {
         globals: r.globals,
         global_init: r.global_init,
         global_elems: r.global_elems,
@@ -168,7 +194,13 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
         main,
         nondet_sites: r.sites,
         assert_error,
-    })
+    };
+    let points_to = lower::lower(&mut program, &sites)?;
+    for i in 0..program.functions.len() {
+        let cfa = cfa::build(&program.functions[i], assert_error);
+        program.functions[i].cfa = cfa;
+    }
+    Ok((program, points_to))
 }
 
 /// The first error call (`reach_error();`, `__VERIFIER_error();`) among the statements of `s`.
@@ -199,10 +231,12 @@ impl Resolver {
         self.labels.clear();
         self.label_defs.clear();
         self.scopes = vec![HashMap::new()];
+        self.types.locals.clear();
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
         self.func.clone_from(&name);
         let n = params.len();
+        self.cur_params = n;
         for (pname, ty, span) in params {
             match pname {
                 Some(pname) => {
@@ -217,6 +251,11 @@ impl Resolver {
                 }),
             }
         }
+        let names: Vec<Option<String>> = match f.decl.suffixes.first() {
+            Some(Suffix::Params(ps, _)) => ps.iter().map(|p| p.decl.name.clone()).collect(),
+            _ => vec![],
+        };
+        self.bind_params_ext(&names)?;
         // The body's outermost block is the parameters' scope (C11 6.2.1p4).
         let body = match &f.body.kind {
             StmtKind::Block(items) => self.items(items)?,
@@ -388,6 +427,7 @@ impl Resolver {
             .map(|(n, v)| (n.to_owned(), v))
             .collect();
         names.sort();
+        let names = self.scalar_names(names);
         self.loop_scopes.push(LoopScope { start, names });
     }
 
@@ -481,6 +521,9 @@ impl Resolver {
                 let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
                 let is_static = d.specs.words.iter().any(|w| w.0 == Spec::Static);
                 let mut out = vec![];
+                if d.items.is_empty() {
+                    self.full_type(&d.specs, 0)?; // `struct T { ... };`
+                }
                 for item in &d.items {
                     if matches!(item.decl.suffixes.first(), Some(Suffix::Params(..))) {
                         continue; // a local prototype
@@ -491,6 +534,10 @@ impl Resolver {
                     }
                     if is_static {
                         self.local_static(d, item)?;
+                        continue;
+                    }
+                    if let Some(mut init) = self.local_decl_ext(d, item)? {
+                        out.append(&mut init);
                         continue;
                     }
                     if is_array(&item.decl) {
@@ -619,7 +666,10 @@ impl Resolver {
             StmtKind::Continue => IStmtKind::Continue,
             StmtKind::Return(e) => {
                 let v = match (e, self.ret) {
-                    (Some(e), Some(t)) => Some(convert(self.expr(e)?, t)),
+                    (Some(e), Some(t)) => {
+                        self.check_return_ext(e)?;
+                        Some(convert(self.expr(e)?, t))
+                    }
                     (Some(e), None) => {
                         // `return f();` in a void function: evaluate for effects.
                         let ie = self.expr(e)?;

@@ -1,3 +1,3 @@
-// expect: 2:1: unsupported: struct types
-struct point { int x; int y; } origin;
+// expect: 2:1: unsupported: unions
+union point { int x; int y; } origin;
 int main() { return 0; }

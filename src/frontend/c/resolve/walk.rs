@@ -1,0 +1,159 @@
+//! Walks over the resolved program for `lower.rs`: every expression of a body, every node of
+//! an expression, renaming variables, the functions that can call themselves. Part of
+//! [`super`].
+//!
+//! Must not: change what a program means (only `lower.rs`'s callbacks do).
+
+use super::super::ir::*;
+
+/// Per function: whether it can call itself (directly or not).
+pub(super) fn recursive_functions(program: &Program) -> Vec<bool> {
+    let n = program.functions.len();
+    let mut calls: Vec<Vec<usize>> = vec![vec![]; n];
+    for (f, func) in program.functions.iter().enumerate() {
+        let mut body = func.body.clone();
+        each_stmt_expr(&mut body, &mut |e| {
+            visit(e, &mut |x| {
+                if let IExprKind::Call(g, _) = x.kind {
+                    if g < n {
+                        calls[f].push(g);
+                    }
+                }
+            })
+        });
+    }
+    (0..n)
+        .map(|f| {
+            let mut seen = vec![false; n];
+            let mut stack = calls[f].clone();
+            while let Some(g) = stack.pop() {
+                if g == f {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[g], true) {
+                    stack.extend(&calls[g]);
+                }
+            }
+            false
+        })
+        .collect()
+}
+
+/// Calls `f` on every expression of the statements (roots only).
+pub(super) fn each_stmt_expr(stmts: &mut [IStmt], f: &mut dyn FnMut(&mut IExpr)) {
+    for s in stmts {
+        match &mut s.kind {
+            IStmtKind::Expr(e)
+            | IStmtKind::Init(_, Some(e))
+            | IStmtKind::Return(Some(e))
+            | IStmtKind::Assert(e)
+            | IStmtKind::Assume(e) => f(e),
+            IStmtKind::If(c, a, b) => {
+                f(c);
+                each_stmt_expr(a, f);
+                each_stmt_expr(b, f);
+            }
+            IStmtKind::Loop {
+                cond, body, step, ..
+            } => {
+                if let Some(c) = cond {
+                    f(c);
+                }
+                each_stmt_expr(body, f);
+                if let Some(s) = step {
+                    f(s);
+                }
+            }
+            IStmtKind::Block(b) | IStmtKind::Switch { body: b, .. } => each_stmt_expr(b, f),
+            _ => {}
+        }
+    }
+}
+
+/// The direct operands of an expression.
+pub(super) fn children(e: &mut IExpr) -> Vec<&mut IExpr> {
+    match &mut e.kind {
+        IExprKind::Const(_) | IExprKind::Var(_) | IExprKind::Nondet(_) => vec![],
+        IExprKind::PostIncDec(..) | IExprKind::Current => vec![],
+        IExprKind::Arith(_, a, b)
+        | IExprKind::Cmp(_, a, b)
+        | IExprKind::Logic(_, a, b)
+        | IExprKind::Comma(a, b) => vec![a, b],
+        IExprKind::Not(a)
+        | IExprKind::Neg(a)
+        | IExprKind::BitNot(a)
+        | IExprKind::Convert(a)
+        | IExprKind::Assign(_, a) => vec![a],
+        IExprKind::Call(_, args) | IExprKind::Elem(_, args) => args.iter_mut().collect(),
+        IExprKind::SetElem { index, value, .. } => {
+            let mut out: Vec<&mut IExpr> = index.iter_mut().collect();
+            out.push(value);
+            out
+        }
+        IExprKind::ArrayDecl { elems, .. } => elems.iter_mut().map(|(_, v)| v).collect(),
+        IExprKind::Cond(c, a, b) => vec![c, a, b],
+    }
+}
+
+/// The direct operands of an expression, read-only.
+pub(super) fn operands(e: &IExpr) -> Vec<&IExpr> {
+    match &e.kind {
+        IExprKind::Const(_) | IExprKind::Var(_) | IExprKind::Nondet(_) => vec![],
+        IExprKind::PostIncDec(..) | IExprKind::Current => vec![],
+        IExprKind::Arith(_, a, b)
+        | IExprKind::Cmp(_, a, b)
+        | IExprKind::Logic(_, a, b)
+        | IExprKind::Comma(a, b) => vec![a, b],
+        IExprKind::Not(a)
+        | IExprKind::Neg(a)
+        | IExprKind::BitNot(a)
+        | IExprKind::Convert(a)
+        | IExprKind::Assign(_, a) => vec![a],
+        IExprKind::Call(_, args) | IExprKind::Elem(_, args) => args.iter().collect(),
+        IExprKind::SetElem { index, value, .. } => {
+            let mut out: Vec<&IExpr> = index.iter().collect();
+            out.push(value);
+            out
+        }
+        IExprKind::ArrayDecl { elems, .. } => elems.iter().map(|(_, v)| v).collect(),
+        IExprKind::Cond(c, a, b) => vec![c, a, b],
+    }
+}
+
+/// Calls `f` on every node of an expression, operands first.
+pub(super) fn visit(e: &mut IExpr, f: &mut dyn FnMut(&mut IExpr)) {
+    for c in children(e) {
+        visit(c, f);
+    }
+    f(e);
+}
+
+pub(super) fn remap_stmts(stmts: &mut [IStmt], remap: &dyn Fn(&mut VarRef)) {
+    for s in stmts.iter_mut() {
+        match &mut s.kind {
+            IStmtKind::Init(v, _) | IStmtKind::Switch { var: v, .. } => remap(v),
+            _ => {}
+        }
+        match &mut s.kind {
+            IStmtKind::If(_, a, b) => {
+                remap_stmts(a, remap);
+                remap_stmts(b, remap);
+            }
+            IStmtKind::Loop { body: b, .. }
+            | IStmtKind::Block(b)
+            | IStmtKind::Switch { body: b, .. } => remap_stmts(b, remap),
+            _ => {}
+        }
+    }
+    each_stmt_expr(stmts, &mut |e| {
+        visit(e, &mut |x| match &mut x.kind {
+            IExprKind::Var(v)
+            | IExprKind::Assign(v, _)
+            | IExprKind::PostIncDec(v, _)
+            | IExprKind::Elem(v, _)
+            | IExprKind::SetElem { var: v, .. }
+            | IExprKind::ArrayDecl { var: v, .. } => remap(v),
+            _ => {}
+        })
+    });
+}
