@@ -252,6 +252,10 @@ impl Resolver {
                 })
             }
             ExprKind::Unary(UnOp::Deref, p) => self.deref_place(p),
+            ExprKind::Index(..) => Err(unsupported(
+                e.span,
+                "arrays of structs or pointers, and indexing through pointers",
+            )),
             ExprKind::Unsupported(what) => Err(unsupported(e.span, what)),
             ExprKind::TooDeep => Err(CError::too_deep(e.span, "expressions")),
             _ => Err(CError::new(
@@ -266,6 +270,10 @@ impl Resolver {
     fn deref_place(&mut self, p: &Expr) -> Result<Place, CError> {
         let fty = match self.fty_of(p)? {
             FTy::Ptr(t) => *t,
+            // The type of an element is not tracked: arrays of pointers are outside the subset.
+            _ if matches!(p.kind, ExprKind::Index(..)) => {
+                return Err(unsupported(p.span, "arrays of pointers"))
+            }
             _ => {
                 return Err(CError::new(
                     CErrorKind::Name,
