@@ -21,6 +21,7 @@ mod array;
 mod decl;
 mod declare;
 mod expr;
+mod jumps;
 mod lower;
 mod pointers;
 mod structs;
@@ -29,6 +30,7 @@ mod walk;
 use array::is_array;
 use decl::ParamDecl;
 pub use expr::{const_value, convert};
+use jumps::SwitchCtx;
 
 /// Functions whose definitions are ignored: their meaning is built in.
 const BUILTINS: &[&str] = &[
@@ -94,14 +96,6 @@ struct Resolver {
     ptr_sites: Vec<pointers::Site>,
     /// The number of (flattened) parameters of the current function.
     cur_params: usize,
-}
-
-/// The cases of a switch statement being resolved.
-struct SwitchCtx {
-    /// The promoted type of the controlling expression.
-    ty: CType,
-    cases: Vec<(BigInt, usize)>,
-    default: Option<usize>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -285,115 +279,6 @@ impl Resolver {
             cfa: Cfa::default(),
             span: f.span,
         })
-    }
-
-    /// The index of the label `name` of the current function (created on first mention).
-    fn label(&mut self, name: &str) -> usize {
-        if let Some(&i) = self.labels.get(name) {
-            return i;
-        }
-        let i = self.label_defs.len();
-        self.label_defs.push((name.to_owned(), None, None));
-        self.labels.insert(name.to_owned(), i);
-        i
-    }
-
-    /// A label for a `case`/`default` (no name refers to it).
-    fn switch_label(&mut self, name: String, span: Span) -> usize {
-        let i = self.label_defs.len();
-        self.label_defs.push((name, Some(span), None));
-        i
-    }
-
-    /// `switch (e) body`: the promoted value goes to a fresh local, the body's `case` and
-    /// `default` labels are collected.
-    fn switch(&mut self, e: &Expr, body: &Stmt, span: Span) -> Result<IStmtKind, CError> {
-        let value = self.expr(e)?;
-        let ty = value.ty.promote();
-        let value = convert(value, ty);
-        let var = VarRef::Local(self.locals.len());
-        self.locals.push(VarInfo {
-            name: format!("switch@{}", span.start),
-            ty,
-            span: e.span,
-            dims: vec![],
-        });
-        self.switches.push(SwitchCtx {
-            ty,
-            cases: vec![],
-            default: None,
-        });
-        let body = self.body(body, false);
-        let ctx = self.switches.pop().expect("pushed above");
-        let body = body?;
-        let init = IStmt {
-            kind: IStmtKind::Init(var, Some(value)),
-            span: e.span,
-        };
-        let switch = IStmt {
-            kind: IStmtKind::Switch {
-                var,
-                cases: ctx.cases,
-                default: ctx.default,
-                body,
-            },
-            span,
-        };
-        Ok(IStmtKind::Block(vec![init, switch]))
-    }
-
-    /// `case e:`: a label of the innermost switch.
-    fn case(&mut self, e: &Expr, span: Span) -> Result<IStmtKind, CError> {
-        let v = self.expr(e)?;
-        let Some(ty) = self.switches.last().map(|c| c.ty) else {
-            return Err(CError::new(
-                CErrorKind::Syntax,
-                span,
-                "`case` outside a switch statement".to_owned(),
-            ));
-        };
-        let value = const_value(&v).ok_or_else(|| {
-            CError::new(
-                CErrorKind::Syntax,
-                e.span,
-                "a case label must be an integer constant expression".to_owned(),
-            )
-        })?;
-        let value = ty.convert(&value);
-        let label = self.switch_label(format!("case {value}"), span);
-        let ctx = self.switches.last_mut().expect("checked above");
-        if ctx.cases.iter().any(|(v, _)| *v == value) {
-            return Err(CError::new(
-                CErrorKind::Name,
-                span,
-                format!("duplicate case value {value}"),
-            ));
-        }
-        ctx.cases.push((value, label));
-        Ok(IStmtKind::Label(label))
-    }
-
-    /// `default:`: a label of the innermost switch.
-    fn default_label(&mut self, span: Span) -> Result<IStmtKind, CError> {
-        match self.switches.last().map(|c| c.default.is_some()) {
-            None => Err(CError::new(
-                CErrorKind::Syntax,
-                span,
-                "`default` outside a switch statement".to_owned(),
-            )),
-            Some(true) => Err(CError::new(
-                CErrorKind::Name,
-                span,
-                "more than one `default` in a switch statement".to_owned(),
-            )),
-            Some(false) => {
-                let label = self.switch_label("default".to_owned(), span);
-                if let Some(ctx) = self.switches.last_mut() {
-                    ctx.default = Some(label);
-                }
-                Ok(IStmtKind::Label(label))
-            }
-        }
     }
 
     /// Binds `name` in the innermost scope; a name declared twice in one scope is an error.
