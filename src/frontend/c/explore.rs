@@ -1,8 +1,9 @@
 //! Concrete exploration: runs the program in the interpreter with chosen nondet values
 //! (pseudo-random values mixing small numbers, type bounds and uniform picks; the second run
 //! zeros) looking for an execution that reaches the error. Each run may take half the time
-//! left, so one long run (loops over arrays of 10^5 elements) fits, and a program that
-//! consumes no nondet value is run once. Whatever it finds is a real execution of the program
+//! left, so one long run (loops over arrays of 10^5 elements) fits; a program that consumes no
+//! nondet value is run once, and the search stops after a run its time cut short (the next
+//! ones, through the same loops, would be cut short too). Whatever it finds is a real execution of the program
 //! under C's semantics (the interpreter stops on undefined behaviour), so it is a sound way to
 //! answer `unsafe`; it never answers `safe`.
 //!
@@ -72,11 +73,12 @@ pub fn search(
             break;
         }
         // Each run may take half the time left; short runs leave the rest.
+        let deadline = now + until.saturating_duration_since(now) / 2;
         let budget = Budget {
             steps: u64::MAX,
             depth: 5_000,
             nesting: super::interp::NESTING / 4,
-            deadline: Some(now + until.saturating_duration_since(now) / 2),
+            deadline: Some(deadline),
         };
         let (outcome, consumed) = if i == 1 {
             run_with(
@@ -93,8 +95,9 @@ pub fn search(
         if outcome == Outcome::Error {
             return Some(consumed);
         }
-        // A run that needs no nondet value is the only run there is.
-        if consumed.is_empty() {
+        // A run that needs no nondet value is the only run there is; after a run that its
+        // time cut short, the others would be cut short too (loops bounded by nondet values).
+        if consumed.is_empty() || Instant::now() >= deadline {
             break;
         }
     }
