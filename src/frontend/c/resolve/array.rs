@@ -17,7 +17,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// The largest array (in elements) the subset accepts: beyond, sizes are surely a mistake
 /// and row-major indices would be huge numbers.
-const MAX_ELEMENTS: u64 = 1 << 40;
+pub(super) const MAX_ELEMENTS: u64 = 1 << 40;
 
 /// Whether a declarator declares an array (`x[...]`).
 pub(super) fn is_array(d: &Declarator) -> bool {
@@ -405,12 +405,12 @@ impl Resolver {
     }
 
     /// `a[i]...[k]` as the array, its element type and the resolved indices; `None` when `e`
-    /// is not a subscript.
+    /// is not a subscript or a subscript of an array of structs (`struct_array.rs`).
     pub(super) fn element(
         &mut self,
         e: &Expr,
     ) -> Result<Option<(VarRef, CType, Vec<IExpr>)>, CError> {
-        if !matches!(e.kind, ExprKind::Index(..)) {
+        if !matches!(e.kind, ExprKind::Index(..)) || self.is_struct_array_base(e) {
             return Ok(None);
         }
         let mut written = vec![];

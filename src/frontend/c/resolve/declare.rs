@@ -48,6 +48,9 @@ impl Resolver {
                     if let (Place::Deref { .. }, true) = (&p, cells.len() > 1) {
                         return Err(unsupported(a.span, "struct arguments through pointers"));
                     }
+                    if let (Place::Elem { .. }, true) = (&p, cells.len() > 1) {
+                        return Err(unsupported(a.span, "struct arguments from arrays"));
+                    }
                     for (k, (_, leaf)) in cells.iter().enumerate() {
                         let ty = self.leaf_ctype(leaf);
                         let v = self.read_cell(&p, k, ty, a.span);
@@ -75,19 +78,21 @@ impl Resolver {
         if !self.is_extended(&d.specs, &item.decl)? {
             return Ok(None);
         }
-        if item
-            .decl
-            .suffixes
-            .iter()
-            .any(|s| matches!(s, Suffix::Array(..)))
-        {
-            return Err(unsupported(item.decl.span, "arrays"));
-        }
         let span = item.decl.span;
         let t = self.full_type(&d.specs, item.decl.pointers)?;
+        if super::is_array(&item.decl) {
+            return self.local_struct_array(&t, item).map(Some);
+        }
         self.check_complete(&t, span)?;
+        // `struct S t = s;`: a copy, cell by cell.
+        let mut copy = false;
         if let Some(e) = &item.init {
-            if !matches!(e.kind, ExprKind::InitList(_)) {
+            if matches!(t, FTy::Struct(_)) && !matches!(e.kind, ExprKind::InitList(_)) {
+                if self.fty_of(e)? != t {
+                    return Err(unsupported(e.span, "this initialiser"));
+                }
+                copy = true;
+            } else if !matches!(e.kind, ExprKind::InitList(_)) {
                 self.check_source(&t, e)?;
             }
         }
@@ -103,6 +108,14 @@ impl Resolver {
                 span: lspan,
                 ..
             }) => self.init_list(&t, items, *lspan, 0, &mut values)?,
+            Some(e) if copy => {
+                let p = self.place(e)?;
+                for (k, (_, leaf)) in cells.iter().enumerate() {
+                    let ty = self.leaf_ctype(leaf);
+                    let v = self.read_cell(&p, k, ty, e.span);
+                    values[k] = Some(if k == 0 { Self::after_setup(&p, v) } else { v });
+                }
+            }
             Some(e) => values[0] = Some(self.expr(e)?),
         }
         let mut out = vec![];
@@ -181,16 +194,12 @@ impl Resolver {
         if !self.is_extended(&d.specs, &item.decl)? {
             return Ok(false);
         }
-        if item
-            .decl
-            .suffixes
-            .iter()
-            .any(|s| matches!(s, Suffix::Array(..)))
-        {
-            return Err(unsupported(item.decl.span, "arrays"));
-        }
         let span = item.decl.span;
         let t = self.full_type(&d.specs, item.decl.pointers)?;
+        if super::is_array(&item.decl) {
+            self.global_struct_array(&t, item)?;
+            return Ok(true);
+        }
         self.check_complete(&t, span)?;
         let name = item.decl.name.clone().unwrap_or_default();
         if let Some(&g) = self.global_names.get(&name) {

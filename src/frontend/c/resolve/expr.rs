@@ -55,10 +55,11 @@ impl Resolver {
                 }
                 mk(IExprKind::Var(v), ty)
             }
-            ExprKind::Index(..) => {
-                let (var, ty, index) = self.element(e)?.unwrap_or_else(|| unreachable!());
-                mk(IExprKind::Elem(var, index), ty)
-            }
+            ExprKind::Index(..) => match self.element(e)? {
+                Some((var, ty, index)) => mk(IExprKind::Elem(var, index), ty),
+                // An element of an array of structs, not a member of it.
+                None => return Err(unsupported(span, "struct values here")),
+            },
             ExprKind::Unary(UnOp::Deref | UnOp::AddrOf, _) | ExprKind::Member(..) => {
                 self.pointer_expr(e)?
             }

@@ -5,7 +5,8 @@
 //! (declarations, initialiser lists, element accesses) are in `array.rs`. Structs and
 //! pointers: `structs.rs` (full types, flattening into one scalar per field), `pointers.rs`
 //! (places, pointer sites), `declare.rs` (their declarations and initialisers), `lower.rs`
-//! (object ids, points-to sets, sites lowered to scalar operations before the CFAs are built).
+//! (object ids, points-to sets, sites lowered to scalar operations before the CFAs are built),
+//! `struct_array.rs` (arrays of structs: one integer array per field, elements as places).
 //!
 //! Must not: translate to clauses or execute anything.
 
@@ -24,6 +25,7 @@ mod expr;
 mod jumps;
 mod lower;
 mod pointers;
+mod struct_array;
 mod structs;
 mod walk;
 
@@ -226,6 +228,7 @@ impl Resolver {
         self.label_defs.clear();
         self.scopes = vec![HashMap::new()];
         self.types.locals.clear();
+        self.types.local_arrays.clear();
         let name = f.decl.name.clone().unwrap_or_default();
         self.ret = self.sigs[&name].ret;
         self.func.clone_from(&name);

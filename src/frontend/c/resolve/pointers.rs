@@ -69,6 +69,15 @@ pub(super) enum Place {
         off: usize,
         fty: FTy,
     },
+    /// An element of an array of structs (`struct_array.rs`), `off` cells into it: `first` is
+    /// the array of the struct's first cell, the indices are saved in temporaries by `setup`.
+    Elem {
+        setup: IExpr,
+        first: VarRef,
+        index: Vec<(VarRef, CType)>,
+        off: usize,
+        fty: FTy,
+    },
 }
 
 pub(super) fn mk(kind: IExprKind, ty: CType, span: Span) -> IExpr {
@@ -115,7 +124,7 @@ impl Resolver {
     }
 
     /// A fresh temporary local.
-    fn temp(&mut self, ty: CType, span: Span) -> VarRef {
+    pub(super) fn temp(&mut self, ty: CType, span: Span) -> VarRef {
         let v = VarRef::Local(self.locals.len());
         self.locals.push(VarInfo {
             name: format!("tmp@{}.{}", span.start, self.locals.len()),
@@ -139,6 +148,7 @@ impl Resolver {
                 _ => FTy::Scalar(CType::INT),
             },
             ExprKind::Unary(UnOp::AddrOf, x) => FTy::Ptr(Box::new(self.fty_of(x)?)),
+            ExprKind::Index(..) => self.struct_elem_fty(e).unwrap_or(FTy::Scalar(CType::INT)),
             ExprKind::Member(b, f, arrow) => {
                 let mut t = self.fty_of(b)?;
                 if *arrow {
@@ -177,6 +187,11 @@ impl Resolver {
         if let ExprKind::Binary(op, a, b) = &e.kind {
             self.check_binary(*op, a, b)?;
         }
+        if let ExprKind::Ident(n) = &e.kind {
+            if dest.is_ptr() && self.lookup(n).is_some_and(|(v, _)| self.info(v).is_array()) {
+                return Err(unsupported(e.span, "arrays used as pointers"));
+            }
+        }
         if dest.is_ptr() && !is_null(e) && !self.fty_of(e)?.is_ptr() {
             return Err(unsupported(e.span, "conversions of integers to pointers"));
         }
@@ -205,6 +220,9 @@ impl Resolver {
                         format!("undeclared variable `{n}`"),
                     )
                 })?;
+                if self.info(v).is_array() {
+                    return Err(unsupported(e.span, "this use of an array"));
+                }
                 let fty = self.var_fty(v);
                 let cells = self.cells(&fty).len();
                 Ok(Place::Cells {
@@ -249,13 +267,43 @@ impl Resolver {
                             fty: t,
                         }
                     }
+                    Place::Elem {
+                        setup,
+                        first,
+                        index,
+                        off,
+                        fty,
+                    } => {
+                        let (t, k) = self.field(&fty, f, e.span)?;
+                        Place::Elem {
+                            setup,
+                            first,
+                            index,
+                            off: off + k,
+                            fty: t,
+                        }
+                    }
                 })
             }
             ExprKind::Unary(UnOp::Deref, p) => self.deref_place(p),
-            ExprKind::Index(..) => Err(unsupported(
-                e.span,
-                "arrays of structs or pointers, and indexing through pointers",
-            )),
+            ExprKind::Index(a, _) => {
+                if let Some(p) = self.elem_place(e)? {
+                    return Ok(p);
+                }
+                let mut base = &**a;
+                while let ExprKind::Index(b, _) = &base.kind {
+                    base = b;
+                }
+                if let ExprKind::Ident(n) = &base.kind {
+                    if self.lookup(n).is_some_and(|(v, _)| self.info(v).is_array()) {
+                        return Err(unsupported(e.span, "pointers into arrays"));
+                    }
+                }
+                Err(unsupported(
+                    e.span,
+                    "arrays of pointers, and indexing through pointers",
+                ))
+            }
             ExprKind::Unsupported(what) => Err(unsupported(e.span, what)),
             ExprKind::TooDeep => Err(CError::too_deep(e.span, "expressions")),
             _ => Err(CError::new(
@@ -309,6 +357,13 @@ impl Resolver {
                 ty,
                 span,
             ),
+            Place::Elem {
+                first, index, off, ..
+            } => mk(
+                IExprKind::Elem(shift(*first, off + k), Self::elem_index(index, span)),
+                ty,
+                span,
+            ),
         }
     }
 
@@ -336,13 +391,33 @@ impl Resolver {
                 );
                 comma(save, comma(store, mk(IExprKind::Var(tv), ty, span)))
             }
+            Place::Elem {
+                first, index, off, ..
+            } => mk(
+                IExprKind::SetElem {
+                    var: shift(*first, off + k),
+                    index: Self::elem_index(index, span),
+                    value: Box::new(value),
+                    post: false,
+                },
+                ty,
+                span,
+            ),
         }
+    }
+
+    /// The saved indices of an element place, as expressions.
+    fn elem_index(index: &[(VarRef, CType)], span: Span) -> Vec<IExpr> {
+        index
+            .iter()
+            .map(|&(v, ty)| mk(IExprKind::Var(v), ty, span))
+            .collect()
     }
 
     /// Wraps `e` after the place's setup (the pointer saved), if any.
     pub(super) fn after_setup(p: &Place, e: IExpr) -> IExpr {
         match p {
-            Place::Deref { setup, .. } => comma(setup.clone(), e),
+            Place::Deref { setup, .. } | Place::Elem { setup, .. } => comma(setup.clone(), e),
             Place::Cells { .. } => e,
         }
     }
@@ -384,6 +459,9 @@ impl Resolver {
                     };
                     self.site(kind, pty, span)
                 }
+                Place::Elem { .. } => {
+                    return Err(unsupported(span, "pointers into arrays of structs"))
+                }
                 Place::Deref {
                     setup, temp, off, ..
                 } => {
@@ -398,7 +476,9 @@ impl Resolver {
         }
         let p = self.place(e)?;
         let fty = match &p {
-            Place::Cells { fty, .. } | Place::Deref { fty, .. } => fty.clone(),
+            Place::Cells { fty, .. } | Place::Deref { fty, .. } | Place::Elem { fty, .. } => {
+                fty.clone()
+            }
         };
         if matches!(fty, FTy::Struct(_)) {
             return Err(unsupported(span, "struct values here"));
@@ -474,6 +554,9 @@ impl Resolver {
         let t = self.fty_of(x)?;
         if t.is_ptr() {
             return Err(unsupported(span, "pointer arithmetic"));
+        }
+        if matches!(t, FTy::Struct(_)) {
+            return Err(unsupported(span, "arithmetic on structs"));
         }
         if matches!(x.kind, ExprKind::Ident(_)) {
             return Ok(None);

@@ -9,7 +9,9 @@
 //! `unsigned long` whose value is an object id (see `pointers.rs`). Only the resolver knows the
 //! full types ([`FTy`]), in side tables keyed by the head variable of each declaration.
 //!
-//! Unions, arrays inside structs, struct return values and bit fields are `unsupported`.
+//! Arrays *of* structs are flattened the same way, one integer array per cell
+//! (`struct_array.rs`). Unions, arrays inside structs, struct return values and bit fields are
+//! `unsupported`.
 //!
 //! Must not: lower pointer operations (that is `pointers.rs` and `lower.rs`).
 
@@ -70,6 +72,11 @@ pub(super) struct Types {
     pub broken: HashMap<String, CError>,
     /// Full signatures of functions with a pointer or struct in them: return, parameters.
     pub sigs: HashMap<String, (FTy, Vec<FTy>)>,
+    /// Arrays of structs among the globals (`struct_array.rs`): head variable (the array of
+    /// the first cell) to the struct type.
+    pub global_arrays: HashMap<usize, usize>,
+    /// Arrays of structs among the current function's locals.
+    pub local_arrays: HashMap<usize, usize>,
 }
 
 /// The variable `k` places after `v`.
@@ -288,6 +295,9 @@ impl Resolver {
     pub(super) fn scalar_names(&self, names: Vec<(String, VarRef)>) -> Vec<(String, VarRef)> {
         let mut out = vec![];
         for (n, v) in names {
+            if self.struct_array(v).is_some() {
+                continue; // arrays, not scalars (no C name for their cells either)
+            }
             let t = self.var_fty(v);
             for (k, (suffix, leaf)) in self.cells(&t).into_iter().enumerate() {
                 if matches!(leaf, FTy::Scalar(_)) {

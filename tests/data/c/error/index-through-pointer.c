@@ -1,4 +1,4 @@
-// expect: 4:10: unsupported: arrays of structs or pointers, and indexing through pointers
+// expect: 4:10: unsupported: arrays of pointers, and indexing through pointers
 struct pair { int a, b; };
 int first(struct pair *p, int i) {
   return p[i].a;

@@ -1,0 +1,226 @@
+//! Arrays of structs of scalar fields (`struct S a[N];`, globals and locals): declarations and
+//! elements as places (`a[i].f`, `a[i] = s`, `struct S t = a[i];`). Part of [`super`], on top
+//! of `structs.rs` (cells) and `pointers.rs` (places).
+//!
+//! Design: like a struct variable, an array of structs is **flattened**: one integer array per
+//! cell of the struct (`a.f`, `a.g.h`, the same dimensions, the cell's type as element type),
+//! consecutive in the globals (or the function's locals); the name `a` is bound to the first and
+//! [`super::structs::Types`] records the struct type by that head variable. Global ones are
+//! zero (no initialiser lists); local ones hold any values (an `ArrayDecl` with `Fill::Any` per
+//! cell array). An element is a [`Place::Elem`]: its indices are saved in temporaries by the
+//! place's setup, so a struct copy touching every cell evaluates them once; reading a cell is
+//! `Elem(a.f, temps)`, writing it is `SetElem`. Everything else about them — pointer fields,
+//! initialisers, variable-length or unsized dimensions, `&a[i]`, `a` as a value, passing an
+//! element to a function — is an `unsupported:` error.
+//!
+//! Must not: lower pointer operations or translate element accesses (the arrays are ordinary
+//! integer arrays after the resolver).
+
+use super::super::ast::*;
+use super::super::error::{CError, CErrorKind};
+use super::super::ir::*;
+use super::array::fold;
+use super::decl::conflicting;
+use super::pointers::{mk, Place};
+use super::structs::FTy;
+use super::{unsupported, Resolver};
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+
+impl Resolver {
+    /// The struct type of an array of structs, by its head variable.
+    pub(super) fn struct_array(&self, v: VarRef) -> Option<usize> {
+        match v {
+            VarRef::Global(g) => self.types.global_arrays.get(&g).copied(),
+            VarRef::Local(l) => self.types.local_arrays.get(&l).copied(),
+        }
+    }
+
+    /// The struct type and constant dimensions of an array-of-structs declarator; an error
+    /// for anything beyond scalar fields and constant sizes.
+    fn struct_array_parts(
+        &mut self,
+        t: &FTy,
+        item: &InitDecl,
+    ) -> Result<(usize, Vec<Dim>), CError> {
+        let span = item.decl.span;
+        let FTy::Struct(rec) = t else {
+            return Err(unsupported(span, "arrays of pointers"));
+        };
+        self.check_complete(t, span)?;
+        if self.cells(t).iter().any(|c| !matches!(c.1, FTy::Scalar(_))) {
+            return Err(unsupported(span, "arrays of structs with pointer fields"));
+        }
+        let mut dims = vec![];
+        let mut total = BigInt::from(1);
+        for s in &item.decl.suffixes {
+            let Suffix::Array(size, sspan) = s else {
+                return Err(unsupported(span, "arrays of functions"));
+            };
+            let Some(size) = size else {
+                return Err(unsupported(*sspan, "arrays of structs without a size"));
+            };
+            let e = self.expr(size)?;
+            match fold(&e) {
+                Some(v) if v.is_positive() => {
+                    total *= &v;
+                    dims.push(Dim::Const(v));
+                }
+                Some(_) => {
+                    return Err(CError::new(
+                        CErrorKind::Name,
+                        size.span,
+                        "the size of an array must be positive",
+                    ))
+                }
+                None => return Err(unsupported(size.span, "variable-length arrays of structs")),
+            }
+        }
+        if total > BigInt::from(super::array::MAX_ELEMENTS) {
+            return Err(unsupported(span, "arrays of structs this large"));
+        }
+        if let Some(init) = &item.init {
+            return Err(unsupported(init.span, "initialisers of arrays of structs"));
+        }
+        Ok((*rec, dims))
+    }
+
+    /// A local array of structs: one array per cell, each declared with any elements.
+    pub(super) fn local_struct_array(
+        &mut self,
+        t: &FTy,
+        item: &InitDecl,
+    ) -> Result<Vec<IStmt>, CError> {
+        let (rec, dims) = self.struct_array_parts(t, item)?;
+        let span = item.decl.span;
+        let name = item.decl.name.clone().unwrap_or_default();
+        let first = self.locals.len();
+        let mut out = vec![];
+        for (suffix, leaf) in self.cells(t) {
+            let ty = self.leaf_ctype(&leaf);
+            let var = VarRef::Local(self.locals.len());
+            self.locals.push(VarInfo {
+                name: format!("{name}{suffix}"),
+                ty,
+                span,
+                dims: dims.clone(),
+            });
+            self.sites.push(NondetSite { ty, span });
+            let fill = Fill::Any(self.sites.len() - 1);
+            let decl = IExprKind::ArrayDecl {
+                var,
+                elems: vec![],
+                fill,
+            };
+            out.push(IStmt {
+                kind: IStmtKind::Expr(mk(decl, super::super::types::CType::INT, span)),
+                span,
+            });
+        }
+        self.types.local_arrays.insert(first, rec);
+        self.bind(&name, VarRef::Local(first), span)?;
+        Ok(out)
+    }
+
+    /// A global array of structs (zero): one array per cell.
+    pub(super) fn global_struct_array(&mut self, t: &FTy, item: &InitDecl) -> Result<(), CError> {
+        let span = item.decl.span;
+        let name = item.decl.name.clone().unwrap_or_default();
+        self.scopes.clear();
+        let (rec, dims) = self.struct_array_parts(t, item)?;
+        self.not_a_function(&name, span)?;
+        if self.externs.contains_key(&name) {
+            return Err(conflicting(&name, span));
+        }
+        if let Some(&g) = self.global_names.get(&name) {
+            // A repeated tentative definition.
+            if self.types.global_arrays.get(&g) != Some(&rec) || self.globals[g].dims != dims {
+                return Err(conflicting(&name, span));
+            }
+            return Ok(());
+        }
+        let first = self.globals.len();
+        for (suffix, leaf) in self.cells(t) {
+            let ty = self.leaf_ctype(&leaf);
+            self.globals.push(VarInfo {
+                name: format!("{name}{suffix}"),
+                ty,
+                span,
+                dims: dims.clone(),
+            });
+            self.global_init.push(BigInt::zero());
+            self.global_elems.push(vec![]);
+            self.global_defined.push(false);
+        }
+        self.types.global_arrays.insert(first, rec);
+        self.global_names.insert(name, first);
+        Ok(())
+    }
+
+    /// The array of structs a subscript expression `a[i]...[k]` indexes (its head variable
+    /// and struct type) and the written indices, base first; `None` if it is not one.
+    fn struct_subscript<'a>(&self, e: &'a Expr) -> Option<(VarRef, usize, Vec<&'a Expr>)> {
+        let mut written = vec![];
+        let mut base = e;
+        while let ExprKind::Index(a, i) = &base.kind {
+            written.push(&**i);
+            base = a;
+        }
+        written.reverse();
+        let ExprKind::Ident(name) = &base.kind else {
+            return None;
+        };
+        let (v, _) = self.lookup(name)?;
+        let rec = self.struct_array(v)?;
+        Some((v, rec, written))
+    }
+
+    /// Whether `e` names an array of structs (then `a[i]` is no integer element).
+    pub(super) fn is_struct_array_base(&self, e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Index(..)) && self.struct_subscript(e).is_some()
+    }
+
+    /// The full type of `a[i]...` when it is an element of an array of structs.
+    pub(super) fn struct_elem_fty(&self, e: &Expr) -> Option<FTy> {
+        let (v, rec, written) = self.struct_subscript(e)?;
+        (written.len() == self.info(v).dims.len()).then_some(FTy::Struct(rec))
+    }
+
+    /// `a[i]...[k]` as a place; `None` when `e` is no subscript of an array of structs.
+    pub(super) fn elem_place(&mut self, e: &Expr) -> Result<Option<Place>, CError> {
+        let Some((v, rec, written)) = self.struct_subscript(e) else {
+            return Ok(None);
+        };
+        let rank = self.info(v).dims.len();
+        if written.len() < rank {
+            return Err(unsupported(e.span, "rows of arrays used as values"));
+        }
+        if written.len() > rank {
+            return Err(CError::new(
+                CErrorKind::Name,
+                e.span,
+                "too many subscripts for an array of structs",
+            ));
+        }
+        let mut setup: Option<IExpr> = None;
+        let mut index = vec![];
+        for i in written {
+            let ie = self.expr(i)?;
+            let (ty, span) = (ie.ty, ie.span);
+            let t = self.temp(ty, span);
+            let save = mk(IExprKind::Assign(t, Box::new(ie)), ty, span);
+            setup = Some(match setup {
+                None => save,
+                Some(s) => mk(IExprKind::Comma(Box::new(s), Box::new(save)), ty, span),
+            });
+            index.push((t, ty));
+        }
+        Ok(Some(Place::Elem {
+            setup: setup.unwrap_or_else(|| unreachable!("arrays have a dimension")),
+            first: v,
+            index,
+            off: 0,
+            fty: FTy::Struct(rec),
+        }))
+    }
+}
