@@ -134,7 +134,7 @@ fn c_programs_are_verified_and_checked_against_an_svcomp_table() {
     assert!(
         pointer
             .reason
-            .contains("pointer.c:4:7: unsupported: pointers"),
+            .contains("pointer.c:4:12: unsupported: conversions of integers to pointers"),
         "{pointer:?}"
     );
     assert_eq!(pointer.expected, None);
