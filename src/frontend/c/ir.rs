@@ -148,57 +148,53 @@ impl IExpr {
     pub fn mentions(&self, v: VarRef) -> bool {
         let mut stack = vec![self];
         while let Some(e) = stack.pop() {
-            match &e.kind {
-                IExprKind::Const(_) | IExprKind::Nondet(_) | IExprKind::Current => {}
-                IExprKind::Elem(w, idx) => {
-                    if *w == v {
-                        return true;
-                    }
-                    stack.extend(idx);
-                }
-                IExprKind::SetElem {
-                    var, index, value, ..
-                } => {
-                    if *var == v {
-                        return true;
-                    }
-                    stack.extend(index);
-                    stack.push(value);
-                }
-                IExprKind::ArrayDecl { var, elems, .. } => {
-                    if *var == v {
-                        return true;
-                    }
-                    stack.extend(elems.iter().map(|e| &e.1));
-                }
-                IExprKind::Var(w) | IExprKind::PostIncDec(w, _) if *w == v => return true,
-                IExprKind::Var(_) | IExprKind::PostIncDec(..) => {}
-                IExprKind::Assign(w, a) => {
-                    if *w == v {
-                        return true;
-                    }
-                    stack.push(a);
-                }
-                IExprKind::Arith(_, a, b)
-                | IExprKind::Cmp(_, a, b)
-                | IExprKind::Logic(_, a, b)
-                | IExprKind::Comma(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-                IExprKind::Not(a)
-                | IExprKind::Neg(a)
-                | IExprKind::BitNot(a)
-                | IExprKind::Convert(a) => stack.push(a),
-                IExprKind::Call(_, args) => stack.extend(args),
-                IExprKind::Cond(c, a, b) => {
-                    stack.push(c);
-                    stack.push(a);
-                    stack.push(b);
-                }
+            if e.variable() == Some(v) {
+                return true;
             }
+            stack.extend(e.operands());
         }
         false
+    }
+
+    /// The variable this node itself reads or writes (not its operands'): of `x`, `x++`,
+    /// `x = e`, an element access or update, an array's declaration.
+    pub fn variable(&self) -> Option<VarRef> {
+        match &self.kind {
+            IExprKind::Var(v)
+            | IExprKind::PostIncDec(v, _)
+            | IExprKind::Assign(v, _)
+            | IExprKind::Elem(v, _)
+            | IExprKind::SetElem { var: v, .. }
+            | IExprKind::ArrayDecl { var: v, .. } => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The direct operands, in evaluation order: the one place that knows the shape of every
+    /// kind, for walks over expressions.
+    pub fn operands(&self) -> Vec<&IExpr> {
+        match &self.kind {
+            IExprKind::Const(_)
+            | IExprKind::Var(_)
+            | IExprKind::Nondet(_)
+            | IExprKind::PostIncDec(..)
+            | IExprKind::Current => vec![],
+            IExprKind::Arith(_, a, b)
+            | IExprKind::Cmp(_, a, b)
+            | IExprKind::Logic(_, a, b)
+            | IExprKind::Comma(a, b) => vec![a, b],
+            IExprKind::Not(a)
+            | IExprKind::Neg(a)
+            | IExprKind::BitNot(a)
+            | IExprKind::Convert(a)
+            | IExprKind::Assign(_, a) => vec![a],
+            IExprKind::Call(_, args) | IExprKind::Elem(_, args) => args.iter().collect(),
+            IExprKind::SetElem { index, value, .. } => {
+                index.iter().chain(std::iter::once(&**value)).collect()
+            }
+            IExprKind::ArrayDecl { elems, .. } => elems.iter().map(|(_, v)| v).collect(),
+            IExprKind::Cond(c, a, b) => vec![c, a, b],
+        }
     }
 }
 

@@ -199,58 +199,31 @@ impl Accesses<'_> {
     fn expr(&mut self, e: &IExpr) {
         let mut stack = vec![e];
         while let Some(e) = stack.pop() {
-            match &e.kind {
-                IExprKind::Const(_) | IExprKind::Nondet(_) | IExprKind::Current => {}
-                IExprKind::Elem(a, index) => {
-                    self.reads.push(*a);
-                    self.array(*a);
-                    stack.extend(index);
+            match e.kind {
+                IExprKind::Elem(a, _) => {
+                    self.reads.push(a);
+                    self.array(a);
                 }
-                IExprKind::SetElem {
-                    var, index, value, ..
-                } => {
-                    // The other elements keep their values: a read and a write, no kill.
-                    self.reads.push(*var);
-                    self.writes.push(*var);
-                    self.array(*var);
-                    stack.extend(index);
-                    stack.push(value);
+                // The other elements keep their values: a read and a write, no kill.
+                IExprKind::SetElem { var, .. } => {
+                    self.reads.push(var);
+                    self.writes.push(var);
+                    self.array(var);
                 }
-                IExprKind::ArrayDecl { var, elems, .. } => {
-                    self.writes.push(*var);
-                    self.array(*var);
-                    stack.extend(elems.iter().map(|(_, v)| v));
+                IExprKind::ArrayDecl { var, .. } => {
+                    self.writes.push(var);
+                    self.array(var);
                 }
-                IExprKind::Var(v) => self.reads.push(*v),
+                IExprKind::Var(v) => self.reads.push(v),
                 IExprKind::PostIncDec(v, _) => {
-                    self.reads.push(*v);
-                    self.writes.push(*v);
+                    self.reads.push(v);
+                    self.writes.push(v);
                 }
-                IExprKind::Assign(v, a) => {
-                    self.writes.push(*v);
-                    stack.push(a);
-                }
-                IExprKind::Arith(_, a, b)
-                | IExprKind::Cmp(_, a, b)
-                | IExprKind::Logic(_, a, b)
-                | IExprKind::Comma(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-                IExprKind::Not(a)
-                | IExprKind::Neg(a)
-                | IExprKind::BitNot(a)
-                | IExprKind::Convert(a) => stack.push(a),
-                IExprKind::Call(_, args) => {
-                    self.calls = true;
-                    stack.extend(args);
-                }
-                IExprKind::Cond(c, a, b) => {
-                    stack.push(c);
-                    stack.push(a);
-                    stack.push(b);
-                }
+                IExprKind::Assign(v, _) => self.writes.push(v),
+                IExprKind::Call(..) => self.calls = true,
+                _ => {}
             }
+            stack.extend(e.operands());
         }
     }
 }

@@ -3,34 +3,17 @@
 //! Must not: emit clauses.
 
 use crate::frontend::c::cfa::Op;
-use crate::frontend::c::ir::{IExpr, Program};
+use crate::frontend::c::ir::{IExpr, IExprKind, Program};
 
 /// Functions that may reach the error (directly or through calls).
 pub(super) fn may_fail(p: &Program) -> Vec<bool> {
     fn expr_calls(e: &IExpr, calls: &mut Vec<usize>) {
-        use crate::frontend::c::ir::IExprKind::*;
-        match &e.kind {
-            Call(f, args) => {
-                calls.push(*f);
-                args.iter().for_each(|a| expr_calls(a, calls));
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            if let IExprKind::Call(f, _) = e.kind {
+                calls.push(f);
             }
-            Arith(_, a, b) | Cmp(_, a, b) | Logic(_, a, b) | Comma(a, b) => {
-                expr_calls(a, calls);
-                expr_calls(b, calls);
-            }
-            Not(a) | Neg(a) | BitNot(a) | Convert(a) | Assign(_, a) => expr_calls(a, calls),
-            Cond(c, a, b) => {
-                expr_calls(c, calls);
-                expr_calls(a, calls);
-                expr_calls(b, calls);
-            }
-            Const(_) | Var(_) | PostIncDec(..) | Nondet(_) | Current => {}
-            Elem(_, index) => index.iter().for_each(|a| expr_calls(a, calls)),
-            SetElem { index, value, .. } => {
-                index.iter().for_each(|a| expr_calls(a, calls));
-                expr_calls(value, calls);
-            }
-            ArrayDecl { elems, .. } => elems.iter().for_each(|a| expr_calls(&a.1, calls)),
+            stack.extend(e.operands());
         }
     }
     let n = p.functions.len();

@@ -97,27 +97,7 @@ pub(super) fn children(e: &mut IExpr) -> Vec<&mut IExpr> {
 
 /// The direct operands of an expression, read-only.
 pub(super) fn operands(e: &IExpr) -> Vec<&IExpr> {
-    match &e.kind {
-        IExprKind::Const(_) | IExprKind::Var(_) | IExprKind::Nondet(_) => vec![],
-        IExprKind::PostIncDec(..) | IExprKind::Current => vec![],
-        IExprKind::Arith(_, a, b)
-        | IExprKind::Cmp(_, a, b)
-        | IExprKind::Logic(_, a, b)
-        | IExprKind::Comma(a, b) => vec![a, b],
-        IExprKind::Not(a)
-        | IExprKind::Neg(a)
-        | IExprKind::BitNot(a)
-        | IExprKind::Convert(a)
-        | IExprKind::Assign(_, a) => vec![a],
-        IExprKind::Call(_, args) | IExprKind::Elem(_, args) => args.iter().collect(),
-        IExprKind::SetElem { index, value, .. } => {
-            let mut out: Vec<&IExpr> = index.iter().collect();
-            out.push(value);
-            out
-        }
-        IExprKind::ArrayDecl { elems, .. } => elems.iter().map(|(_, v)| v).collect(),
-        IExprKind::Cond(c, a, b) => vec![c, a, b],
-    }
+    e.operands()
 }
 
 /// Calls `f` on every node of an expression, operands first.
