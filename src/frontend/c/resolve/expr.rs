@@ -13,13 +13,7 @@ impl Resolver {
     pub(super) fn lvalue(&mut self, e: &Expr) -> Result<(VarRef, CType), CError> {
         match &e.kind {
             ExprKind::Ident(n) => {
-                let (v, ty) = self.lookup(n).ok_or_else(|| {
-                    CError::new(
-                        CErrorKind::Name,
-                        e.span,
-                        format!("undeclared variable `{n}`"),
-                    )
-                })?;
+                let (v, ty) = self.variable(n, e.span)?;
                 if self.info(v).is_array() {
                     return Err(unsupported(e.span, "assignments of whole arrays"));
                 }
@@ -41,9 +35,7 @@ impl Resolver {
         let mk = |kind, ty| IExpr { kind, ty, span };
         Ok(match &e.kind {
             ExprKind::Ident(n) => {
-                let (v, ty) = self.lookup(n).ok_or_else(|| {
-                    CError::new(CErrorKind::Name, span, format!("undeclared variable `{n}`"))
-                })?;
+                let (v, ty) = self.variable(n, span)?;
                 if self.info(v).is_array() {
                     return Err(unsupported(
                         span,

@@ -351,6 +351,17 @@ impl Resolver {
         }
     }
 
+    /// The variable `name` denotes, or an error at `span` if none is declared.
+    fn variable(&self, name: &str, span: Span) -> Result<(VarRef, CType), CError> {
+        self.lookup(name).ok_or_else(|| {
+            CError::new(
+                CErrorKind::Name,
+                span,
+                format!("undeclared variable `{name}`"),
+            )
+        })
+    }
+
     fn lookup(&self, name: &str) -> Option<(VarRef, CType)> {
         let v = self
             .scopes

@@ -213,13 +213,7 @@ impl Resolver {
     pub(super) fn place(&mut self, e: &Expr) -> Result<Place, CError> {
         match &e.kind {
             ExprKind::Ident(n) => {
-                let (v, _) = self.lookup(n).ok_or_else(|| {
-                    CError::new(
-                        CErrorKind::Name,
-                        e.span,
-                        format!("undeclared variable `{n}`"),
-                    )
-                })?;
+                let (v, _) = self.variable(n, e.span)?;
                 if self.info(v).is_array() {
                     return Err(unsupported(e.span, "this use of an array"));
                 }
