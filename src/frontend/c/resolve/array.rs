@@ -1,9 +1,10 @@
 //! Arrays in the resolver: declarations of local (also variable-length), global and static
 //! arrays of integer types with their dimensions and initialiser lists (nested braces, brace
 //! elision, the rest zero), and element accesses (`a[i][j]` as a value, assigned, compound
-//! assigned, incremented). An array anywhere else — a parameter, a value (passed, assigned,
-//! compared), a row `a[i]` of a two-dimensional array, `sizeof` — is an `unsupported:` error at
-//! its place. Part of [`super`]; must not handle statements other than declarations.
+//! assigned, incremented). An array used as a value is the address of its first element
+//! (`pointers.rs`); a row `a[i]` of a two-dimensional array, `sizeof` and whole-array
+//! assignments are `unsupported:` errors at their place. Part of [`super`]; must not handle
+//! statements other than declarations.
 
 use super::super::ast::*;
 use super::super::error::{CError, CErrorKind};
@@ -420,12 +421,9 @@ impl Resolver {
             base = a;
         }
         written.reverse();
+        // Subscripts of pointers and of array fields are places (`pointers.rs`).
         let ExprKind::Ident(name) = &base.kind else {
-            self.expr(base)?;
-            return Err(unsupported(
-                base.span,
-                "subscripts of expressions other than array variables",
-            ));
+            return Ok(None);
         };
         let Some((v, ty)) = self.lookup(name) else {
             return Err(CError::new(
@@ -435,6 +433,9 @@ impl Resolver {
             ));
         };
         let rank = self.info(v).dims.len();
+        if rank == 0 && self.var_fty(v).is_ptr() {
+            return Ok(None);
+        }
         if rank == 0 {
             return Err(CError::new(
                 CErrorKind::Name,
@@ -444,6 +445,9 @@ impl Resolver {
         }
         if written.len() < rank {
             return Err(unsupported(e.span, "rows of arrays used as values"));
+        }
+        if written.len() > rank && self.elem_fty(v).is_ptr() {
+            return Ok(None); // `ptrs[i][j]`: a subscript of the pointer `ptrs[i]`
         }
         if written.len() > rank {
             return Err(CError::new(

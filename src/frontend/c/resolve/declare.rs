@@ -8,7 +8,8 @@
 use super::super::ast::*;
 use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
-use super::pointers::{is_null, mk, Place};
+use super::places::Place;
+use super::pointers::{is_null, mk};
 use super::structs::{shift, FTy};
 use super::{convert, unsupported, Resolver};
 use num_bigint::BigInt;
@@ -42,6 +43,9 @@ impl Resolver {
                 FTy::Struct(_) => {
                     if self.fty_of(a)? != t {
                         return Err(unsupported(a.span, "this struct argument"));
+                    }
+                    if self.has_array_cells(&t) {
+                        return Err(unsupported(a.span, "struct arguments with array fields"));
                     }
                     let p = self.place(a)?;
                     let cells = self.cells(&t);
@@ -91,6 +95,9 @@ impl Resolver {
                 if self.fty_of(e)? != t {
                     return Err(unsupported(e.span, "this initialiser"));
                 }
+                if self.has_array_cells(&t) {
+                    return Err(unsupported(e.span, "copies of structs with array fields"));
+                }
                 copy = true;
             } else if !matches!(e.kind, ExprKind::InitList(_)) {
                 self.check_source(&t, e)?;
@@ -121,6 +128,27 @@ impl Resolver {
         let mut out = vec![];
         for (k, ((_, leaf), v)) in cells.iter().zip(values).enumerate() {
             let ty = self.leaf_ctype(leaf);
+            if let FTy::Array(..) = leaf {
+                // Zero with an initialiser (it names no array field), else any values.
+                let fill = match item.init {
+                    Some(_) => Fill::Zero,
+                    None => {
+                        self.sites.push(NondetSite { ty, span });
+                        Fill::Any(self.sites.len() - 1)
+                    }
+                };
+                let var = shift(first, k);
+                let decl = IExprKind::ArrayDecl {
+                    var,
+                    elems: vec![],
+                    fill,
+                };
+                out.push(IStmt {
+                    kind: IStmtKind::Expr(mk(decl, super::super::types::CType::INT, span)),
+                    span,
+                });
+                continue;
+            }
             let v = match v {
                 Some(v) => convert(v, ty),
                 None if item.init.is_some() => mk(IExprKind::Const(BigInt::from(0)), ty, span),
@@ -171,6 +199,9 @@ impl Resolver {
             };
             next += 1;
             match (&item.kind, &ft) {
+                (_, FTy::Array(..)) => {
+                    return Err(unsupported(item.span, "initialisers of array fields"))
+                }
                 (ExprKind::InitList(sub), FTy::Struct(_)) => {
                     self.init_list(&ft, sub, item.span, at + off, values)?
                 }

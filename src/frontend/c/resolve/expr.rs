@@ -37,10 +37,8 @@ impl Resolver {
             ExprKind::Ident(n) => {
                 let (v, ty) = self.variable(n, span)?;
                 if self.info(v).is_array() {
-                    return Err(unsupported(
-                        span,
-                        "arrays used as values (passed, assigned or compared whole)",
-                    ));
+                    // The address of its first element (`pointers.rs`).
+                    return self.decay(v, span);
                 }
                 if matches!(self.var_fty(v), super::structs::FTy::Struct(_)) {
                     return Err(unsupported(span, "struct values here"));
@@ -49,8 +47,8 @@ impl Resolver {
             }
             ExprKind::Index(..) => match self.element(e)? {
                 Some((var, ty, index)) => mk(IExprKind::Elem(var, index), ty),
-                // An element of an array of structs, not a member of it.
-                None => return Err(unsupported(span, "struct values here")),
+                // Through a pointer, an array field, or an array of structs.
+                None => self.pointer_expr(e)?,
             },
             ExprKind::Unary(UnOp::Deref | UnOp::AddrOf, _) | ExprKind::Member(..) => {
                 self.pointer_expr(e)?
@@ -99,6 +97,12 @@ impl Resolver {
             }
             ExprKind::Assign(op, lhs, rhs) => {
                 if let Some((var, ty, index)) = self.element(lhs)? {
+                    let dest = self.elem_fty(var);
+                    if op.is_none() {
+                        self.check_source(&dest, rhs)?;
+                    } else if dest.is_ptr() {
+                        self.check_binary(BinOp::Add, lhs, rhs)?;
+                    }
                     let rhs = self.expr(rhs)?;
                     let value = match op {
                         None => rhs,

@@ -1,8 +1,15 @@
 //! Lowering of the pointer sites of `pointers.rs` into scalar operations, once the whole
 //! program is resolved. Part of [`super`].
 //!
-//! 1. **Objects**: every variable whose address is taken (`&x`, `&s.f`) is an object; its cells
-//!    get consecutive ids from 1 (0 is NULL). Address-taken locals are made *statically
+//! 1. **Objects**: every variable whose address is taken (`&x`, `&s.f`, `&a[i]`, an array used
+//!    as a pointer) is an object; its cells (the scalars and arrays it is flattened into) get
+//!    consecutive *cell ids*, and each cell an *address range*: a scalar one address, an array
+//!    one address per element (row-major), each followed by one spare address, so that a
+//!    pointer one past a cell (`&x + 1`, `a + n`) never equals another cell's address. Ranges
+//!    are laid out from 1 upwards in cell-id order (0 is NULL). A pointer value is an
+//!    address: pointer arithmetic inside an array is integer arithmetic on it, and an element of
+//!    an array of structs is addressed in the array of its first cell (a field `k` cells further
+//!    is the same element of the `k`-th cell's array). Address-taken locals are made *statically
 //!    allocated*: each becomes a global (`f.x`), so callees read and write it through pointers
 //!    and it travels through function summaries as globals do. That is only sound for
 //!    functions that are not recursive (one instance alive at a time); address-taken locals of
@@ -10,16 +17,20 @@
 //! 2. **Points-to sets**: facts (`addr`, `copy`, `load`, `store`, `field_addr`, `cell`) read
 //!    off the resolved program go through the Datalog rule set `cfa_pointsto` (top-level
 //!    `rules/`), Andersen-style.
-//! 3. **Lowering**: with `t` the saved pointer and `c1..cn` its points-to set, a read `t->f` is
-//!    `t == c1 || ... ? (t == c1 ? c1.f : ... cn.f) : invalid()`, a write updates every target
-//!    `d` as `d = t == id(d) ? v : d`, `&x` is the constant id. `invalid()` is a synthetic
+//! 3. **Lowering**: with `t` the saved pointer and `c1..cn` its points-to set, `in(c)` says that
+//!    `t` lies in `c`'s range (`t == base(c)` for a scalar). A read `t->f` is `in(c1) || ... ?
+//!    (in(c1) ? c1.f : ... cn.f) : invalid()`, where `c.f` of an array cell is the element
+//!    `t - base(c)` of the field's array; a write updates every target `d` as `d = in(c) ? v : d`
+//!    (an array element only under `in(c)`), `&x` is the constant address, `&t->f` is `t` moved
+//!    from `c`'s range to the field's. Accesses into variable-length or multi-dimensional
+//!    arrays through pointers are `unsupported`. `invalid()` is a synthetic
 //!    function that aborts: a null, dangling or otherwise invalid dereference is undefined
 //!    behaviour, so the execution ends there (not an error), in the clauses and in the
 //!    interpreter alike.
 //!
 //! Must not: build CFAs (the caller does, after lowering).
 
-use super::super::ast::Span;
+use super::super::ast::{BinOp, Span};
 use super::super::error::CError;
 use super::super::ir::*;
 use super::super::types::CType;
@@ -72,18 +83,47 @@ impl Facts {
     }
 }
 
-/// The lowering's view of the objects: id per global cell, cell per id.
+/// The lowering's view of the objects: id per global cell, cell per id, address ranges.
 struct Objects {
     /// Global index of each address-taken cell → its id.
     ids: HashMap<usize, u32>,
     /// id → (global index, object index).
     cells: BTreeMap<u32, (usize, u32)>,
+    /// id → the cell's first address and its number of elements (`None`: a scalar).
+    ranges: HashMap<u32, (u64, Option<u64>)>,
+}
+
+impl Objects {
+    /// Lays out the address ranges, in cell-id order.
+    fn layout(&mut self, program: &Program) {
+        let mut next = 1u64;
+        for (&id, &(g, _)) in &self.cells {
+            let info = &program.globals[g];
+            let len = info.is_array().then(|| {
+                info.dims
+                    .iter()
+                    .map(|d| match d {
+                        Dim::Const(n) => u64::try_from(n).unwrap_or(u64::MAX),
+                        Dim::Var(_) => 0,
+                    })
+                    .product::<u64>()
+            });
+            self.ranges.insert(id, (next, len));
+            next += len.unwrap_or(1) + 1;
+        }
+    }
+
+    /// The first address of a cell.
+    fn base(&self, id: u32) -> u64 {
+        self.ranges[&id].0
+    }
 }
 
 /// Lowers every site of `program`; returns the points-to relation as text (for tests).
 pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CError> {
     let mut sites = sites.to_vec();
-    let objects = make_static(program, &mut sites)?;
+    let mut objects = make_static(program, &mut sites)?;
+    objects.layout(program);
     let mut facts = Facts::default();
     for (&id, &(g, o)) in &objects.cells {
         let v = facts.node(key(0, VarRef::Global(g)));
@@ -189,6 +229,7 @@ fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<Objects, CEr
     let mut objects = Objects {
         ids: HashMap::new(),
         cells: BTreeMap::new(),
+        ranges: HashMap::new(),
     };
     let mut next_id = 1u32;
     let mut n_objects = 0u32;
@@ -196,6 +237,11 @@ fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<Objects, CEr
         let SiteKind::AddrOf { root, cells, cell } = &mut s.kind else {
             continue;
         };
+        let vla = |info: &VarInfo| info.dims.iter().any(|d| matches!(d, Dim::Var(_)));
+        let root_info = program.var(s.func, *root);
+        if vla(root_info) {
+            return Err(unsupported(s.span, "pointers into variable-length arrays"));
+        }
         let g = match *root {
             VarRef::Global(g) => g,
             VarRef::Local(l) => {
@@ -308,6 +354,10 @@ impl Extract<'_> {
                     self.flow(n, a);
                 }
             }
+            IExprKind::SetElem { var, value, .. } => {
+                let n = self.facts.node(key(self.f, *var));
+                self.flow(n, value);
+            }
             IExprKind::Call(k, _) => {
                 if let SiteKind::Store { temp, off, value } = self.sites[k - SITE_BASE].kind {
                     let t = self.facts.node(key(self.f, temp));
@@ -348,7 +398,12 @@ impl Extract<'_> {
                 }
                 _ => {}
             },
-            IExprKind::Cond(_, a, b) => {
+            IExprKind::Elem(v, _) => {
+                let m = self.facts.node(key(self.f, *v));
+                self.facts.prog.copy.push((n, m));
+            }
+            // Pointer arithmetic stays inside the pointer's object.
+            IExprKind::Cond(_, a, b) | IExprKind::Arith(BinOp::Add | BinOp::Sub, a, b) => {
                 self.flow(n, a);
                 self.flow(n, b);
             }
@@ -405,12 +460,14 @@ impl Lower<'_> {
 
     fn site(&mut self, site: &Site, ty: CType, span: Span) -> IExpr {
         let mk = |kind, ty| IExpr { kind, ty, span };
-        let cell_var = |d: u32| VarRef::Global(self.objects.cells[&d].0);
         let (temp, off) = match site.kind {
             SiteKind::AddrOf {
                 cell: VarRef::Global(g),
                 ..
-            } => return mk(IExprKind::Const(BigInt::from(self.objects.ids[&g])), ty),
+            } => {
+                let base = self.objects.base(self.objects.ids[&g]);
+                return mk(IExprKind::Const(BigInt::from(base)), ty);
+            }
             SiteKind::AddrOf { .. } => unreachable!("address-taken cells are globals"),
             SiteKind::Load { temp, off }
             | SiteKind::Store { temp, off, .. }
@@ -421,37 +478,45 @@ impl Lower<'_> {
             SiteKind::Store { value, .. } => self.program.var(self.f, value).ty,
             _ => ty,
         };
-        let punned = targets
-            .iter()
-            .any(|&(_, d)| self.program.var(self.f, cell_var(d)).ty != access);
-        if punned && !matches!(site.kind, SiteKind::FieldAddr { .. }) && self.error.is_none() {
-            self.error = Some(unsupported(
-                site.span,
-                "accesses through a pointer to another type",
-            ));
+        let is_access = !matches!(site.kind, SiteKind::FieldAddr { .. });
+        if is_access && self.error.is_none() {
+            self.error = self.check_targets(&targets, access, site.span);
         }
-        let pty = self.program.functions[self.f].locals[match temp {
-            VarRef::Local(l) => l,
-            VarRef::Global(_) => 0,
-        }]
-        .ty;
-        let eq = |c: u32| {
+        let pty = self.program.var(self.f, temp).ty;
+        let t = || mk(IExprKind::Var(temp), pty);
+        let num = |n: i128| mk(IExprKind::Const(BigInt::from(n)), pty);
+        let cmp = |op, a, b| mk(IExprKind::Cmp(op, Box::new(a), Box::new(b)), CType::INT);
+        let and = |a, b| {
             mk(
-                IExprKind::Cmp(
-                    super::super::ast::BinOp::Eq,
-                    Box::new(mk(IExprKind::Var(temp), pty)),
-                    Box::new(mk(IExprKind::Const(BigInt::from(c)), pty)),
-                ),
+                IExprKind::Logic(BinOp::And, Box::new(a), Box::new(b)),
                 CType::INT,
             )
         };
+        let arith = |op, a, b| mk(IExprKind::Arith(op, Box::new(a), Box::new(b)), pty);
+        let (ranges, cells) = (&self.objects.ranges, &self.objects.cells);
+        let base = |c: u32| i128::from(ranges[&c].0);
+        // `t` lies in `c`'s range.
+        let inside = |c: u32| match ranges[&c] {
+            (b, None) => cmp(BinOp::Eq, t(), num(i128::from(b))),
+            (b, Some(n)) => and(
+                cmp(BinOp::Le, num(i128::from(b)), t()),
+                cmp(BinOp::Lt, t(), num(i128::from(b + n))),
+            ),
+        };
+        // The element of `d` that `t` addresses through `c` (`d`'s array, `c`'s index).
+        let index = |c: u32| vec![arith(BinOp::Sub, t(), num(base(c)))];
+        let cell_var = |d: u32| VarRef::Global(cells[&d].0);
+        let vty = |d: u32| self.program.var(self.f, cell_var(d)).ty;
         let conv = |e: IExpr, t: CType| super::convert(e, t);
-        let value = |d: u32| match site.kind {
-            SiteKind::Load { .. } => {
-                let v = cell_var(d);
-                conv(mk(IExprKind::Var(v), self.program.var(self.f, v).ty), ty)
+        let value = |c: u32, d: u32| match site.kind {
+            SiteKind::Load { .. } if ranges[&d].1.is_some() => {
+                conv(mk(IExprKind::Elem(cell_var(d), index(c)), vty(d)), ty)
             }
-            SiteKind::FieldAddr { .. } => mk(IExprKind::Const(BigInt::from(d)), ty),
+            SiteKind::Load { .. } => conv(mk(IExprKind::Var(cell_var(d)), vty(d)), ty),
+            SiteKind::FieldAddr { .. } if ranges[&c].1.is_some() => {
+                conv(arith(BinOp::Add, t(), num(base(d) - base(c))), ty)
+            }
+            SiteKind::FieldAddr { .. } => mk(IExprKind::Const(BigInt::from(base(d))), ty),
             _ => unreachable!(),
         };
         self.used_invalid = true;
@@ -459,9 +524,9 @@ impl Lower<'_> {
         let Some((&last, rest)) = targets.split_last() else {
             return invalid;
         };
-        let valid = rest.iter().rev().fold(eq(last.0), |acc, &(c, _)| {
+        let valid = rest.iter().rev().fold(inside(last.0), |acc, &(c, _)| {
             mk(
-                IExprKind::Logic(super::super::ast::BinOp::Or, Box::new(eq(c)), Box::new(acc)),
+                IExprKind::Logic(BinOp::Or, Box::new(inside(c)), Box::new(acc)),
                 CType::INT,
             )
         });
@@ -470,35 +535,81 @@ impl Lower<'_> {
                 let tvt = self.program.var(self.f, tv).ty;
                 let mut out = mk(IExprKind::Const(BigInt::from(0)), CType::INT);
                 for &(c, d) in targets.iter().rev() {
-                    let v = cell_var(d);
-                    let vt = self.program.var(self.f, v).ty;
+                    let (v, vt) = (cell_var(d), vty(d));
                     let new = conv(mk(IExprKind::Var(tv), tvt), vt);
-                    let pick = mk(
-                        IExprKind::Cond(
-                            Box::new(eq(c)),
+                    let write = if ranges[&d].1.is_some() {
+                        let set = IExprKind::SetElem {
+                            var: v,
+                            index: index(c),
+                            value: Box::new(new),
+                            post: false,
+                        };
+                        let zero = mk(IExprKind::Const(BigInt::from(0)), vt);
+                        mk(
+                            IExprKind::Cond(
+                                Box::new(inside(c)),
+                                Box::new(mk(set, vt)),
+                                Box::new(zero),
+                            ),
+                            vt,
+                        )
+                    } else {
+                        let pick = IExprKind::Cond(
+                            Box::new(inside(c)),
                             Box::new(new),
                             Box::new(mk(IExprKind::Var(v), vt)),
-                        ),
-                        vt,
-                    );
-                    let assign = mk(IExprKind::Assign(v, Box::new(pick)), vt);
-                    out = mk(
-                        IExprKind::Comma(Box::new(assign), Box::new(out)),
-                        CType::INT,
-                    );
+                        );
+                        mk(IExprKind::Assign(v, Box::new(mk(pick, vt))), vt)
+                    };
+                    out = mk(IExprKind::Comma(Box::new(write), Box::new(out)), CType::INT);
                 }
                 conv(out, ty)
             }
-            _ => rest.iter().rev().fold(value(last.1), |acc, &(c, d)| {
-                mk(
-                    IExprKind::Cond(Box::new(eq(c)), Box::new(value(d)), Box::new(acc)),
-                    ty,
-                )
-            }),
+            _ => rest
+                .iter()
+                .rev()
+                .fold(value(last.0, last.1), |acc, &(c, d)| {
+                    mk(
+                        IExprKind::Cond(Box::new(inside(c)), Box::new(value(c, d)), Box::new(acc)),
+                        ty,
+                    )
+                }),
         };
         mk(
             IExprKind::Cond(Box::new(valid), Box::new(body), Box::new(invalid)),
             ty,
         )
+    }
+
+    /// An error for an access (a read or a write of `access` values) that the targets cannot
+    /// take: a cell of another type, a variable-length or multi-dimensional array, an array
+    /// reached from a scalar's address.
+    fn check_targets(&self, targets: &[(u32, u32)], access: CType, span: Span) -> Option<CError> {
+        for &(c, d) in targets {
+            let info = &self.program.globals[self.objects.cells[&d].0];
+            if info.ty != access {
+                return Some(unsupported(
+                    span,
+                    "accesses through a pointer to another type",
+                ));
+            }
+            if info.dims.iter().any(|x| matches!(x, Dim::Var(_))) {
+                return Some(unsupported(span, "pointers into variable-length arrays"));
+            }
+            if info.dims.len() > 1 {
+                return Some(unsupported(span, "pointers into multi-dimensional arrays"));
+            }
+            let (c_array, d_array) = (
+                self.objects.ranges[&c].1.is_some(),
+                self.objects.ranges[&d].1.is_some(),
+            );
+            if c_array != d_array {
+                return Some(unsupported(
+                    span,
+                    "this access to an array through a pointer",
+                ));
+            }
+        }
+        None
     }
 }

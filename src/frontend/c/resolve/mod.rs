@@ -24,6 +24,7 @@ mod declare;
 mod expr;
 mod jumps;
 mod lower;
+mod places;
 mod pointers;
 mod struct_array;
 mod structs;

@@ -1,23 +1,26 @@
-//! Pointer and struct expressions in the resolver: `&x`, `*p`, `p->f`, `s.f`, stores through
-//! pointers, whole-struct copies, pointer and struct declarations, calls with such arguments.
-//! Part of [`super`].
+//! Pointer and struct expressions in the resolver: `&x`, `&a[i]`, `*p`, `p->f`, `s.f`, `p[i]`,
+//! pointer arithmetic inside one array, stores through pointers, whole-struct copies, the full
+//! types of expressions. Part of [`super`]; places (where an lvalue lives) are `places.rs`.
 //!
-//! Design: a pointer value is an integer, the *object id* of the cell it points to (0 is
-//! NULL). The ids are only known once the whole program is resolved (every `&x` seen), and a
-//! dereference needs the points-to set of its pointer, so each pointer operation is emitted
-//! as a *site*: a placeholder call `Call(SITE_BASE + k, [])` recorded in [`Site`], with the
-//! pointer first saved in a fresh temporary local (so it is evaluated once). `lower.rs`
+//! Design: a pointer value is an integer, the *address* of the cell or array element it
+//! points to (0 is NULL; `lower.rs` lays addresses out). The addresses are only known once
+//! the whole program is resolved (every `&x` seen), and a dereference needs the points-to set
+//! of its pointer, so each pointer operation is emitted as a *site*: a placeholder call
+//! `Call(SITE_BASE + k, [])` recorded in [`Site`], with the pointer first saved in a fresh
+//! temporary local (so it is evaluated once). Arithmetic on addresses is plain integer
+//! arithmetic in the pointer type (`long`): an address counts elements, not bytes. `lower.rs`
 //! replaces every placeholder by scalar operations once the points-to relation is computed:
 //! nothing after the resolver ever sees a site.
 //!
-//! Must not: compute points-to sets or object ids (that is `lower.rs`).
+//! Must not: compute points-to sets or addresses (that is `lower.rs`).
 
 use super::super::ast::*;
 use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
 use super::super::types::CType;
 use super::expr::binary;
-use super::structs::{shift, FTy};
+use super::places::Place;
+use super::structs::FTy;
 use super::{convert, unsupported, Resolver};
 use num_bigint::BigInt;
 
@@ -27,7 +30,7 @@ pub const SITE_BASE: usize = usize::MAX / 2;
 /// What a pointer site does.
 #[derive(Clone, Debug)]
 pub(super) enum SiteKind {
-    /// `&x`: the id of `cell`, a cell of the variable `root` of `cells` cells.
+    /// `&x`: the address of `cell`, a cell of the variable `root` of `cells` cells.
     AddrOf {
         root: VarRef,
         cells: usize,
@@ -53,38 +56,11 @@ pub(super) struct Site {
     pub span: Span,
 }
 
-/// Where an lvalue lives.
-pub(super) enum Place {
-    /// In variables: cells from `first` on; `root`/`cells`: the whole declared variable.
-    Cells {
-        root: VarRef,
-        cells: usize,
-        first: VarRef,
-        fty: FTy,
-    },
-    /// Behind a pointer saved in `temp` by `setup`, `off` cells after its target.
-    Deref {
-        setup: IExpr,
-        temp: VarRef,
-        off: usize,
-        fty: FTy,
-    },
-    /// An element of an array of structs (`struct_array.rs`), `off` cells into it: `first` is
-    /// the array of the struct's first cell, the indices are saved in temporaries by `setup`.
-    Elem {
-        setup: IExpr,
-        first: VarRef,
-        index: Vec<(VarRef, CType)>,
-        off: usize,
-        fty: FTy,
-    },
-}
-
 pub(super) fn mk(kind: IExprKind, ty: CType, span: Span) -> IExpr {
     IExpr { kind, ty, span }
 }
 
-fn comma(a: IExpr, b: IExpr) -> IExpr {
+pub(super) fn comma(a: IExpr, b: IExpr) -> IExpr {
     let (ty, span) = (b.ty, b.span);
     mk(IExprKind::Comma(Box::new(a), Box::new(b)), ty, span)
 }
@@ -110,7 +86,7 @@ impl Resolver {
     }
 
     /// A placeholder for a new site.
-    fn site(&mut self, kind: SiteKind, ty: CType, span: Span) -> IExpr {
+    pub(super) fn site(&mut self, kind: SiteKind, ty: CType, span: Span) -> IExpr {
         self.ptr_sites.push(Site {
             func: self.func_index(),
             kind,
@@ -140,6 +116,8 @@ impl Resolver {
     pub(super) fn fty_of(&mut self, e: &Expr) -> Result<FTy, CError> {
         Ok(match &e.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
+                // An array is a pointer to its first element wherever it is a value.
+                Some((v, _)) if self.info(v).is_array() => FTy::Ptr(Box::new(self.elem_fty(v))),
                 Some((v, _)) => self.var_fty(v),
                 None => FTy::Scalar(CType::INT),
             },
@@ -148,7 +126,22 @@ impl Resolver {
                 _ => FTy::Scalar(CType::INT),
             },
             ExprKind::Unary(UnOp::AddrOf, x) => FTy::Ptr(Box::new(self.fty_of(x)?)),
-            ExprKind::Index(..) => self.struct_elem_fty(e).unwrap_or(FTy::Scalar(CType::INT)),
+            ExprKind::Index(a, _) => match self.struct_elem_fty(e) {
+                Some(t) => t,
+                None => match self.fty_of(a)? {
+                    FTy::Ptr(t) | FTy::Array(t, _) => *t,
+                    _ => FTy::Scalar(CType::INT),
+                },
+            },
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+                match (self.fty_of(a)?, self.fty_of(b)?) {
+                    (FTy::Ptr(_), FTy::Ptr(_)) => FTy::Scalar(self.ptr_ctype()),
+                    (t @ FTy::Ptr(_), _) => t,
+                    (_, t @ FTy::Ptr(_)) if *op == BinOp::Add => t,
+                    _ => FTy::Scalar(CType::INT),
+                }
+            }
+            ExprKind::IncDec(_, _, x) => self.fty_of(x)?,
             ExprKind::Member(b, f, arrow) => {
                 let mut t = self.fty_of(b)?;
                 if *arrow {
@@ -187,11 +180,6 @@ impl Resolver {
         if let ExprKind::Binary(op, a, b) = &e.kind {
             self.check_binary(*op, a, b)?;
         }
-        if let ExprKind::Ident(n) = &e.kind {
-            if dest.is_ptr() && self.lookup(n).is_some_and(|(v, _)| self.info(v).is_array()) {
-                return Err(unsupported(e.span, "arrays used as pointers"));
-            }
-        }
         if dest.is_ptr() && !is_null(e) && !self.fty_of(e)?.is_ptr() {
             return Err(unsupported(e.span, "conversions of integers to pointers"));
         }
@@ -207,213 +195,6 @@ impl Resolver {
             self.check_source(&r, e)?;
         }
         Ok(())
-    }
-
-    /// The place an lvalue denotes.
-    pub(super) fn place(&mut self, e: &Expr) -> Result<Place, CError> {
-        match &e.kind {
-            ExprKind::Ident(n) => {
-                let (v, _) = self.variable(n, e.span)?;
-                if self.info(v).is_array() {
-                    return Err(unsupported(e.span, "this use of an array"));
-                }
-                let fty = self.var_fty(v);
-                let cells = self.cells(&fty).len();
-                Ok(Place::Cells {
-                    root: v,
-                    cells,
-                    first: v,
-                    fty,
-                })
-            }
-            ExprKind::Member(b, f, arrow) => {
-                let base = if *arrow {
-                    self.deref_place(b)?
-                } else {
-                    self.place(b)?
-                };
-                Ok(match base {
-                    Place::Cells {
-                        root,
-                        cells,
-                        first,
-                        fty,
-                    } => {
-                        let (t, off) = self.field(&fty, f, e.span)?;
-                        Place::Cells {
-                            root,
-                            cells,
-                            first: shift(first, off),
-                            fty: t,
-                        }
-                    }
-                    Place::Deref {
-                        setup,
-                        temp,
-                        off,
-                        fty,
-                    } => {
-                        let (t, k) = self.field(&fty, f, e.span)?;
-                        Place::Deref {
-                            setup,
-                            temp,
-                            off: off + k,
-                            fty: t,
-                        }
-                    }
-                    Place::Elem {
-                        setup,
-                        first,
-                        index,
-                        off,
-                        fty,
-                    } => {
-                        let (t, k) = self.field(&fty, f, e.span)?;
-                        Place::Elem {
-                            setup,
-                            first,
-                            index,
-                            off: off + k,
-                            fty: t,
-                        }
-                    }
-                })
-            }
-            ExprKind::Unary(UnOp::Deref, p) => self.deref_place(p),
-            ExprKind::Index(a, _) => {
-                if let Some(p) = self.elem_place(e)? {
-                    return Ok(p);
-                }
-                let mut base = &**a;
-                while let ExprKind::Index(b, _) = &base.kind {
-                    base = b;
-                }
-                if let ExprKind::Ident(n) = &base.kind {
-                    if self.lookup(n).is_some_and(|(v, _)| self.info(v).is_array()) {
-                        return Err(unsupported(e.span, "pointers into arrays"));
-                    }
-                }
-                Err(unsupported(
-                    e.span,
-                    "arrays of pointers, and indexing through pointers",
-                ))
-            }
-            ExprKind::Unsupported(what) => Err(unsupported(e.span, what)),
-            ExprKind::TooDeep => Err(CError::too_deep(e.span, "expressions")),
-            _ => Err(CError::new(
-                CErrorKind::Syntax,
-                e.span,
-                "expected a variable, a field or a dereference",
-            )),
-        }
-    }
-
-    /// `*p` as a place.
-    fn deref_place(&mut self, p: &Expr) -> Result<Place, CError> {
-        let fty = match self.fty_of(p)? {
-            FTy::Ptr(t) => *t,
-            // The type of an element is not tracked: arrays of pointers are outside the subset.
-            _ if matches!(p.kind, ExprKind::Index(..)) => {
-                return Err(unsupported(p.span, "arrays of pointers"))
-            }
-            _ => {
-                return Err(CError::new(
-                    CErrorKind::Name,
-                    p.span,
-                    "dereference of something that is not a pointer",
-                ))
-            }
-        };
-        if fty == FTy::Void {
-            return Err(unsupported(p.span, "dereferences of `void *`"));
-        }
-        let pty = self.ptr_ctype();
-        let value = convert(self.expr(p)?, pty);
-        let temp = self.temp(pty, p.span);
-        let setup = mk(IExprKind::Assign(temp, Box::new(value)), pty, p.span);
-        Ok(Place::Deref {
-            setup,
-            temp,
-            off: 0,
-            fty,
-        })
-    }
-
-    /// The value of cell `k` of a place (already set up), as an expression.
-    pub(super) fn read_cell(&mut self, p: &Place, k: usize, ty: CType, span: Span) -> IExpr {
-        match p {
-            Place::Cells { first, .. } => mk(IExprKind::Var(shift(*first, k)), ty, span),
-            Place::Deref { temp, off, .. } => self.site(
-                SiteKind::Load {
-                    temp: *temp,
-                    off: off + k,
-                },
-                ty,
-                span,
-            ),
-            Place::Elem {
-                first, index, off, ..
-            } => mk(
-                IExprKind::Elem(shift(*first, off + k), Self::elem_index(index, span)),
-                ty,
-                span,
-            ),
-        }
-    }
-
-    /// Writes `value` (of the cell's type) into cell `k` of a place; the value of the
-    /// expression is the value written.
-    fn write_cell(&mut self, p: &Place, k: usize, value: IExpr, span: Span) -> IExpr {
-        let ty = value.ty;
-        match p {
-            Place::Cells { first, .. } => mk(
-                IExprKind::Assign(shift(*first, k), Box::new(value)),
-                ty,
-                span,
-            ),
-            Place::Deref { temp, off, .. } => {
-                let tv = self.temp(ty, span);
-                let save = mk(IExprKind::Assign(tv, Box::new(value)), ty, span);
-                let store = self.site(
-                    SiteKind::Store {
-                        temp: *temp,
-                        off: off + k,
-                        value: tv,
-                    },
-                    CType::INT,
-                    span,
-                );
-                comma(save, comma(store, mk(IExprKind::Var(tv), ty, span)))
-            }
-            Place::Elem {
-                first, index, off, ..
-            } => mk(
-                IExprKind::SetElem {
-                    var: shift(*first, off + k),
-                    index: Self::elem_index(index, span),
-                    value: Box::new(value),
-                    post: false,
-                },
-                ty,
-                span,
-            ),
-        }
-    }
-
-    /// The saved indices of an element place, as expressions.
-    fn elem_index(index: &[(VarRef, CType)], span: Span) -> Vec<IExpr> {
-        index
-            .iter()
-            .map(|&(v, ty)| mk(IExprKind::Var(v), ty, span))
-            .collect()
-    }
-
-    /// Wraps `e` after the place's setup (the pointer saved), if any.
-    pub(super) fn after_setup(p: &Place, e: IExpr) -> IExpr {
-        match p {
-            Place::Deref { setup, .. } | Place::Elem { setup, .. } => comma(setup.clone(), e),
-            Place::Cells { .. } => e,
-        }
     }
 
     /// `&x`, `*p`, `s.f`, `p->f` as values.
@@ -436,37 +217,8 @@ impl Resolver {
                     return Err(unsupported(span, "function pointers"));
                 }
             }
-            let pty = self.ptr_ctype();
-            return Ok(match self.place(x)? {
-                Place::Cells {
-                    root, cells, first, ..
-                } => {
-                    if let VarRef::Local(l) = root {
-                        if l < self.cur_params {
-                            return Err(unsupported(span, "the address of a parameter"));
-                        }
-                    }
-                    let kind = SiteKind::AddrOf {
-                        root,
-                        cells,
-                        cell: first,
-                    };
-                    self.site(kind, pty, span)
-                }
-                Place::Elem { .. } => {
-                    return Err(unsupported(span, "pointers into arrays of structs"))
-                }
-                Place::Deref {
-                    setup, temp, off, ..
-                } => {
-                    if off == 0 {
-                        setup
-                    } else {
-                        let a = self.site(SiteKind::FieldAddr { temp, off }, pty, span);
-                        comma(setup, a)
-                    }
-                }
-            });
+            let p = self.place(x)?;
+            return self.place_addr(p, span);
         }
         let p = self.place(e)?;
         let fty = match &p {
@@ -476,6 +228,9 @@ impl Resolver {
         };
         if matches!(fty, FTy::Struct(_)) {
             return Err(unsupported(span, "struct values here"));
+        }
+        if let FTy::Array(..) = fty {
+            return self.place_addr(p, span);
         }
         let ty = self.leaf_ctype(&fty);
         let v = self.read_cell(&p, 0, ty, span);
@@ -491,8 +246,11 @@ impl Resolver {
         span: Span,
     ) -> Result<Option<IExpr>, CError> {
         let lt = self.fty_of(lhs)?;
-        if lt.is_ptr() && op.is_some() {
-            return Err(unsupported(span, "pointer arithmetic"));
+        if let Some(op) = op.filter(|_| lt.is_ptr()) {
+            self.check_binary(op, lhs, rhs)?;
+        }
+        if let FTy::Array(..) = lt {
+            return Err(unsupported(span, "assignments of whole arrays"));
         }
         if matches!(lt, FTy::Struct(_)) {
             if op.is_some() {
@@ -500,7 +258,9 @@ impl Resolver {
             }
             return self.struct_copy(lhs, rhs, span).map(Some);
         }
-        self.check_source(&lt, rhs)?;
+        if op.is_none() {
+            self.check_source(&lt, rhs)?;
+        }
         if matches!(lhs.kind, ExprKind::Ident(_)) {
             return Ok(None);
         }
@@ -524,6 +284,9 @@ impl Resolver {
         if self.fty_of(rhs)? != lt {
             return Err(unsupported(rhs.span, "this struct assignment"));
         }
+        if self.has_array_cells(&lt) {
+            return Err(unsupported(span, "copies of structs with array fields"));
+        }
         let l = self.place(lhs)?;
         let r = self.place(rhs)?;
         let mut out = mk(IExprKind::Const(BigInt::from(0)), CType::INT, span);
@@ -546,10 +309,7 @@ impl Resolver {
         span: Span,
     ) -> Result<Option<IExpr>, CError> {
         let t = self.fty_of(x)?;
-        if t.is_ptr() {
-            return Err(unsupported(span, "pointer arithmetic"));
-        }
-        if matches!(t, FTy::Struct(_)) {
+        if matches!(t, FTy::Struct(_) | FTy::Array(..)) {
             return Err(unsupported(span, "arithmetic on structs"));
         }
         if matches!(x.kind, ExprKind::Ident(_)) {
@@ -585,18 +345,28 @@ impl Resolver {
         Ok(convert(self.expr(a)?, pty))
     }
 
-    /// Arithmetic or ordering on pointers: unsupported.
+    /// An error for operations on pointers outside the subset: pointer arithmetic is `p ± i`
+    /// and `p - q`, orderings compare two pointers; structs are no operands.
     pub(super) fn check_binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Result<(), CError> {
         use BinOp::*;
         if matches!(op, Eq | Ne | And | Or) {
             return Ok(());
         }
-        for x in [a, b] {
-            match self.fty_of(x)? {
-                FTy::Ptr(_) => return Err(unsupported(x.span, "pointer arithmetic")),
-                FTy::Struct(_) => return Err(unsupported(x.span, "struct values here")),
-                _ => {}
+        let (ta, tb) = (self.fty_of(a)?, self.fty_of(b)?);
+        for (x, t) in [(a, &ta), (b, &tb)] {
+            if let FTy::Struct(_) = t {
+                return Err(unsupported(x.span, "struct values here"));
             }
+        }
+        let ok = match (ta.is_ptr(), tb.is_ptr()) {
+            (false, false) => true,
+            (true, false) => matches!(op, Add | Sub),
+            (false, true) => op == Add,
+            (true, true) => matches!(op, Sub | Lt | Le | Gt | Ge),
+        };
+        if !ok {
+            let x = if ta.is_ptr() { a } else { b };
+            return Err(unsupported(x.span, "this pointer arithmetic"));
         }
         Ok(())
     }

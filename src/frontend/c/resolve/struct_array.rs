@@ -1,17 +1,19 @@
-//! Arrays of structs of scalar fields (`struct S a[N];`, globals and locals): declarations and
-//! elements as places (`a[i].f`, `a[i] = s`, `struct S t = a[i];`). Part of [`super`], on top
-//! of `structs.rs` (cells) and `pointers.rs` (places).
+//! Arrays of structs and arrays of pointers (`struct S a[N];`, `int *p[N];`, globals and
+//! locals): declarations and elements as places (`a[i].f`, `a[i] = s`, `struct S t = a[i];`).
+//! Part of [`super`], on top of `structs.rs` (cells) and `places.rs` (places).
 //!
 //! Design: like a struct variable, an array of structs is **flattened**: one integer array per
 //! cell of the struct (`a.f`, `a.g.h`, the same dimensions, the cell's type as element type),
 //! consecutive in the globals (or the function's locals); the name `a` is bound to the first and
-//! [`super::structs::Types`] records the struct type by that head variable. Global ones are
-//! zero (no initialiser lists); local ones hold any values (an `ArrayDecl` with `Fill::Any` per
-//! cell array). An element is a [`Place::Elem`]: its indices are saved in temporaries by the
-//! place's setup, so a struct copy touching every cell evaluates them once; reading a cell is
-//! `Elem(a.f, temps)`, writing it is `SetElem`. Everything else about them — pointer fields,
-//! initialisers, variable-length or unsized dimensions, `&a[i]`, `a` as a value, passing an
-//! element to a function — is an `unsupported:` error.
+//! [`super::structs::Types`] records the struct type by that head variable. An array of
+//! pointers is one array of pointer values, its element type recorded as the variable's full
+//! type. Global ones are zero (no initialiser lists); local ones hold any values (an
+//! `ArrayDecl` with `Fill::Any` per cell array). An element is a [`Place::Elem`]: its indices
+//! are saved in temporaries by the place's setup, so a struct copy touching every cell
+//! evaluates them once; reading a cell is `Elem(a.f, temps)`, writing it is `SetElem`. A
+//! pointer to an element points into the first cell's array (`places.rs`). Initialisers,
+//! array fields, variable-length or unsized dimensions, and passing an element of a
+//! multi-field struct to a function are `unsupported:` errors.
 //!
 //! Must not: lower pointer operations or translate element accesses (the arrays are ordinary
 //! integer arrays after the resolver).
@@ -21,7 +23,8 @@ use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
 use super::array::fold;
 use super::decl::conflicting;
-use super::pointers::{mk, Place};
+use super::places::Place;
+use super::pointers::mk;
 use super::structs::FTy;
 use super::{unsupported, Resolver};
 use num_bigint::BigInt;
@@ -36,20 +39,22 @@ impl Resolver {
         }
     }
 
-    /// The struct type and constant dimensions of an array-of-structs declarator; an error
-    /// for anything beyond scalar fields and constant sizes.
+    /// The struct type (`None` for pointers) and constant dimensions of an array-of-structs
+    /// or array-of-pointers declarator; an error for array fields and non-constant sizes.
     fn struct_array_parts(
         &mut self,
         t: &FTy,
         item: &InitDecl,
-    ) -> Result<(usize, Vec<Dim>), CError> {
+    ) -> Result<(Option<usize>, Vec<Dim>), CError> {
         let span = item.decl.span;
-        let FTy::Struct(rec) = t else {
-            return Err(unsupported(span, "arrays of pointers"));
+        let rec = match t {
+            FTy::Struct(rec) => Some(*rec),
+            FTy::Ptr(_) => None,
+            _ => return Err(unsupported(span, "arrays of this type")),
         };
         self.check_complete(t, span)?;
-        if self.cells(t).iter().any(|c| !matches!(c.1, FTy::Scalar(_))) {
-            return Err(unsupported(span, "arrays of structs with pointer fields"));
+        if self.has_array_cells(t) {
+            return Err(unsupported(span, "arrays of structs with array fields"));
         }
         let mut dims = vec![];
         let mut total = BigInt::from(1);
@@ -58,7 +63,10 @@ impl Resolver {
                 return Err(unsupported(span, "arrays of functions"));
             };
             let Some(size) = size else {
-                return Err(unsupported(*sspan, "arrays of structs without a size"));
+                return Err(unsupported(
+                    *sspan,
+                    "arrays of structs or pointers without a size",
+                ));
             };
             let e = self.expr(size)?;
             match fold(&e) {
@@ -73,16 +81,24 @@ impl Resolver {
                         "the size of an array must be positive",
                     ))
                 }
-                None => return Err(unsupported(size.span, "variable-length arrays of structs")),
+                None => {
+                    return Err(unsupported(
+                        size.span,
+                        "variable-length arrays of structs or pointers",
+                    ))
+                }
             }
         }
         if total > BigInt::from(super::array::MAX_ELEMENTS) {
             return Err(unsupported(span, "arrays of structs this large"));
         }
         if let Some(init) = &item.init {
-            return Err(unsupported(init.span, "initialisers of arrays of structs"));
+            return Err(unsupported(
+                init.span,
+                "initialisers of arrays of structs or pointers",
+            ));
         }
-        Ok((*rec, dims))
+        Ok((rec, dims))
     }
 
     /// A local array of structs: one array per cell, each declared with any elements.
@@ -117,7 +133,14 @@ impl Resolver {
                 span,
             });
         }
-        self.types.local_arrays.insert(first, rec);
+        match rec {
+            Some(rec) => {
+                self.types.local_arrays.insert(first, rec);
+            }
+            None => {
+                self.types.locals.insert(first, t.clone());
+            }
+        }
         self.bind(&name, VarRef::Local(first), span)?;
         Ok(out)
     }
@@ -134,7 +157,11 @@ impl Resolver {
         }
         if let Some(&g) = self.global_names.get(&name) {
             // A repeated tentative definition.
-            if self.types.global_arrays.get(&g) != Some(&rec) || self.globals[g].dims != dims {
+            let same = match rec {
+                Some(rec) => self.types.global_arrays.get(&g) == Some(&rec),
+                None => self.types.globals.get(&g) == Some(t),
+            };
+            if !same || self.globals[g].dims != dims {
                 return Err(conflicting(&name, span));
             }
             return Ok(());
@@ -152,7 +179,14 @@ impl Resolver {
             self.global_elems.push(vec![]);
             self.global_defined.push(false);
         }
-        self.types.global_arrays.insert(first, rec);
+        match rec {
+            Some(rec) => {
+                self.types.global_arrays.insert(first, rec);
+            }
+            None => {
+                self.types.globals.insert(first, t.clone());
+            }
+        }
         self.global_names.insert(name, first);
         Ok(())
     }

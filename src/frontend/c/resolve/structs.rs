@@ -10,8 +10,9 @@
 //! full types ([`FTy`]), in side tables keyed by the head variable of each declaration.
 //!
 //! Arrays *of* structs are flattened the same way, one integer array per cell
-//! (`struct_array.rs`). Unions, arrays inside structs, struct return values and bit fields are
-//! `unsupported`.
+//! (`struct_array.rs`). An array field (one dimension, constant size, integer elements) is a
+//! cell of its own: an array variable `s.a`. Unions, struct return values, bit fields, and
+//! array fields of other kinds are `unsupported`.
 //!
 //! Must not: lower pointer operations (that is `pointers.rs` and `lower.rs`).
 
@@ -20,6 +21,8 @@ use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
 use super::super::types::CType;
 use super::{unsupported, Resolver};
+use num_bigint::BigInt;
+use num_traits::Signed;
 use std::collections::HashMap;
 
 /// A full C type as the resolver sees it.
@@ -33,6 +36,8 @@ pub(super) enum FTy {
     Ptr(Box<FTy>),
     /// The struct of [`Types::records`] with this index.
     Struct(usize),
+    /// An array field: element type (an integer type) and size.
+    Array(Box<FTy>, BigInt),
 }
 
 impl FTy {
@@ -88,15 +93,17 @@ pub(super) fn shift(v: VarRef, k: usize) -> VarRef {
 }
 
 impl Resolver {
-    /// The integer type of pointer values: `unsigned long`.
+    /// The integer type of pointer values: `long` (addresses are small and positive, and
+    /// pointer differences and `p - 1` need no wrap-around).
     pub(super) fn ptr_ctype(&self) -> CType {
-        CType::of_rank(4, false, self.model)
+        CType::of_rank(4, true, self.model)
     }
 
     /// The scalar type a leaf (scalar or pointer) is stored in.
     pub(super) fn leaf_ctype(&self, t: &FTy) -> CType {
         match t {
             FTy::Scalar(c) => *c,
+            FTy::Array(t, _) => self.leaf_ctype(t),
             _ => self.ptr_ctype(),
         }
     }
@@ -107,6 +114,13 @@ impl Resolver {
             FTy::Struct(i) => self.types.records[*i].cells.clone(),
             _ => vec![(String::new(), t.clone())],
         }
+    }
+
+    /// Whether a type has array fields (cells that are arrays).
+    pub(super) fn has_array_cells(&self, t: &FTy) -> bool {
+        self.cells(t)
+            .iter()
+            .any(|(_, leaf)| matches!(leaf, FTy::Array(..)))
     }
 
     /// The full type of a variable.
@@ -189,19 +203,21 @@ impl Resolver {
         let (mut fields, mut cells) = (vec![], vec![]);
         for d in decls {
             for item in &d.items {
-                if item
-                    .decl
-                    .suffixes
-                    .iter()
-                    .any(|s| matches!(s, Suffix::Array(..)))
-                {
-                    return Err(unsupported(item.decl.span, "arrays in structs"));
-                }
-                if !item.decl.suffixes.is_empty() {
-                    return Err(unsupported(item.decl.span, "function pointers"));
-                }
-                let t = self.full_type(&d.specs, item.decl.pointers)?;
+                let mut t = self.full_type(&d.specs, item.decl.pointers)?;
                 self.check_complete(&t, item.decl.span)?;
+                match item.decl.suffixes.as_slice() {
+                    [] => {}
+                    [Suffix::Array(size, sspan)] => {
+                        t = self.array_field(t, size.as_deref(), *sspan)?
+                    }
+                    [Suffix::Array(..), ..] => {
+                        return Err(unsupported(
+                            item.decl.span,
+                            "multi-dimensional arrays in structs",
+                        ))
+                    }
+                    _ => return Err(unsupported(item.decl.span, "function pointers")),
+                }
                 let name = item.decl.name.clone().unwrap_or_default();
                 if fields.iter().any(|f: &(String, FTy, usize)| f.0 == name) {
                     return Err(CError::new(
@@ -224,6 +240,31 @@ impl Resolver {
         rec.cells = cells;
         rec.complete = true;
         Ok(id)
+    }
+
+    /// The type of an array field `t f[size]`: integer elements, a constant positive size.
+    fn array_field(&mut self, t: FTy, size: Option<&Expr>, span: Span) -> Result<FTy, CError> {
+        if !matches!(t, FTy::Scalar(_)) {
+            return Err(unsupported(
+                span,
+                "arrays of pointers or structs in structs",
+            ));
+        }
+        let Some(size) = size else {
+            return Err(unsupported(span, "flexible array members"));
+        };
+        let e = self.expr(size)?;
+        match super::array::fold(&e) {
+            Some(n) if n.is_positive() && n <= BigInt::from(super::array::MAX_ELEMENTS) => {
+                Ok(FTy::Array(Box::new(t), n))
+            }
+            Some(_) => Err(CError::new(
+                CErrorKind::Name,
+                size.span,
+                "the size of an array must be positive",
+            )),
+            None => Err(unsupported(size.span, "variable-length arrays in structs")),
+        }
     }
 
     /// An error unless `t` can be a variable's type (void and incomplete structs cannot).
@@ -284,9 +325,14 @@ impl Resolver {
         };
         d.pointers > 0
             || !plain(self, specs)
-            || ps
-                .iter()
-                .any(|p| p.decl.pointers > 0 || !plain(self, &p.specs))
+            || ps.iter().any(|p| {
+                p.decl.pointers > 0
+                    || !plain(self, &p.specs)
+                    || p.decl
+                        .suffixes
+                        .iter()
+                        .any(|s| matches!(s, Suffix::Array(..)))
+            })
     }
 
     /// The names of a loop scope that denote scalars: a struct's name becomes its scalar
@@ -350,21 +396,29 @@ impl Resolver {
         let mut out = vec![];
         let mut full = vec![];
         for p in ps {
-            if p.decl
-                .suffixes
-                .iter()
-                .any(|s| matches!(s, Suffix::Array(..)))
-            {
-                return Err(unsupported(p.decl.span, "arrays"));
-            }
-            if !p.decl.suffixes.is_empty() {
-                return Err(unsupported(p.decl.span, "function pointers"));
-            }
-            let t = self.full_type(&p.specs, p.decl.pointers)?;
+            // An array parameter `T a[]` or `T a[N]` is a pointer `T *a` (C11 6.7.6.3p7).
+            let pointers = match p.decl.suffixes.as_slice() {
+                [] => p.decl.pointers,
+                [Suffix::Array(..)] => p.decl.pointers + 1,
+                [Suffix::Array(..), ..] => {
+                    return Err(unsupported(
+                        p.decl.span,
+                        "multi-dimensional array parameters",
+                    ))
+                }
+                _ => return Err(unsupported(p.decl.span, "function pointers")),
+            };
+            let t = self.full_type(&p.specs, pointers)?;
             if t == FTy::Void && ps.len() == 1 && p.decl.name.is_none() {
                 break;
             }
             self.check_complete(&t, p.decl.span)?;
+            if self.has_array_cells(&t) {
+                return Err(unsupported(
+                    p.decl.span,
+                    "struct parameters with array fields",
+                ));
+            }
             for (suffix, leaf) in self.cells(&t) {
                 let pname = p.decl.name.as_ref().map(|n| format!("{n}{suffix}"));
                 out.push((pname, self.leaf_ctype(&leaf), p.decl.span));
@@ -418,13 +472,17 @@ impl Resolver {
         };
         for (k, (suffix, leaf)) in cells.iter().enumerate() {
             let ty = self.leaf_ctype(leaf);
+            let dims = match leaf {
+                FTy::Array(_, n) => vec![Dim::Const(n.clone())],
+                _ => vec![],
+            };
             match &global {
                 Some(g) => {
                     self.globals.push(VarInfo {
                         name: format!("{g}{suffix}"),
                         ty,
                         span,
-                        dims: vec![],
+                        dims,
                     });
                     self.global_init.push(num_bigint::BigInt::from(0));
                     self.global_elems.push(vec![]);
@@ -434,7 +492,7 @@ impl Resolver {
                     name: format!("{name}{suffix}"),
                     ty,
                     span,
-                    dims: vec![],
+                    dims,
                 }),
             }
         }

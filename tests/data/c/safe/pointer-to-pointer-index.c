@@ -1,4 +1,5 @@
-// expect: 5:12: unsupported: arrays of pointers
+// `items[0]` through a pointer to a pointer.
+extern void reach_error(void);
 struct cell { int v; };
 struct cell c;
 int get(struct cell **items) {
@@ -6,5 +7,7 @@ int get(struct cell **items) {
 }
 int main(void) {
   struct cell *p = &c;
-  return get(&p);
+  c.v = 7;
+  if (get(&p) != 7) reach_error();
+  return 0;
 }
