@@ -190,7 +190,7 @@ impl Resolver {
 
     /// `*p` as a place.
     pub(super) fn deref_place(&mut self, p: &Expr) -> Result<Place, CError> {
-        let fty = match self.fty_of(p)? {
+        let fty = match self.fty_of(p)?.decayed() {
             FTy::Ptr(t) => *t,
             _ => {
                 return Err(CError::new(

@@ -121,7 +121,7 @@ impl Resolver {
                 Some((v, _)) => self.var_fty(v),
                 None => FTy::Scalar(CType::INT),
             },
-            ExprKind::Unary(UnOp::Deref, p) => match self.fty_of(p)? {
+            ExprKind::Unary(UnOp::Deref, p) => match self.fty_of(p)?.decayed() {
                 FTy::Ptr(t) => *t,
                 _ => FTy::Scalar(CType::INT),
             },
@@ -134,7 +134,7 @@ impl Resolver {
                 },
             },
             ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
-                match (self.fty_of(a)?, self.fty_of(b)?) {
+                match (self.fty_of(a)?.decayed(), self.fty_of(b)?.decayed()) {
                     (FTy::Ptr(_), FTy::Ptr(_)) => FTy::Scalar(self.ptr_ctype()),
                     (t @ FTy::Ptr(_), _) => t,
                     (_, t @ FTy::Ptr(_)) if *op == BinOp::Add => t,
@@ -163,7 +163,7 @@ impl Resolver {
                 _ => FTy::Scalar(CType::INT),
             },
             ExprKind::Cast(t, _) => self.full_type(&t.specs, t.pointers)?,
-            ExprKind::Cond(_, a, b) => match self.fty_of(a)? {
+            ExprKind::Cond(_, a, b) => match self.fty_of(a)?.decayed() {
                 FTy::Ptr(t) => FTy::Ptr(t),
                 _ => self.fty_of(b)?,
             },
@@ -180,7 +180,7 @@ impl Resolver {
         if let ExprKind::Binary(op, a, b) = &e.kind {
             self.check_binary(*op, a, b)?;
         }
-        if dest.is_ptr() && !is_null(e) && !self.fty_of(e)?.is_ptr() {
+        if dest.is_ptr() && !is_null(e) && !self.fty_of(e)?.decayed().is_ptr() {
             return Err(unsupported(e.span, "conversions of integers to pointers"));
         }
         if matches!(dest, FTy::Struct(_)) {
@@ -352,7 +352,7 @@ impl Resolver {
         if matches!(op, Eq | Ne | And | Or) {
             return Ok(());
         }
-        let (ta, tb) = (self.fty_of(a)?, self.fty_of(b)?);
+        let (ta, tb) = (self.fty_of(a)?.decayed(), self.fty_of(b)?.decayed());
         for (x, t) in [(a, &ta), (b, &tb)] {
             if let FTy::Struct(_) = t {
                 return Err(unsupported(x.span, "struct values here"));

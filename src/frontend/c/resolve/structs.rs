@@ -45,6 +45,14 @@ impl FTy {
     pub(super) fn is_ptr(&self) -> bool {
         matches!(self, FTy::Ptr(_))
     }
+
+    /// The type of a value of this type: an array is a pointer to its first element.
+    pub(super) fn decayed(self) -> FTy {
+        match self {
+            FTy::Array(t, _) => FTy::Ptr(t),
+            t => t,
+        }
+    }
 }
 
 /// A struct type.
