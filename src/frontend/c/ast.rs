@@ -284,6 +284,20 @@ pub enum BinOp {
     Or,
 }
 
+impl BinOp {
+    /// The truth of the comparison `x op y` (`!=` for every operator that is no comparison).
+    pub fn compare<T: Ord>(self, x: &T, y: &T) -> bool {
+        match self {
+            BinOp::Lt => x < y,
+            BinOp::Le => x <= y,
+            BinOp::Gt => x > y,
+            BinOp::Ge => x >= y,
+            BinOp::Eq => x == y,
+            _ => x != y,
+        }
+    }
+}
+
 /// A type in a cast or `sizeof`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeName {

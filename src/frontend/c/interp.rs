@@ -372,14 +372,7 @@ impl Machine<'_> {
             IExprKind::Cmp(op, x, y) => {
                 let x = self.expr(f, x, locals)?;
                 let y = self.expr(f, y, locals)?;
-                b(match op {
-                    BinOp::Lt => x < y,
-                    BinOp::Le => x <= y,
-                    BinOp::Gt => x > y,
-                    BinOp::Ge => x >= y,
-                    BinOp::Eq => x == y,
-                    _ => x != y,
-                })
+                b(op.compare(&x, &y))
             }
             IExprKind::Logic(op, x, y) => {
                 let x = self.truth(f, x, locals)?;

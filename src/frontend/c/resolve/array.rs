@@ -519,14 +519,7 @@ pub(super) fn fold(e: &IExpr) -> Option<BigInt> {
         }
         IExprKind::Cmp(op, x, y) => {
             let (x, y) = (fold(x)?, fold(y)?);
-            b(match op {
-                BinOp::Lt => x < y,
-                BinOp::Le => x <= y,
-                BinOp::Gt => x > y,
-                BinOp::Ge => x >= y,
-                BinOp::Eq => x == y,
-                _ => x != y,
-            })
+            b(op.compare(&x, &y))
         }
         IExprKind::Cond(c, x, y) => {
             if fold(c)?.is_zero() {
