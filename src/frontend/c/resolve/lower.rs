@@ -396,21 +396,40 @@ impl Extract<'_> {
                     let t = self.facts.node(key(self.f, temp));
                     self.facts.prog.field_addr.push((n, t, off as u32));
                 }
-                _ => {}
+                // A store's value is the stored temporary's, after it.
+                SiteKind::Store { .. } | SiteKind::AddrOf { .. } => {}
             },
-            IExprKind::Elem(v, _) => {
+            // The old value of a variable or element (`p++`, `a[i]++`), or the element's.
+            IExprKind::Elem(v, _) | IExprKind::PostIncDec(v, _) => {
                 let m = self.facts.node(key(self.f, *v));
                 self.facts.prog.copy.push((n, m));
             }
-            // Pointer arithmetic stays inside the pointer's object.
-            IExprKind::Cond(_, a, b) | IExprKind::Arith(BinOp::Add | BinOp::Sub, a, b) => {
+            // The new value, or the old one (`Current` in `value`, or `post`): the array's.
+            IExprKind::SetElem { var, value, .. } => {
+                let m = self.facts.node(key(self.f, *var));
+                self.facts.prog.copy.push((n, m));
+                self.flow(n, value);
+            }
+            // Pointer arithmetic stays inside the pointer's object; other operators cannot
+            // apply to pointers (the resolver refuses them), followed anyway: an over-
+            // approximation costs nothing, a missing flow would make a dereference invalid.
+            IExprKind::Cond(_, a, b) | IExprKind::Arith(_, a, b) => {
                 self.flow(n, a);
                 self.flow(n, b);
             }
-            IExprKind::Comma(_, x) | IExprKind::Assign(_, x) | IExprKind::Convert(x) => {
-                self.flow(n, x)
-            }
-            _ => {}
+            IExprKind::Comma(_, x)
+            | IExprKind::Assign(_, x)
+            | IExprKind::Convert(x)
+            | IExprKind::Neg(x)
+            | IExprKind::BitNot(x) => self.flow(n, x),
+            // Truth values, constants (NULL), nondet integers, statements: no address.
+            IExprKind::Const(_)
+            | IExprKind::Cmp(..)
+            | IExprKind::Logic(..)
+            | IExprKind::Not(_)
+            | IExprKind::Nondet(_)
+            | IExprKind::Current
+            | IExprKind::ArrayDecl { .. } => {}
         }
     }
 }
