@@ -44,12 +44,13 @@
 //! #   (assert (forall ((x Int)) (=> (and (inv x) (> x 10)) false)))(check-sat)";
 //! # let store = TermStore::new();
 //! # let system = hornbeam::syntax::read_system(&store, src).unwrap();
-//! use hornbeam::engine::driver::{solve, EngineChoice, SolveOptions};
+//! use hornbeam::engine::driver::{solve, SolveOptions};
+//! use hornbeam::engine::schedule::Selection;
 //! use hornbeam::witness::{Answer, ModelFormat};
 //! use std::time::Duration;
 //!
 //! let options = SolveOptions {
-//!     engine: EngineChoice::Auto,
+//!     engine: Selection::Auto,
 //!     timeout: Some(Duration::from_secs(20)),
 //!     ..SolveOptions::default()
 //! };

@@ -17,11 +17,7 @@ fn solve_with(path: &str, cex_shape: CexShape) -> (Answer, Stats, bool) {
     let store = TermStore::new();
     let src = std::fs::read_to_string(path).expect("test file");
     let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(60)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, Deadline::after(Duration::from_secs(60)));
     let mut stats = Stats::default();
     let engine = Cegar {
         cex_shape,

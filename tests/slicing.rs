@@ -21,11 +21,7 @@ fn load(store: &TermStore, name: &str) -> System {
 fn solve(name: &str, engine: &Slicing) -> (String, String, Stats) {
     let store = TermStore::new();
     let system = load(&store, name);
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(60)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, Deadline::after(Duration::from_secs(60)));
     let mut stats = Stats::default();
     let answer = engine.solve(&cx, &system, &mut stats);
     let printed = match &answer {

@@ -10,7 +10,8 @@ mod common;
 
 use common::corpus;
 use hornbeam::chc::{System, SystemPrinter};
-use hornbeam::engine::driver::{solve, EngineChoice, SolveOptions};
+use hornbeam::engine::driver::{solve, SolveOptions};
+use hornbeam::engine::schedule::{EngineKind, Selection};
 use hornbeam::smt::Deadline;
 use hornbeam::syntax::read_system;
 use hornbeam::term::{Op, Term, TermId, TermStore, VarMap};
@@ -49,7 +50,7 @@ fn all_files() -> Vec<PathBuf> {
     folders.iter().flat_map(|f| corpus(f)).collect()
 }
 
-fn options(engine: EngineChoice) -> SolveOptions {
+fn options(engine: Selection) -> SolveOptions {
     SolveOptions {
         engine,
         timeout: Some(Duration::from_secs(30)),
@@ -100,7 +101,7 @@ fn models_still_validate_on_another_thread_and_back_home() {
     for path in corpus("sat") {
         let name = name(&path);
         let (store, system) = read(&path);
-        let Answer::Sat(model) = solve(&store, &system, &options(EngineChoice::Auto)).answer else {
+        let Answer::Sat(model) = solve(&store, &system, &options(Selection::Auto)).answer else {
             continue;
         };
         solved += 1;
@@ -133,7 +134,8 @@ fn derivations_still_replay_on_another_thread_and_back_home() {
     for path in corpus("unsat") {
         let name = name(&path);
         let (store, system) = read(&path);
-        let Answer::Unsat(derivation) = solve(&store, &system, &options(EngineChoice::Bmc)).answer
+        let Answer::Unsat(derivation) =
+            solve(&store, &system, &options(Selection::only(EngineKind::Bmc))).answer
         else {
             panic!("{name}: BMC finds no derivation");
         };

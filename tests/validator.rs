@@ -303,11 +303,7 @@ fn unsat_files() -> Vec<PathBuf> {
 
 /// Runs BMC on a file through the `Engine` trait; the derivation it finds.
 fn bmc_derivation(store: &TermStore, system: &System, path: &Path) -> Derivation {
-    let cx = Context {
-        store,
-        deadline: Deadline::after(Duration::from_secs(20)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(store, Deadline::after(Duration::from_secs(20)));
     let mut stats = Stats::default();
     match Bmc::default().solve(&cx, system, &mut stats) {
         Answer::Unsat(d) => d,

@@ -22,40 +22,19 @@ pub struct Cli {
     command: Command,
 }
 
-/// Which engine answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineChoice {
-    /// The portfolio: slicing, candidates from sampled states, BMC, CEGAR seeded with both,
-    /// PDR, BMC again, in time slices; the first validated answer wins.
-    Auto,
-    /// Bounded model checking (finds counterexamples only).
-    Bmc,
-    /// CEGAR with small refinements (predicate abstraction, Farkas tree interpolation).
-    Cegar,
-    /// Formula slicing (proves safety only).
-    Slicing,
-    /// Property-directed reachability (IC3 generalised to Horn clauses, as Spacer; linear and
-    /// non-linear clauses).
-    Pdr,
-}
-
-impl EngineChoice {
-    /// The library's engine for this choice (slicing with `weakening`); the one place the
-    /// command line maps its engine names.
-    pub fn to_driver(self, weakening: WeakeningChoice) -> hornbeam::engine::driver::EngineChoice {
-        use hornbeam::engine::driver::EngineChoice as E;
-        use hornbeam::engine::slicing::Weakening;
-        match self {
-            EngineChoice::Auto => E::Auto,
-            EngineChoice::Bmc => E::Bmc,
-            EngineChoice::Cegar => E::Cegar,
-            EngineChoice::Pdr => E::Pdr,
-            EngineChoice::Slicing => E::Slicing(match weakening {
-                WeakeningChoice::Cex => Weakening::Cex,
-                WeakeningChoice::Syntactic => Weakening::Syntactic,
-            }),
-        }
-    }
+/// The help text of `--engine`, from the one table of engine names
+/// ([`hornbeam::engine::schedule::EngineKind`]).
+pub fn engine_help() -> String {
+    let names: Vec<&str> = hornbeam::engine::schedule::EngineKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .collect();
+    format!(
+        "Which engines run: `auto` (the portfolio's schedule), or a comma-separated list of {} \
+         (in that order, each with an equal share of the time left, the first validated answer \
+         wins; one engine runs alone with all the time)",
+        names.join(", ")
+    )
 }
 
 /// The counterexamples the CEGAR engine refines.
@@ -78,6 +57,15 @@ pub enum ModelFormatChoice {
     Smtlib,
     /// `(model (define-fun ...) ...)`, CHC-COMP's first format.
     ChcComp,
+}
+
+impl From<WeakeningChoice> for hornbeam::engine::slicing::Weakening {
+    fn from(c: WeakeningChoice) -> Self {
+        match c {
+            WeakeningChoice::Cex => Self::Cex,
+            WeakeningChoice::Syntactic => Self::Syntactic,
+        }
+    }
 }
 
 impl From<ModelFormatChoice> for hornbeam::witness::ModelFormat {

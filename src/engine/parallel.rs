@@ -1,5 +1,5 @@
 //! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`]
-//! with some [`Phases`]) on its own copy of the system, in its own term store and its own Z3
+//! of the entries marked for it) on its own copy of the system, in its own term store and its own Z3
 //! context; the first definite answer wins, and the other threads are stopped at once (their
 //! cancellation flag, and an interrupt of the Z3 check they are in). No thread outlives the
 //! call.
@@ -9,7 +9,7 @@
 //! unchecked (each part validates its own answers as the sequential portfolio does, and the
 //! driver validates the winner against the original system).
 
-use super::portfolio::{Phases, Portfolio};
+use super::portfolio::Portfolio;
 use super::{Context, Stats};
 use crate::chc::System;
 use crate::clock::Cancel;
@@ -18,33 +18,17 @@ use crate::term::{TermStore, VarMap};
 use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
 
-/// The schedule split in two, one part per thread: the invariant engines (slicing, the
-/// samples, CEGAR seeded with both, with all the time CEGAR takes) beside the refutation side
-/// (BMC, PDR, BMC again). What a part needs of the other's results it does not get (PDR runs
-/// without the candidates the sequential schedule hands it).
-pub fn two_threads(base: &Portfolio) -> Vec<Portfolio> {
-    let invariants = Portfolio {
-        phases: Phases {
-            slicing: true,
-            samples: true,
-            bmc: false,
-            cegar: true,
-            pdr: false,
-        },
-        cegar_share: 1.0,
-        ..base.clone()
-    };
-    let refutation = Portfolio {
-        phases: Phases {
-            slicing: false,
-            samples: false,
-            bmc: true,
-            cegar: false,
-            pdr: true,
-        },
-        ..base.clone()
-    };
-    vec![invariants, refutation]
+/// The schedule split over `threads` threads by its entries' [`thread`](super::schedule::Entry::thread)
+/// (two parts for the default schedule: slicing, the samples and CEGAR seeded with both beside
+/// BMC, PDR and BMC again). What a part needs of the other's results it does not get (PDR runs
+/// without the candidates the sequential schedule hands it); the last entry of each part gets
+/// all the time left.
+pub fn parts(base: &Portfolio, threads: usize) -> Vec<Portfolio> {
+    let n = threads.clamp(1, 2);
+    (0..n)
+        .map(|t| Portfolio::new(base.schedule.part(t, n)))
+        .filter(|p| !p.schedule.entries.is_empty())
+        .collect()
 }
 
 /// A thread's answer, in a form that crosses threads.
@@ -96,9 +80,8 @@ pub fn run(
                         ),
                         Ok((copy, vars)) => {
                             let wcx = Context {
-                                store: &store,
-                                deadline,
                                 cancel: stop,
+                                ..Context::new(&store, deadline)
                             };
                             let (engine, answer) = part.run(&wcx, &copy, &mut sub);
                             let outcome = match answer {

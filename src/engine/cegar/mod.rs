@@ -63,7 +63,8 @@ pub struct Cegar {
     /// Most abstract states per exploration.
     pub max_states: usize,
     /// Facts known before the first iteration (for instance invariants from formula slicing):
-    /// every conjunct of a seed interpretation starts as a candidate of its predicate.
+    /// every conjunct of a seed interpretation starts as a candidate of its predicate. `None`:
+    /// the candidates the context hands over, if any.
     pub seeds: Option<Model>,
     /// Which counterexamples are refined.
     pub cex_shape: CexShape,
@@ -84,7 +85,7 @@ impl Engine for Cegar {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
         let store = cx.store;
         let mut cands = Candidates::new(store, system);
-        if let Some(seeds) = &self.seeds {
+        if let Some(seeds) = self.seeds.as_ref().or(cx.candidates.seeds()) {
             cands.seed(store, system, seeds);
         }
         let (mut abs_ms, mut ref_ms, mut checks) = (0u128, 0u128, 0u64);

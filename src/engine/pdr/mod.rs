@@ -14,8 +14,8 @@
 //! evaluation and calls the solver only when they left it. Seeds (invariants from other
 //! engines, handed over by the portfolio) are lemmas of every frame.
 //!
-//! Must not: call another engine, or answer without the witness the caller checks (the model
-//! is validated, the derivation replayed).
+//! Must not: call another engine, or answer without a witness (the model is validated here,
+//! by the context's check deadline; the derivation is replayed by the caller).
 
 mod block;
 mod cex;
@@ -24,7 +24,7 @@ mod frames;
 use super::{Context, Engine, Stats};
 use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
-use crate::witness::{Answer, Interp, Model, Reason};
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use block::{Blocking, ReachFact};
 use frames::{BodyStates, Check, Frames, Source, INF};
 use std::collections::{BTreeSet, HashMap};
@@ -38,7 +38,8 @@ pub struct Pdr {
     pub max_drop: usize,
     /// Invariants believed inductive (the portfolio's candidates from other engines): their
     /// conjuncts are lemmas of every frame. A wrong seed can only hide a counterexample, and
-    /// then the model it leads to fails validation.
+    /// then the model it leads to fails validation. `None`: the candidates the context hands
+    /// over, if any.
     pub seeds: Option<Model>,
 }
 
@@ -63,7 +64,19 @@ impl Engine for Pdr {
             reach_of: HashMap::new(),
             obligations: 0,
         };
-        let answer = run.solve();
+        let answer = match run.solve() {
+            // The frames' invariant is checked like any other engine's model.
+            Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.check_deadline) {
+                ModelCheck::Valid => Answer::Sat(m),
+                ModelCheck::Invalid { clause, .. } => Answer::Unknown(Reason::WitnessFailed(
+                    format!("pdr: the model violates clause {}", clause.0),
+                )),
+                ModelCheck::Unknown(r) => {
+                    Answer::Unknown(Reason::Unchecked(format!("pdr: validation: {r}")))
+                }
+            },
+            a => a,
+        };
         stats.set("pdr_lemmas", run.frames.lemmas.len());
         stats.set("pdr_reach_facts", run.reach.len());
         stats.set("pdr_obligations", run.obligations);
@@ -130,7 +143,9 @@ impl Run<'_, '_> {
     /// The seeds' conjuncts as lemmas of every frame.
     fn seed(&mut self) {
         let store = self.cx.store;
-        let Some(seeds) = &self.cfg.seeds else { return };
+        let Some(seeds) = self.cfg.seeds.as_ref().or(self.cx.candidates.seeds()) else {
+            return;
+        };
         for p in self.system.pred_ids() {
             let Some(i) = seeds.get(p) else { continue };
             let body = store.rename(i.body, &i.params, &self.frames.params[&p]);

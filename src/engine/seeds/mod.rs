@@ -4,21 +4,24 @@
 //! stages on top of that subset, bounds at program constants the samples never reach,
 //! congruences (`x mod 2 = 0`) and degree-2 equalities.
 //!
-//! Duty: give the portfolio a model whose interpretations are inductive (relative to the
-//! facts and every non-query clause) and often contain the affine equalities (`sn = 2 i - 2`)
-//! that interpolation and slicing do not find; the portfolio validates it (a proof when it
-//! excludes the queries) and otherwise hands it to CEGAR as seeds. Must not: answer (this is not
-//! an [`Engine`](super::Engine)), call other engines, or exceed the caller's deadline.
+//! Duty: find a model whose interpretations are inductive (relative to the facts and every
+//! non-query clause) and often contain the affine equalities (`sn = 2 i - 2`) that
+//! interpolation and slicing do not find. As an [`Engine`] it validates that model, alone and
+//! conjoined with the candidates it was given (`sat` when one excludes the queries), and
+//! otherwise leaves its linear lemmas, conjoined with those candidates, for the engines after
+//! it (CEGAR and PDR work in linear arithmetic). Must not: answer `unsat`, call other engines,
+//! or search past the context's deadline (checks get at most a second each, by the check
+//! deadline).
 
 pub mod candidates;
 pub mod houdini;
 pub mod hull;
 pub mod sample;
 
-use super::{Context, Stats};
+use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::term::{TermId, TermStore, VarId};
-use crate::witness::{Interp, Model};
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use candidates::{candidates, constant_bounds, constants, modular, quadratic};
 use houdini::Lemmas;
 use std::collections::HashMap;
@@ -117,6 +120,35 @@ impl Samples {
             model: to_model(store, system, &lemmas),
             linear,
         })
+    }
+}
+
+impl Engine for Samples {
+    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let store = cx.store;
+        let found = match self.invariants(cx, system, stats) {
+            Ok(found) => found,
+            Err(r) => return Answer::Unknown(Reason::GaveUp(r)),
+        };
+        let with = |m: &Model| match cx.candidates.seeds() {
+            Some(s) => conjoin(store, system, s, m),
+            None => m.clone(),
+        };
+        // Each validation gets its own second (the sampling may have used the whole slice,
+        // and a non-linear check the solver cannot decide must not starve the other); the
+        // samples' model alone first, as it is the simpler one.
+        let mut answer = Answer::Unknown(Reason::GaveUp(
+            "samples: the invariants do not exclude the queries".into(),
+        ));
+        for m in [found.model.clone(), with(&found.model)] {
+            let check = cx.check_deadline.at_most(std::time::Duration::from_secs(1));
+            if validate_model(store, system, &m, check) == ModelCheck::Valid {
+                answer = Answer::Sat(m);
+                break;
+            }
+        }
+        cx.candidates.leave(with(&found.linear));
+        answer
     }
 }
 

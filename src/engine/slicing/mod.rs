@@ -101,6 +101,8 @@ impl Engine for Slicing {
             Ok(m) => m,
             Err(reason) => return Answer::Unknown(Reason::GaveUp(reason)),
         };
+        // Seeds for the engines after this one, whether they prove the queries or not.
+        cx.candidates.leave(model.clone());
         let started = Instant::now();
         let check = validate_model(store, system, &model, cx.deadline);
         stats.set("validate_ms", started.elapsed().as_millis() as u64);
