@@ -151,6 +151,16 @@ fn memory_limit_is_an_answer() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(first_line(&String::from_utf8_lossy(&out.stdout)), "unknown");
     assert!(String::from_utf8_lossy(&out.stderr).contains("memory limit"));
+    // With --stats the forced answer still has its statistics line, with the reason's kind.
+    let out = run(&["solve", "--memory", "1", "--stats", file]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stats: serde_json::Value = stderr
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no statistics line in {stderr}"));
+    assert_eq!(stats["answer"], "unknown", "{stats}");
+    assert_eq!(stats["reason_kind"], "resource", "{stats}");
 }
 
 #[cfg(unix)]

@@ -25,6 +25,7 @@ pub fn run(file: PathBuf, model: PathBuf, timeout: TimeLimit) -> i32 {
         time: timeout.0,
         grace: GRACE,
         memory: None,
+        stats: false,
     };
     run_on_worker("check", limits, move || {
         check(&file, &model, timeout, start)

@@ -12,6 +12,7 @@ mod solve;
 mod verify;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use hornbeam::witness::Reason;
 use std::path::PathBuf;
 
 /// Hornbeam: a constrained-Horn-clause verification engine.
@@ -293,27 +294,33 @@ pub(crate) fn run_on_worker(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
         if until.is_some_and(|u| std::time::Instant::now() >= u) {
-            abandon("timeout");
+            abandon(&Reason::Timeout, limits.stats);
         }
         if let Some(m) = limits.memory {
             if hornbeam::batch::runner::rss_bytes(std::process::id()).is_some_and(|b| b > m.bytes())
             {
-                abandon(&format!(
+                let reason = Reason::Resource(format!(
                     "memory limit: resident memory above {} MB",
                     m.megabytes
                 ));
+                abandon(&reason, limits.stats);
             }
         }
     }
 }
 
-/// Answers `unknown` with `reason` while the worker is still running, and ends the process at
-/// once: exit handlers (Z3's global destructors among them) would run beside the worker, which
-/// still uses Z3, and take time the limit does not have.
-fn abandon(reason: &str) -> ! {
+/// Answers `unknown` with `reason` while the worker is still running (with `stats`, then the
+/// statistics line with the answer and the reason's kind), and ends the process at once: exit
+/// handlers (Z3's global destructors among them) would run beside the worker, which still uses
+/// Z3, and take time the limit does not have.
+fn abandon(reason: &Reason, stats: bool) -> ! {
     use std::io::Write as _;
     println!("unknown");
     eprintln!("{reason}");
+    if stats {
+        let line = serde_json::json!({ "answer": "unknown", "reason_kind": reason.kind() });
+        eprintln!("{line}");
+    }
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     // SAFETY: _exit ends the process without running exit handlers; output is flushed above.

@@ -81,6 +81,7 @@ pub fn run(args: &SolveArgs) -> i32 {
         time: args.timeout.and_then(|t| t.0),
         grace: GRACE,
         memory: args.memory,
+        stats: args.stats,
     };
     let worker_args = args.clone();
     run_on_worker("solve", limits, move || solve(&worker_args, start))

@@ -78,6 +78,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         time: args.timeout.and_then(|t| t.0),
         grace: GRACE,
         memory: args.memory,
+        stats: args.stats,
     };
     let worker_args = args.clone();
     run_on_worker("verify", limits, move || {

@@ -95,7 +95,7 @@ pub fn run(
                     let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub));
                 });
             if let Err(e) = spawned {
-                reasons.push(Reason::Limit(format!("cannot start a thread: {e}")));
+                reasons.push(Reason::Resource(format!("cannot start a thread: {e}")));
             }
         }
         drop(tx);
