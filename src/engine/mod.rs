@@ -16,31 +16,15 @@ pub mod portfolio;
 pub mod schedule;
 pub mod seeds;
 pub mod slicing;
+pub mod stats;
+
+pub use stats::Stats;
 
 use crate::chc::System;
 use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
 use crate::witness::{Answer, Model};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
-
-/// Counters an engine reports for `--stats` (name → JSON value).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-#[serde(transparent)]
-pub struct Stats(pub BTreeMap<String, serde_json::Value>);
-
-impl Stats {
-    /// Sets a counter.
-    pub fn set(&mut self, key: &str, value: impl Into<serde_json::Value>) {
-        self.0.insert(key.to_string(), value.into());
-    }
-
-    /// Adds to an integer counter.
-    pub fn add(&mut self, key: &str, n: u64) {
-        let cur = self.0.get(key).and_then(|v| v.as_u64()).unwrap_or(0);
-        self.0.insert(key.to_string(), (cur + n).into());
-    }
-}
 
 /// What every engine gets besides the system.
 pub struct Context<'a> {

@@ -10,6 +10,7 @@
 //! driver validates the winner against the original system).
 
 use super::portfolio::Portfolio;
+use super::stats::ThreadRecord;
 use super::{Context, Stats};
 use crate::chc::System;
 use crate::clock::Cancel;
@@ -59,7 +60,7 @@ pub fn run(
     let (tx, rx) = mpsc::channel::<Message>();
     let mut winner: Option<(&'static str, Answer)> = None;
     let mut reasons = Vec::new();
-    let mut threads = vec![serde_json::Value::Null; parts.len()];
+    let mut threads: Vec<Option<ThreadRecord>> = vec![None; parts.len()];
     std::thread::scope(|scope| {
         for (i, part) in parts.iter().enumerate() {
             let (tx, exported, stop) = (tx.clone(), &exported, stop.clone());
@@ -115,7 +116,7 @@ pub fn run(
                     interrupts.push(h);
                 }
                 Message::Done(i, engine, outcome, sub) => {
-                    threads[i] = serde_json::json!({ "engine": engine, "stats": sub });
+                    threads[i] = Some(ThreadRecord { engine, stats: sub });
                     if winner.is_some() {
                         continue;
                     }
@@ -144,6 +145,6 @@ pub fn run(
             }
         }
     });
-    stats.set("threads", threads);
+    stats.portfolio().threads = Some(threads);
     winner.unwrap_or(("portfolio", Answer::Unknown(Reason::Phases(reasons))))
 }

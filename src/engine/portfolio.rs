@@ -59,6 +59,7 @@
 //! `transmitter.2` (2.1 s) that PDR needs 13-20 s for (session 7).
 
 use super::schedule::Schedule;
+use super::stats::Phase;
 use super::{Candidates, Context, Engine, Stats};
 use crate::chc::System;
 use crate::clock::Deadline;
@@ -90,27 +91,6 @@ fn sliced(outer: Deadline, slice: Option<Duration>) -> Deadline {
     slice.map_or(outer, |s| outer.at_most(s))
 }
 
-/// What one phase did, for `--stats`.
-fn record(stats: &mut Stats, name: &str, answer: &Answer, ms: u64, sub: Stats) {
-    let mut phase = serde_json::Map::new();
-    phase.insert("answer".into(), answer.keyword().into());
-    phase.insert("time_ms".into(), ms.into());
-    if let Answer::Unknown(r) = answer {
-        phase.insert("reason".into(), r.to_string().into());
-        phase.insert("reason_kind".into(), r.kind().name().into());
-    }
-    phase.insert(
-        "stats".into(),
-        serde_json::to_value(&sub).unwrap_or_default(),
-    );
-    let mut phases = match stats.0.remove("phases") {
-        Some(serde_json::Value::Array(a)) => a,
-        _ => Vec::new(),
-    };
-    phases.push(serde_json::json!({ name: phase }));
-    stats.set("phases", phases);
-}
-
 /// The candidates found so far, and whether they are over the split system.
 struct Found {
     model: Model,
@@ -138,9 +118,10 @@ impl Portfolio {
                 .and_then(|s| s.split(store, system)),
             false => None,
         };
+        let counts = stats.portfolio();
         if let Some((s, _)) = &split {
-            stats.set("split_bools_ms", ms(t));
-            stats.set("split_bools_predicates", s.num_preds());
+            counts.split_bools_ms = Some(ms(t));
+            counts.split_bools_predicates = Some(s.num_preds());
         }
         let mut found: Option<Found> = None;
         for (i, entry) in entries.iter().enumerate() {
@@ -176,7 +157,8 @@ impl Portfolio {
                 found = Some(Found { model, split });
             }
             let answer = checked(cx, system, lift(cx, back, answer));
-            record(stats, entry.kind.name(), &answer, ms(t), sub);
+            let name = entry.kind.name();
+            (stats.portfolio().phases).push(Phase::new(name, &answer, ms(t), sub));
             match answer {
                 Answer::Unknown(r) => reasons.push(r),
                 a => return (entry.kind.name(), a),
@@ -231,7 +213,7 @@ fn ms(t: Instant) -> u64 {
 impl Engine for Portfolio {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
         let (engine, answer) = self.run(cx, system, stats);
-        stats.set("answered_by", engine);
+        stats.portfolio().answered_by = Some(engine);
         answer
     }
 }

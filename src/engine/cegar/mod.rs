@@ -55,6 +55,39 @@ pub enum CexShape {
     Mixed,
 }
 
+/// CEGAR's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct CegarStats {
+    /// Refinement iterations.
+    pub iterations: u64,
+    /// Uniform unfoldings (linear systems under a shape that uses them).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub uniform: Option<UniformStats>,
+    /// SMT checks.
+    pub smt_checks: u64,
+    /// Milliseconds in abstraction.
+    pub time_abstraction_ms: u64,
+    /// Milliseconds in refinement.
+    pub time_refinement_ms: u64,
+    /// Candidates per predicate, by name.
+    pub predicates: std::collections::BTreeMap<String, usize>,
+    /// The sizes of the predicates refinements added, in order.
+    pub predicate_sizes: Vec<u64>,
+    /// Their median (0 when there are none).
+    pub predicate_size_median: u64,
+}
+
+/// Counters of CEGAR's uniform unfoldings.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct UniformStats {
+    /// Unfoldings that refined.
+    pub uniform_refinements: u64,
+    /// Unfoldings that gave nothing (the tree was refined instead).
+    pub uniform_fallbacks: u64,
+    /// The deepest unfolding.
+    pub uniform_max_depth: u64,
+}
+
 /// The CEGAR engine.
 #[derive(Clone, Debug)]
 pub struct Cegar {
@@ -248,31 +281,26 @@ impl Engine for Cegar {
                 Analysis::Failed(r) => break Answer::Unknown(Reason::GaveUp(r)),
             }
         };
-        stats.set("iterations", iterations as u64);
-        if analysis.is_some() {
-            stats.set("uniform_refinements", uniform_refined);
-            stats.set("uniform_fallbacks", uniform_fallbacks);
-            stats.set("uniform_max_depth", uniform_depth);
-        }
-        stats.add("smt_checks", checks);
-        stats.set("time_abstraction_ms", abs_ms as u64);
-        stats.set("time_refinement_ms", ref_ms as u64);
-        let per_pred: serde_json::Map<String, serde_json::Value> = system
+        let predicates = system
             .pred_ids()
-            .map(|p| {
-                (
-                    system.pred(p).name.clone(),
-                    cands.preds[p.0 as usize].len().into(),
-                )
-            })
+            .map(|p| (system.pred(p).name.clone(), cands.preds[p.0 as usize].len()))
             .collect();
-        stats.set("predicates", serde_json::Value::Object(per_pred));
-        stats.set("predicate_sizes", sizes.clone());
-        sizes.sort_unstable();
-        stats.set(
-            "predicate_size_median",
-            sizes.get(sizes.len() / 2).copied().unwrap_or(0),
-        );
+        let mut sorted = sizes.clone();
+        sorted.sort_unstable();
+        *stats = Stats::Cegar(CegarStats {
+            iterations: iterations as u64,
+            uniform: analysis.is_some().then_some(UniformStats {
+                uniform_refinements: uniform_refined,
+                uniform_fallbacks,
+                uniform_max_depth: uniform_depth,
+            }),
+            smt_checks: checks,
+            time_abstraction_ms: abs_ms as u64,
+            time_refinement_ms: ref_ms as u64,
+            predicates,
+            predicate_size_median: sorted.get(sorted.len() / 2).copied().unwrap_or(0),
+            predicate_sizes: sizes,
+        });
         answer
     }
 }

@@ -29,6 +29,17 @@ use block::{Blocking, ReachFact};
 use frames::{BodyStates, Check, Frames, Source, INF};
 use std::collections::{BTreeSet, HashMap};
 
+/// PDR's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PdrStats {
+    /// Lemmas in the frames.
+    pub pdr_lemmas: usize,
+    /// Reach facts found.
+    pub pdr_reach_facts: usize,
+    /// Proof obligations handled.
+    pub pdr_obligations: usize,
+}
+
 /// PDR with a bound on the number of frames.
 #[derive(Clone, Debug)]
 pub struct Pdr {
@@ -77,9 +88,11 @@ impl Engine for Pdr {
             },
             a => a,
         };
-        stats.set("pdr_lemmas", run.frames.lemmas.len());
-        stats.set("pdr_reach_facts", run.reach.len());
-        stats.set("pdr_obligations", run.obligations);
+        *stats = Stats::Pdr(PdrStats {
+            pdr_lemmas: run.frames.lemmas.len(),
+            pdr_reach_facts: run.reach.len(),
+            pdr_obligations: run.obligations,
+        });
         answer
     }
 }

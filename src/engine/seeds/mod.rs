@@ -26,6 +26,42 @@ use candidates::{candidates, constant_bounds, constants, modular, quadratic};
 use houdini::Lemmas;
 use std::collections::HashMap;
 
+/// The samples' counters for `--stats` (those of stages that did not run are absent).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SamplesStats {
+    /// SMT checks made collecting states.
+    pub sample_checks: u64,
+    /// Distinct states kept, over all predicates.
+    pub states: u64,
+    /// Linear candidates before filtering.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<u64>,
+    /// SMT checks of the Houdini filters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub houdini_checks: Option<u64>,
+    /// Linear lemmas kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lemmas: Option<u64>,
+    /// Bounds at program constants added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant_candidates: Option<u64>,
+    /// Congruences added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modular_candidates: Option<u64>,
+    /// Degree-2 equalities added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quadratic_candidates: Option<u64>,
+    /// Every lemma kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_lemmas: Option<u64>,
+}
+
+impl SamplesStats {
+    fn add_houdini(&mut self, checks: u64) {
+        *self.houdini_checks.get_or_insert(0) += checks;
+    }
+}
+
 /// Candidate invariants from samples of reachable states.
 #[derive(Clone, Debug)]
 pub struct Samples {
@@ -69,8 +105,25 @@ impl Samples {
             None => crate::smt::Deadline::after(std::time::Duration::from_secs(1)),
         };
         let (states, checks) = sample::collect(store, system, sampling, self.max_states);
-        stats.set("sample_checks", checks);
-        stats.set("states", states.iter().map(|s| s.len() as u64).sum::<u64>());
+        let mut counts = SamplesStats {
+            sample_checks: checks,
+            states: states.iter().map(|s| s.len() as u64).sum::<u64>(),
+            ..SamplesStats::default()
+        };
+        let result = self.filter(cx, system, &states, &mut counts);
+        *stats = Stats::Samples(counts);
+        result
+    }
+
+    /// The candidates of `states`, filtered (see [`Samples::invariants`]).
+    fn filter(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        states: &sample::States,
+        stats: &mut SamplesStats,
+    ) -> Result<Found, String> {
+        let store = cx.store;
         if states.iter().all(|s| s.is_empty()) {
             return Err("samples: no reachable state found".into());
         }
@@ -86,13 +139,13 @@ impl Samples {
                 .push(candidates(store, &params, &states[p.0 as usize]));
             lemmas.params.push(params);
         }
-        stats.set("candidates", count(&lemmas.lemmas));
+        stats.candidates = Some(count(&lemmas.lemmas));
         let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
-        stats.set("houdini_checks", checks);
+        stats.houdini_checks = Some(checks);
         if !done {
             return Err("samples: timeout in the Houdini filter".into());
         }
-        stats.set("lemmas", count(&lemmas.lemmas));
+        stats.lemmas = Some(count(&lemmas.lemmas));
         // Stronger candidates on top of the inductive ones, each stage with half the time
         // left (the last with all of it); a stage that fails leaves the lemmas as they were.
         let params = lemmas.params.clone();
@@ -103,19 +156,19 @@ impl Samples {
         let bounds = per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts));
         let (added, checks) =
             lemmas.strengthen(store, system, bounds, half_of_remaining(cx.deadline));
-        stats.set("constant_candidates", added);
-        stats.add("houdini_checks", checks);
+        stats.constant_candidates = Some(added);
+        stats.add_houdini(checks);
         let linear = to_model(store, system, &lemmas);
         let modular = per_pred(&|i| modular(store, &params[i], &states[i]));
         let (added, checks) =
             lemmas.strengthen(store, system, modular, half_of_remaining(cx.deadline));
-        stats.set("modular_candidates", added);
-        stats.add("houdini_checks", checks);
+        stats.modular_candidates = Some(added);
+        stats.add_houdini(checks);
         let quad = per_pred(&|i| quadratic(store, &params[i], &states[i]));
         let (added, checks) = lemmas.strengthen(store, system, quad, cx.deadline);
-        stats.set("quadratic_candidates", added);
-        stats.add("houdini_checks", checks);
-        stats.set("all_lemmas", count(&lemmas.lemmas));
+        stats.quadratic_candidates = Some(added);
+        stats.add_houdini(checks);
+        stats.all_lemmas = Some(count(&lemmas.lemmas));
         Ok(Found {
             model: to_model(store, system, &lemmas),
             linear,
