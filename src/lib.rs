@@ -73,7 +73,7 @@
 //! #   (assert (forall ((x Int)) (=> (and (inv x) (> x 10)) false)))(check-sat)";
 //! # let store = TermStore::new();
 //! # let system = hornbeam::syntax::read_system(&store, src).unwrap();
-//! use hornbeam::smt::Deadline;
+//! use hornbeam::clock::Deadline;
 //! use hornbeam::witness::{validate_model, ModelCheck};
 //!
 //! let good = "(define-fun inv ((x Int)) Bool (and (>= x 0) (<= x 10)))";

@@ -1,9 +1,9 @@
 //! The CEGAR engine on the paper's Figure 2 program (Terauchi) and variants: `sat` with a model
 //! the validator accepts, `unsat` with a derivation that replays.
 
+use hornbeam::clock::Deadline;
 use hornbeam::engine::cegar::{Cegar, CexShape};
 use hornbeam::engine::{Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::Duration;

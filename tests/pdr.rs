@@ -7,9 +7,9 @@ mod common;
 
 use common::corpus;
 use hornbeam::chc::System;
+use hornbeam::clock::Deadline;
 use hornbeam::engine::pdr::Pdr;
 use hornbeam::engine::{Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::{Op, TermStore};
 use hornbeam::witness::{replay_derivation, validate_model, Answer, Interp, Model, ModelCheck};
 use std::path::Path;

@@ -3,9 +3,9 @@
 //! validator accepts, and the invariants are snapshotted. An unsafe system must never get `sat`.
 
 use hornbeam::chc::System;
+use hornbeam::clock::Deadline;
 use hornbeam::engine::slicing::{Slicing, Weakening};
 use hornbeam::engine::{Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{validate_model, Answer, ModelCheck};
 use std::time::Duration;

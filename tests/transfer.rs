@@ -10,9 +10,9 @@ mod common;
 
 use common::corpus;
 use hornbeam::chc::{System, SystemPrinter};
+use hornbeam::clock::Deadline;
 use hornbeam::engine::driver::{solve, SolveOptions};
 use hornbeam::engine::schedule::{EngineKind, Selection};
-use hornbeam::smt::Deadline;
 use hornbeam::syntax::read_system;
 use hornbeam::term::{Op, Term, TermId, TermStore, VarMap};
 use hornbeam::witness::read_model;

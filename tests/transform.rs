@@ -4,8 +4,8 @@
 //! derivation of the transformed system must replay after back-translation (unsat cases).
 
 use hornbeam::chc::{System, SystemPrinter};
+use hornbeam::clock::Deadline;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::transform::{
     BackTranslator, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless, SplitBooleans,

@@ -7,8 +7,8 @@
 mod common;
 
 use hornbeam::chc::System;
+use hornbeam::clock::Deadline;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::syntax::read_system;
 use hornbeam::term::{TermStore, Value};
 use hornbeam::witness::read_model;

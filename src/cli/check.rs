@@ -4,7 +4,7 @@
 use super::limits::{Limits, TimeLimit};
 use super::{input_error, load, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
-use hornbeam::smt::Deadline;
+use hornbeam::clock::Deadline;
 use hornbeam::term::{TermPrinter, TermStore};
 use hornbeam::transform::{Preprocess, SplitBooleans};
 use hornbeam::witness::{validate_model, ModelCheck};

@@ -26,7 +26,7 @@ pub use split_bools::SplitBooleans;
 pub use useless::RemoveUseless;
 
 use crate::chc::{PredId, System};
-use crate::smt::Deadline;
+use crate::clock::Deadline;
 use crate::term::{Sort, TermStore, Value};
 use crate::witness::{Answer, Derivation, Model, Reason};
 use std::time::Instant;

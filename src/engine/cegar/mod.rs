@@ -24,7 +24,7 @@ mod uniform;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
-use crate::smt::Deadline;
+use crate::clock::Deadline;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};

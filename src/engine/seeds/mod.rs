@@ -101,8 +101,8 @@ impl Samples {
     ) -> Result<Found, String> {
         let store = cx.store;
         let sampling = match cx.deadline.remaining() {
-            Some(r) => crate::smt::Deadline::after(r.mul_f64(self.sampling_share)),
-            None => crate::smt::Deadline::after(std::time::Duration::from_secs(1)),
+            Some(r) => crate::clock::Deadline::after(r.mul_f64(self.sampling_share)),
+            None => crate::clock::Deadline::after(std::time::Duration::from_secs(1)),
         };
         let (states, checks) = sample::collect(store, system, sampling, self.max_states);
         let mut counts = SamplesStats {
@@ -206,9 +206,9 @@ impl Engine for Samples {
 }
 
 /// A deadline half-way between now and `d` (`d` itself when it has no limit).
-fn half_of_remaining(d: crate::smt::Deadline) -> crate::smt::Deadline {
+fn half_of_remaining(d: crate::clock::Deadline) -> crate::clock::Deadline {
     match d.remaining() {
-        Some(r) => crate::smt::Deadline::after(r / 2),
+        Some(r) => crate::clock::Deadline::after(r / 2),
         None => d,
     }
 }
