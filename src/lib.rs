@@ -114,6 +114,7 @@
 //! let store = TermStore::new();
 //! let options = verify::VerifyOptions {
 //!     timeout: Some(Duration::from_secs(20)),
+//!     deterministic: true,
 //!     ..verify::VerifyOptions::default()
 //! };
 //! let verified = verify::verify(&store, program, &options).expect("in the C subset");

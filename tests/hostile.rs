@@ -101,7 +101,10 @@ fn long_definition_chain_in_every_command() {
         "(define-fun P ((x Int)) Bool (>= x 0))\n",
     );
     assert_eq!(
-        first_line(&expect(&["solve", "--timeout", "20", f], 0)),
+        first_line(&expect(
+            &["solve", "--deterministic", "--timeout", "20", f],
+            0
+        )),
         "sat"
     );
     expect(&["print", f], 0);

@@ -50,9 +50,11 @@ fn all_files() -> Vec<PathBuf> {
     folders.iter().flat_map(|f| corpus(f)).collect()
 }
 
+/// The tests assert answers: work bounds, not time slices.
 fn options(engine: Selection) -> SolveOptions {
     SolveOptions {
         engine,
+        deterministic: true,
         timeout: Some(Duration::from_secs(30)),
         ..SolveOptions::default()
     }

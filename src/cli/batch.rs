@@ -79,6 +79,10 @@ pub struct BatchArgs {
     /// The engine each instance runs (as `solve --engine` and `verify --engine`).
     #[arg(long, default_value = "auto", help = engine_help())]
     engine: Selection,
+    /// Each instance runs with `--deterministic` (work bounds instead of time slices: the
+    /// answers do not depend on the machine's load, within the time limit).
+    #[arg(long)]
+    deterministic: bool,
     /// Solve only shard K of N (1 <= K <= N): the inputs at positions K-1, K-1+N, ... when
     /// ordered by the path given, then by the path relative to it.
     #[arg(long, value_name = "K/N")]
@@ -266,6 +270,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         memory_mb: (args.memory > 0).then_some(args.memory),
         exe,
         engine: Some(args.engine.to_string()),
+        deterministic: args.deterministic,
         shard: args.shard,
     };
     let stop = Arc::new(AtomicBool::new(false));

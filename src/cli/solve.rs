@@ -61,9 +61,10 @@ pub struct SolveArgs {
     /// thread; the first answer wins).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Bound each engine by its work (BMC depth 20, 40 CEGAR refinements, 40 PDR frames)
-    /// instead of a time slice, so that the answer does not depend on the machine's speed or
-    /// load (within `--timeout`).
+    /// For a schedule (`auto` or a list of engines): bound each engine by its work (BMC depth
+    /// 20, 40 CEGAR refinements, 40 PDR frames) instead of a time slice, so that the answer
+    /// does not depend on the machine's speed or load (within `--timeout`). One engine alone
+    /// has no time slice and keeps its own bounds.
     #[arg(long)]
     deterministic: bool,
 }

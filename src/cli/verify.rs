@@ -48,6 +48,10 @@ pub struct VerifyArgs {
     /// Which engines solve the clauses (see `--help`).
     #[arg(long, default_value = "auto", help = engine_help())]
     engine: Selection,
+    /// Bound each engine by its work instead of a time slice, as `solve --deterministic` (the
+    /// concrete test runs stay bounded by time; `--no-testing` skips them).
+    #[arg(long)]
+    deterministic: bool,
     /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
     #[arg(long)]
     no_testing: bool,
@@ -151,6 +155,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     let options = VerifyOptions {
         data_model: args.data_model,
         engine: args.engine.clone(),
+        deterministic: args.deterministic,
         timeout: limit,
         validation_limit: match limit {
             Some(_) => VALIDATION,

@@ -44,8 +44,9 @@ pub struct SolveOptions {
     /// Threads for a schedule of several engines: 1 runs it in sequence, 2 or more split it
     /// over two threads ([`super::parallel`]).
     pub threads: usize,
-    /// Work bounds instead of time slices ([`Schedule::with_bounds`]), for answers that do not
-    /// depend on load.
+    /// For a schedule (`Auto` or several engines): work bounds instead of time slices
+    /// ([`Schedule::with_bounds`]), for answers that do not depend on load. One engine alone
+    /// has no slice and keeps its own bounds.
     pub deterministic: bool,
 }
 
@@ -134,7 +135,9 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         Selection::Auto => Schedule::default(),
         Selection::Engines(kinds) => Schedule::of(kinds),
     };
-    if options.deterministic {
+    // One engine alone has no time slice to replace: its own bounds stay.
+    let alone = matches!(&options.engine, Selection::Engines(k) if k.len() == 1);
+    if options.deterministic && !alone {
         schedule = schedule.with_bounds();
     }
     schedule.settings = Settings {

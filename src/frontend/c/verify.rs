@@ -28,6 +28,8 @@ pub struct VerifyOptions {
     pub data_model: DataModel,
     /// The engine that solves the clauses.
     pub engine: Selection,
+    /// Work bounds instead of time slices for the engines ([`SolveOptions::deterministic`]).
+    pub deterministic: bool,
     /// Time limit for the concrete runs and the engine (`None`: none).
     pub timeout: Option<Duration>,
     /// Time beyond `timeout` for translating the answer back and validating it.
@@ -46,6 +48,7 @@ impl Default for VerifyOptions {
         VerifyOptions {
             data_model: DataModel::Ilp32,
             engine: Selection::Auto,
+            deterministic: false,
             timeout: None,
             validation_limit: SolveOptions::default().validation_limit,
             testing: true,
@@ -170,6 +173,7 @@ fn solve(
 ) -> (Verdict, &'static str, Stats) {
     let solve_options = SolveOptions {
         engine: options.engine.clone(),
+        deterministic: options.deterministic,
         timeout,
         validation_limit: options.validation_limit,
         forge: options.forge,
