@@ -75,14 +75,34 @@ fn names() -> String {
     EngineKind::ALL.map(EngineKind::name).join(", ")
 }
 
-impl FromStr for EngineKind {
-    type Err = String;
+/// A `--engine` value that names no engine list.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectionError {
+    /// A name that is not in the table.
+    #[error("unknown engine `{name}` (engines: auto, {})", names())]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// `a,,b` or a trailing comma.
+    #[error("`{list}`: an empty engine name (a list is `a,b,...` of {})", names())]
+    Empty {
+        /// The list given.
+        list: String,
+    },
+    /// `auto` inside a list.
+    #[error("`auto` is the whole portfolio and cannot be part of a list")]
+    AutoInList,
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl FromStr for EngineKind {
+    type Err = SelectionError;
+
+    fn from_str(s: &str) -> Result<Self, SelectionError> {
         EngineKind::ALL
             .into_iter()
             .find(|k| k.name() == s)
-            .ok_or_else(|| format!("unknown engine `{s}` (engines: auto, {})", names()))
+            .ok_or_else(|| SelectionError::Unknown { name: s.into() })
     }
 }
 
@@ -105,21 +125,18 @@ impl Selection {
 }
 
 impl FromStr for Selection {
-    type Err = String;
+    type Err = SelectionError;
 
     /// `auto`, or a comma-separated list of engine names (`bmc,pdr`).
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, SelectionError> {
         if s.trim() == "auto" {
             return Ok(Selection::Auto);
         }
         let kinds = s
             .split(',')
             .map(|n| match n.trim() {
-                "" => Err(format!(
-                    "`{s}`: an empty engine name (a list is `a,b,...` of {})",
-                    names()
-                )),
-                "auto" => Err("`auto` is the whole portfolio and cannot be part of a list".into()),
+                "" => Err(SelectionError::Empty { list: s.into() }),
+                "auto" => Err(SelectionError::AutoInList),
                 n => n.parse(),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -426,7 +443,7 @@ mod tests {
         assert_eq!(s.to_string(), "bmc,pdr");
         assert!("bmc,,pdr".parse::<Selection>().is_err());
         assert!("bmc,auto".parse::<Selection>().is_err());
-        let e = "spacer".parse::<Selection>().unwrap_err();
+        let e = "spacer".parse::<Selection>().unwrap_err().to_string();
         assert!(e.contains("spacer") && e.contains("cegar"), "{e}");
     }
 
