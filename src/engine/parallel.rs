@@ -1,8 +1,7 @@
-//! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`]
-//! of the entries marked for it) on its own copy of the system, in its own term store and its own Z3
+//! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`] of
+//! the entries marked for it) on its own copy of the system, in its own term store and its own Z3
 //! context; the first definite answer wins, and the other threads are stopped at once (their
-//! cancellation flag, and an interrupt of the Z3 check they are in). No thread outlives the
-//! call.
+//! cancellation flag, and an interrupt of the Z3 check they are in). No thread outlives the call.
 //!
 //! Duty: move the system to the threads and the answers back (`term::transfer`), stop the
 //! losers, record each thread's phases. Must not: run an engine itself, or let an answer out
@@ -19,11 +18,11 @@ use crate::term::{TermStore, VarMap};
 use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
 
-/// The schedule split over `threads` threads by its entries' [`thread`](super::schedule::Entry::thread)
-/// (two parts for the default schedule: slicing, the samples and CEGAR seeded with both beside
-/// BMC, PDR and BMC again). What a part needs of the other's results it does not get (PDR runs
-/// without the candidates the sequential schedule hands it); the last entry of each part gets
-/// all the time left.
+/// The schedule split over `threads` threads by its entries'
+/// [`thread`](super::schedule::Entry::thread) (two parts for the default schedule: slicing, the
+/// samples and CEGAR seeded with both beside BMC, PDR and BMC again). What a part needs of the
+/// other's results it does not get (PDR runs without the candidates the sequential schedule hands
+/// it); the last entry of each part gets all the time left.
 pub fn parts(base: &Portfolio, threads: usize) -> Vec<Portfolio> {
     let n = threads.clamp(1, 2);
     (0..n)

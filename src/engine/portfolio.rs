@@ -9,13 +9,13 @@
 //! engine validates its own models; the driver checks once more against the original system);
 //! an `unsat` counts only when its derivation replays here (ground evaluation, cheap).
 //!
-//! Systems whose predicates carry Boolean arguments (control state in VMT and Lustre
-//! encodings) are split first ([`SplitBooleans`]: one predicate per reachable valuation, at most
-//! 2 s): slicing, the sampling phase and CEGAR work on the split system, whose invariants are
-//! conjunctive where the original's are disjunctive in the control state; their answers are
-//! translated back. BMC keeps the unsplit system, which it unrolls faster (on the public set
-//! three kind2 refutations take 0.7 s unsplit and time out split), and so does PDR, whose
-//! lemmas are clauses that mention Boolean arguments directly.
+//! Systems whose predicates carry Boolean arguments (control state in VMT and Lustre encodings) are
+//! split first ([`SplitBooleans`](crate::transform::SplitBooleans): one predicate per reachable
+//! valuation, at most 2 s) for the entries marked `split`: slicing, the sampling phase and CEGAR
+//! work on the split system, whose invariants are conjunctive where the original's are disjunctive
+//! in the control state; their answers are translated back. BMC keeps the unsplit system, which it
+//! unrolls faster (on the public set three kind2 refutations take 0.7 s unsplit and time out
+//! split), and so does PDR, whose lemmas are clauses that mention Boolean arguments directly.
 //!
 //! Must not: print, run engines in parallel (the [`parallel`](super::parallel) module runs a
 //! schedule's parts on threads), know an engine beyond its kind, or let an unchecked answer
@@ -23,14 +23,14 @@
 //!
 //! ## The schedule and the measurement behind it
 //!
-//! The list is [`Schedule::default`]. Slicing 2 s, candidates from sampled states 1 s ([`Samples`]: affine and quadratic
-//! equalities, bounds and orderings that hold on concrete reachable states, filtered to an
-//! inductive subset; validated together with slicing's candidates, a proof when they exclude
-//! the queries, else their linear lemmas join CEGAR's seeds), BMC 1 s, CEGAR (seeded) 80 % of
-//! the time left but at most 4 s, PDR the rest, BMC whatever PDR leaves. The sampling phase was
-//! added after the replay below, for the SV-COMP safe tasks (BENCHMARKS.md, "C programs (issue
-//! 7)"); PDR and CEGAR's cap in session 6 (below). The rest was chosen by replaying
-//! the single engines' per-file results on the 269 non-ADT files of
+//! The list is [`Schedule::default`]. Slicing 2 s, candidates from sampled states 1 s
+//! ([`Samples`](super::seeds::Samples): affine and quadratic equalities, bounds and orderings that
+//! hold on concrete reachable states, filtered to an inductive subset; validated together with
+//! slicing's candidates, a proof when they exclude the queries, else their linear lemmas join
+//! CEGAR's seeds), BMC 1 s, CEGAR (seeded) 80 % of the time left but at most 4 s, PDR the rest, BMC
+//! whatever PDR leaves. The sampling phase was added after the replay below, for the SV-COMP safe
+//! tasks (BENCHMARKS.md, "C programs (issue 7)"); PDR and CEGAR's cap in session 6 (below). The
+//! rest was chosen by replaying the single engines' per-file results on the 269 non-ADT files of
 //! `../shared/chc-bench/public` (`scripts/portfolio_schedule.py`; tables in BENCHMARKS.md, "The
 //! portfolio's schedule"):
 //!
