@@ -108,7 +108,7 @@ pub struct Solved {
     /// The engine's counters.
     pub stats: Stats,
     /// What preprocessing removed (`None` when it was off).
-    pub preprocess: Option<serde_json::Value>,
+    pub preprocess: Option<crate::transform::PreprocessStats>,
     /// Time per phase.
     pub times: PhaseTimes,
 }
@@ -178,7 +178,7 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         answer,
         engine,
         stats,
-        preprocess: options.preprocess.then(|| pipeline.to_json()),
+        preprocess: options.preprocess.then(|| pipeline.summary()),
         times: PhaseTimes {
             preprocess: ms(t0, t1),
             solve: ms(t1, t2),
