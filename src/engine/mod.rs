@@ -98,6 +98,8 @@ impl Candidates {
 /// A solving strategy: one method, as in Golem; the portfolio composes engines through it.
 pub trait Engine {
     /// Solves `system`, recording counters in `stats`. A `sat` answer's model has been
-    /// validated against `system`.
+    /// validated by the engine that found it, on the system it solved (a portfolio's answer
+    /// found on the system split by Boolean valuations is that model translated back; the
+    /// driver validates every answer against the original clauses).
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer;
 }
