@@ -158,10 +158,13 @@ impl Portfolio {
             }
             let answer = checked(cx, system, lift(cx, back, answer));
             let name = entry.kind.name();
-            (stats.portfolio().phases).push(Phase::new(name, &answer, ms(t), sub));
+            stats
+                .portfolio()
+                .phases
+                .push(Phase::new(name, &answer, ms(t), sub));
             match answer {
                 Answer::Unknown(r) => reasons.push(r),
-                a => return (entry.kind.name(), a),
+                a => return (name, a),
             }
         }
         if cx.stopped() {
