@@ -151,7 +151,9 @@ impl Portfolio {
                 candidates: Candidates::given(seeds),
             };
             let mut sub = Stats::default();
-            let answer = schedule.engine(entry.kind).solve(&sub_cx, on, &mut sub);
+            let answer = schedule
+                .engine_for(entry, last)
+                .solve(&sub_cx, on, &mut sub);
             if let Some(model) = sub_cx.candidates.take_left() {
                 let split = back.is_some();
                 found = Some(Found { model, split });

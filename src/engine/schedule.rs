@@ -241,6 +241,10 @@ pub struct WorkBounds {
     pub cegar_iterations: usize,
     /// Most PDR frames.
     pub pdr_frames: usize,
+    /// Most SMT checks of CEGAR where its time slice has a cap (before PDR): the work
+    /// analogue of the 4 s cap (CEGAR makes about 700 checks a second on the slowest test
+    /// program, `tests/data/c/safe/goto-into-block.c`, whose proof PDR finds at once).
+    pub capped_cegar_checks: u64,
 }
 
 impl Default for WorkBounds {
@@ -249,6 +253,7 @@ impl Default for WorkBounds {
             bmc_depth: 20,
             cegar_iterations: 40,
             pdr_frames: 40,
+            capped_cegar_checks: 3000,
         }
     }
 }
@@ -401,6 +406,18 @@ impl Schedule {
     /// The engine of a kind, under this schedule's work bounds and settings: the one place a
     /// kind becomes an engine.
     pub fn engine(&self, kind: EngineKind) -> Box<dyn Engine> {
+        self.build(kind, false)
+    }
+
+    /// The engine of an entry: as [`Schedule::engine`], and under work bounds an entry whose
+    /// time slice has a cap gets the work analogue of that cap, unless it is the `last` to run
+    /// (which gets all the time left).
+    pub fn engine_for(&self, entry: &Entry, last: bool) -> Box<dyn Engine> {
+        let capped = matches!(entry.budget, Budget::Share { cap: Some(_), .. });
+        self.build(entry.kind, capped && !last)
+    }
+
+    fn build(&self, kind: EngineKind, capped: bool) -> Box<dyn Engine> {
         let b = self.bounds;
         match kind {
             EngineKind::Slicing => Box::new(Slicing {
@@ -414,6 +431,7 @@ impl Schedule {
             }),
             EngineKind::Cegar => Box::new(Cegar {
                 max_iterations: b.map_or(Cegar::default().max_iterations, |b| b.cegar_iterations),
+                max_checks: b.filter(|_| capped).map(|b| b.capped_cegar_checks),
                 cex_shape: self.settings.cex_shape,
                 ..Cegar::default()
             }),

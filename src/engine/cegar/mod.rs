@@ -93,6 +93,9 @@ pub struct UniformStats {
 pub struct Cegar {
     /// Most refinement iterations before answering `unknown`.
     pub max_iterations: usize,
+    /// Most SMT checks: no iteration starts past them (`None`: no bound). A work bound in
+    /// place of a time slice, for deterministic schedules.
+    pub max_checks: Option<u64>,
     /// Most abstract states per exploration.
     pub max_states: usize,
     /// Facts known before the first iteration (for instance invariants from formula slicing):
@@ -107,6 +110,7 @@ impl Default for Cegar {
     fn default() -> Self {
         Cegar {
             max_iterations: 500,
+            max_checks: None,
             max_states: 20_000,
             seeds: None,
             cex_shape: CexShape::Mixed,
@@ -136,6 +140,9 @@ impl Engine for Cegar {
         let answer = loop {
             if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
+            }
+            if let Some(m) = self.max_checks.filter(|&m| checks >= m) {
+                break Answer::Unknown(Reason::Limit(format!("cegar: {m} SMT checks")));
             }
             if iterations >= self.max_iterations {
                 break Answer::Unknown(Reason::Limit(format!(
