@@ -63,9 +63,8 @@ pub struct SolveArgs {
     threads: usize,
     /// For a schedule (`auto` or a list of engines): bound each engine by its work (BMC depth
     /// 20, 40 CEGAR refinements and 3000 SMT checks before PDR, 40 PDR frames) instead of a
-    /// time slice, so that the answer
-    /// does not depend on the machine's speed or load (within `--timeout`). One engine alone
-    /// has no time slice and keeps its own bounds.
+    /// time slice, so that the answer does not depend on the machine's speed or load (within
+    /// `--timeout`). One engine alone has no time slice and keeps its own bounds.
     #[arg(long)]
     deterministic: bool,
 }
