@@ -261,8 +261,8 @@ pub(crate) fn run_on_worker(
             let _ = tx.send(job());
         });
     if let Err(e) = spawned {
-        println!("unknown");
-        eprintln!("cannot start the worker thread: {e}");
+        let reason = Reason::Resource(format!("cannot start the worker thread: {e}"));
+        answer_unknown(&reason, limits.stats);
         return 0;
     }
     let until = limits.time.and_then(|l| {
@@ -315,16 +315,22 @@ pub(crate) fn run_on_worker(
 /// Z3, and take time the limit does not have.
 fn abandon(reason: &Reason, stats: bool) -> ! {
     use std::io::Write as _;
+    answer_unknown(reason, stats);
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: _exit ends the process without running exit handlers; output is flushed above.
+    unsafe { libc::_exit(0) }
+}
+
+/// Prints `unknown` with `reason` on stderr and, with `stats`, the statistics line with the
+/// answer and the reason's kind.
+fn answer_unknown(reason: &Reason, stats: bool) {
     println!("unknown");
     eprintln!("{reason}");
     if stats {
         let line = serde_json::json!({ "answer": "unknown", "reason_kind": reason.kind() });
         eprintln!("{line}");
     }
-    let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().flush();
-    // SAFETY: _exit ends the process without running exit handlers; output is flushed above.
-    unsafe { libc::_exit(0) }
 }
 
 /// Runs a command that prints its own output on a worker with a large stack and no limit.
