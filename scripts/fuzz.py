@@ -1110,7 +1110,7 @@ class Fuzzer:
             if rng.random() < p:
                 flags.append(f)
         if rng.random() < 0.2:
-            flags += ["--engine", rng.choice(["auto", "bmc", "slicing", "cegar", "pdr"])]
+            flags += ["--engine", rng.choice(["auto", "bmc", "slicing", "samples", "cegar", "pdr", "bmc,pdr", "slicing,samples,cegar"])]
         odd = rng.random() < 0.03
         tflag = ["--timeout", rng.choice(ODD_TIMEOUTS)] if odd else ["--timeout", t]
         res = self.hb(["verify", path] + tflag + flags)
@@ -1140,7 +1140,7 @@ class Fuzzer:
         if r < 0.62:
             flags = []
             if rng.random() < 0.25:
-                flags += ["--engine", rng.choice(["auto", "bmc", "slicing", "cegar", "pdr"])]
+                flags += ["--engine", rng.choice(["auto", "bmc", "slicing", "samples", "cegar", "pdr", "bmc,pdr", "slicing,samples,cegar"])]
                 if flags[-1] == "slicing" and rng.random() < 0.5:
                     flags += ["--weakening", rng.choice(["cex", "syntactic"])]
                 if flags[-1] == "cegar" and rng.random() < 0.5:
@@ -1190,7 +1190,7 @@ class Fuzzer:
             cmd, usage = rng.choice([(["solve", path, "--timeout", rng.choice(ODD_TIMEOUTS)], True),
                                      (["check", path, path, "--timeout", rng.choice(ODD_TIMEOUTS)], True),
                                      (["verify", path, "--timeout", rng.choice(ODD_TIMEOUTS)], True),
-                                     (["solve", path, "--timeout", t, "--engine", rng.choice(["nope", "", "AUTO"])], True),
+                                     (["solve", path, "--timeout", t, "--engine", rng.choice(["nope", "", "AUTO", "bmc,", "bmc,auto"])], True),
                                      (["solve", path, path, "--timeout", t], True),
                                      (["solve", path + ".missing", "--timeout", t], False),
                                      (["solve", tmp, "--timeout", t], False),

@@ -44,12 +44,13 @@
 //! #   (assert (forall ((x Int)) (=> (and (inv x) (> x 10)) false)))(check-sat)";
 //! # let store = TermStore::new();
 //! # let system = hornbeam::syntax::read_system(&store, src).unwrap();
-//! use hornbeam::engine::driver::{solve, EngineChoice, SolveOptions};
+//! use hornbeam::engine::driver::{solve, SolveOptions};
+//! use hornbeam::engine::schedule::Selection;
 //! use hornbeam::witness::{Answer, ModelFormat};
 //! use std::time::Duration;
 //!
 //! let options = SolveOptions {
-//!     engine: EngineChoice::Auto,
+//!     engine: Selection::Auto,
 //!     timeout: Some(Duration::from_secs(20)),
 //!     ..SolveOptions::default()
 //! };
@@ -72,7 +73,7 @@
 //! #   (assert (forall ((x Int)) (=> (and (inv x) (> x 10)) false)))(check-sat)";
 //! # let store = TermStore::new();
 //! # let system = hornbeam::syntax::read_system(&store, src).unwrap();
-//! use hornbeam::smt::Deadline;
+//! use hornbeam::clock::Deadline;
 //! use hornbeam::witness::{validate_model, ModelCheck};
 //!
 //! let good = "(define-fun inv ((x Int)) Bool (and (>= x 0) (<= x 10)))";
@@ -113,6 +114,7 @@
 //! let store = TermStore::new();
 //! let options = verify::VerifyOptions {
 //!     timeout: Some(Duration::from_secs(20)),
+//!     deterministic: true,
 //!     ..verify::VerifyOptions::default()
 //! };
 //! let verified = verify::verify(&store, program, &options).expect("in the C subset");

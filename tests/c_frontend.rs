@@ -33,9 +33,17 @@ fn check(input: &Path) -> Result<(), String> {
         .unwrap_or_default()
         .to_owned();
     let path = input.to_str().expect("UTF-8 path");
-    // Without the concrete test runs, so that every answer comes from the clauses; unsafe
-    // programs with BMC alone (the full time for the engine that finds counterexamples).
-    let mut args = vec!["verify", "--timeout", "60", "--trace", "--no-testing", path];
+    // Without the concrete test runs, so that every answer comes from the clauses, under the
+    // deterministic schedule (no time slices); unsafe programs with BMC alone (the full time for the engine that finds counterexamples).
+    let mut args = vec![
+        "verify",
+        "--deterministic",
+        "--timeout",
+        "60",
+        "--trace",
+        "--no-testing",
+        path,
+    ];
     if expected == "unsafe" {
         args.extend(["--engine", "bmc"]);
     }

@@ -1,9 +1,9 @@
 //! The CEGAR engine on the paper's Figure 2 program (Terauchi) and variants: `sat` with a model
 //! the validator accepts, `unsat` with a derivation that replays.
 
+use hornbeam::clock::Deadline;
 use hornbeam::engine::cegar::{Cegar, CexShape};
 use hornbeam::engine::{Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::Duration;
@@ -17,11 +17,7 @@ fn solve_with(path: &str, cex_shape: CexShape) -> (Answer, Stats, bool) {
     let store = TermStore::new();
     let src = std::fs::read_to_string(path).expect("test file");
     let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(60)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, Deadline::after(Duration::from_secs(60)));
     let mut stats = Stats::default();
     let engine = Cegar {
         cex_shape,
@@ -37,7 +33,7 @@ fn solve_with(path: &str, cex_shape: CexShape) -> (Answer, Stats, bool) {
 }
 
 fn iterations(stats: &Stats) -> u64 {
-    stats.0["iterations"].as_u64().unwrap()
+    stats.to_json()["iterations"].as_u64().unwrap()
 }
 
 #[test]
@@ -124,7 +120,7 @@ fn fig2_uniform_unfoldings_refine_whole_unfoldings() {
     // Measured: 3 iterations, each refuting a whole unfolding (tree shape: 5).
     assert!(iterations(&stats) <= 5, "{stats:?}");
     assert!(
-        stats.0["uniform_refinements"].as_u64().unwrap() >= 1,
+        stats.to_json()["uniform_refinements"].as_u64().unwrap() >= 1,
         "{stats:?}"
     );
 }

@@ -262,7 +262,11 @@ fn print_shows_the_split_system() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("split.smt2");
     std::fs::write(&file, &printed).expect("write the printed system");
-    let solve = ["solve", file.to_str().expect("UTF-8 path")];
+    let solve = [
+        "solve",
+        "--deterministic",
+        file.to_str().expect("UTF-8 path"),
+    ];
     let out = hornbeam(&solve);
     assert_eq!(
         text(&out.stdout).trim(),

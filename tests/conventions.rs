@@ -73,8 +73,12 @@ fn s(p: &Path) -> &str {
 #[test]
 fn standard_input_is_dash() {
     let src = std::fs::read(safe_file()).unwrap();
-    let from_file = expect(&["solve", s(&safe_file()), "--model"], b"", 0);
-    let from_stdin = expect(&["solve", "-", "--model"], &src, 0);
+    let from_file = expect(
+        &["solve", "--deterministic", s(&safe_file()), "--model"],
+        b"",
+        0,
+    );
+    let from_stdin = expect(&["solve", "--deterministic", "-", "--model"], &src, 0);
     assert_eq!(from_stdin, from_file);
     // The model can come from standard input too.
     let model: String = from_file
@@ -101,7 +105,7 @@ fn gzip_input_everywhere() {
     std::fs::write(&gz, gzip(&src)).unwrap();
     let plain = expect(&["print", s(&safe_file())], b"", 0);
     assert_eq!(expect(&["print", s(&gz)], b"", 0), plain);
-    let solved = expect(&["solve", s(&gz), "--model"], b"", 0);
+    let solved = expect(&["solve", "--deterministic", s(&gz), "--model"], b"", 0);
     assert!(solved.starts_with("sat\n"), "{solved}");
     let model = dir.join("model.txt.gz");
     let lines: String = solved
@@ -134,7 +138,7 @@ fn gzip_input_everywhere() {
 fn get_model_in_the_script() {
     let mut src = std::fs::read_to_string(safe_file()).unwrap();
     src.push_str("(get-model)\n");
-    let out = expect(&["solve", "-"], src.as_bytes(), 0);
+    let out = expect(&["solve", "--deterministic", "-"], src.as_bytes(), 0);
     assert!(out.starts_with("sat\n(\n  (define-fun "), "{out}");
     assert!(out.ends_with("\n)\n"), "{out}");
     let model: String = out.lines().skip(1).map(|l| l.to_owned() + "\n").collect();
@@ -161,7 +165,13 @@ fn model_formats_read_back() {
         ("chc-comp", "(model\n  (define-fun "),
     ] {
         let out = expect(
-            &["solve", s(&safe_file()), "--model-format", format],
+            &[
+                "solve",
+                "--deterministic",
+                s(&safe_file()),
+                "--model-format",
+                format,
+            ],
             b"",
             0,
         );
@@ -192,7 +202,7 @@ fn z3_answer(path: &Path) -> Option<String> {
 fn fixedpoint_format_answers_as_z3() {
     for answer in ["sat", "unsat"] {
         for file in corpus(&format!("fixedpoint/{answer}")) {
-            let out = expect(&["solve", s(&file)], b"", 0);
+            let out = expect(&["solve", "--deterministic", s(&file)], b"", 0);
             assert_eq!(out.lines().next(), Some(answer), "{}", file.display());
             if let Some(z3) = z3_answer(&file) {
                 assert_eq!(z3, answer, "Z3 on {}", file.display());
@@ -200,7 +210,7 @@ fn fixedpoint_format_answers_as_z3() {
             // Printed, the same clauses are an SMT-LIB script whose question is the opposite
             // one: do the clauses have a model?
             let printed = expect(&["print", s(&file)], b"", 0);
-            let horn = expect(&["solve", "-"], printed.as_bytes(), 0);
+            let horn = expect(&["solve", "--deterministic", "-"], printed.as_bytes(), 0);
             let opposite = if answer == "sat" { "unsat" } else { "sat" };
             assert_eq!(horn.lines().next(), Some(opposite), "{}", file.display());
         }

@@ -101,7 +101,10 @@ fn long_definition_chain_in_every_command() {
         "(define-fun P ((x Int)) Bool (>= x 0))\n",
     );
     assert_eq!(
-        first_line(&expect(&["solve", "--timeout", "20", f], 0)),
+        first_line(&expect(
+            &["solve", "--deterministic", "--timeout", "20", f],
+            0
+        )),
         "sat"
     );
     expect(&["print", f], 0);
@@ -151,6 +154,16 @@ fn memory_limit_is_an_answer() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(first_line(&String::from_utf8_lossy(&out.stdout)), "unknown");
     assert!(String::from_utf8_lossy(&out.stderr).contains("memory limit"));
+    // With --stats the forced answer still has its statistics line, with the reason's kind.
+    let out = run(&["solve", "--memory", "1", "--stats", file]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stats: serde_json::Value = stderr
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no statistics line in {stderr}"));
+    assert_eq!(stats["answer"], "unknown", "{stats}");
+    assert_eq!(stats["reason_kind"], "resource", "{stats}");
 }
 
 #[cfg(unix)]

@@ -18,7 +18,12 @@ fn scratch(name: &str) -> PathBuf {
 fn readme_example(bin: &Path) -> String {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/chc/counter-unsafe.smt2");
     let out = Command::new(bin)
-        .args(["solve", example.to_str().unwrap(), "--cex"])
+        .args([
+            "solve",
+            "--deterministic",
+            example.to_str().unwrap(),
+            "--cex",
+        ])
         .current_dir(std::env::temp_dir())
         .env_remove("LD_LIBRARY_PATH")
         .output()

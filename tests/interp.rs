@@ -2,8 +2,9 @@
 //! implied by A, inconsistent with B and over the shared variables — over the rationals and over
 //! the integers (where the rational relaxation may be satisfiable and must be repaired).
 
+use hornbeam::clock::Deadline;
 use hornbeam::interp::{select_cubes, tree_interpolate, Interpolator};
-use hornbeam::smt::{check_sat, Deadline, SatResult};
+use hornbeam::smt::{check_sat, SatResult};
 use hornbeam::term::{Sort, TermId, TermStore, VarId};
 use std::collections::BTreeSet;
 

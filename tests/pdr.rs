@@ -7,9 +7,9 @@ mod common;
 
 use common::corpus;
 use hornbeam::chc::System;
+use hornbeam::clock::Deadline;
 use hornbeam::engine::pdr::Pdr;
 use hornbeam::engine::{Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::{Op, TermStore};
 use hornbeam::witness::{replay_derivation, validate_model, Answer, Interp, Model, ModelCheck};
 use std::path::Path;
@@ -20,11 +20,7 @@ fn solve(path: &Path, secs: u64) -> (TermStore, System, Answer) {
     let store = TermStore::new();
     let src = std::fs::read_to_string(path).expect("test file");
     let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(secs)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, Deadline::after(Duration::from_secs(secs)));
     let answer = Pdr::default().solve(&cx, &system, &mut Stats::default());
     (store, system, answer)
 }
@@ -73,11 +69,7 @@ fn pdr_seeded_with_an_invariant_it_cannot_state_proves_with_it() {
     let even = store.eq(store.app(Op::Mod, vec![x, store.int(2)]), store.int(0));
     let mut seeds = Model::new();
     seeds.set(p, Interp { params, body: even });
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(30)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, Deadline::after(Duration::from_secs(30)));
     let pdr = Pdr {
         seeds: Some(seeds),
         ..Pdr::default()

@@ -3,7 +3,8 @@
 //! corpora: it never contradicts a file's folder, every counterexample of `unsat/` (fewer than
 //! 15 steps) is found, `--stats` names the member that answered and lists the phases run in
 //! schedule order (slicing first, or BMC then PDR on systems over the reals), the candidates
-//! from sampled states prove a quadratic invariant, and two runs answer alike.
+//! from sampled states prove a quadratic invariant, and two runs answer alike. `--engine a,b,...`
+//! runs exactly the engines listed, in that order, sequentially and on two threads.
 
 mod common;
 
@@ -11,8 +12,14 @@ use std::process::Command;
 
 /// Runs `solve --stats` with the default engine; returns the first stdout line and the stats.
 fn solve_auto(path: &std::path::Path) -> (String, serde_json::Value) {
+    solve_with(path, &[])
+}
+
+/// Runs `solve --stats --deterministic EXTRA...`; returns the first stdout line and the stats.
+fn solve_with(path: &std::path::Path, extra: &[&str]) -> (String, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
         .args(["solve", "--timeout", "10", "--stats", "--deterministic"])
+        .args(extra)
         .arg(path)
         .output()
         .expect("runs");
@@ -26,6 +33,78 @@ fn solve_auto(path: &std::path::Path) -> (String, serde_json::Value) {
         .and_then(|l| serde_json::from_str(l).ok())
         .unwrap_or_else(|| panic!("no stats in {stderr}"));
     (stdout.lines().next().unwrap_or("").to_string(), stats)
+}
+
+/// The names of the phases a schedule ran, in order.
+fn phase_names(phases: &serde_json::Value) -> Vec<String> {
+    phases
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_object()?.keys().next().cloned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_list_of_engines_runs_those_engines_in_order() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    // Invariant engines cannot refute: CEGAR, last, answers, after slicing and the samples.
+    let (answer, stats) = solve_with(
+        &data.join("unsat/counter_off_by_one.smt2"),
+        &["--engine", "slicing,samples,cegar"],
+    );
+    assert_eq!(answer, "unsat", "{stats}");
+    assert_eq!(stats["engine"], "cegar", "{stats}");
+    let names = phase_names(&stats["engine_stats"]["phases"]);
+    assert_eq!(names, ["slicing", "samples", "cegar"], "{stats}");
+    // The first validated answer wins: BMC never proves safety, PDR does.
+    let (answer, stats) = solve_with(&data.join("sat/counter.smt2"), &["--engine", "bmc,pdr"]);
+    assert_eq!(answer, "sat", "{stats}");
+    assert_eq!(stats["engine"], "pdr", "{stats}");
+    let names = phase_names(&stats["engine_stats"]["phases"]);
+    assert_eq!(names, ["bmc", "pdr"], "{stats}");
+    // On two threads the list alternates between them; only the listed engines run.
+    let (answer, stats) = solve_with(
+        &data.join("sat/counter.smt2"),
+        &["--engine", "bmc,pdr", "--threads", "2"],
+    );
+    assert_eq!(answer, "sat", "{stats}");
+    let threads = stats["engine_stats"]["threads"]
+        .as_array()
+        .expect("threads");
+    assert_eq!(threads.len(), 2, "{stats}");
+    for t in threads.iter().filter(|t| !t.is_null()) {
+        let names = phase_names(&t["stats"]["phases"]);
+        assert!(names.len() == 1 && ["bmc", "pdr"].contains(&names[0].as_str()));
+    }
+    // One engine runs alone, with its own counters and no phases.
+    let (_, stats) = solve_with(&data.join("sat/counter.smt2"), &["--engine", "bmc"]);
+    assert!(stats["engine_stats"]["phases"].is_null(), "{stats}");
+    assert!(stats["engine_stats"]["smt_checks"].is_u64(), "{stats}");
+}
+
+#[test]
+fn engine_lists_are_checked_against_the_names() {
+    for bad in ["spacer", "bmc,,pdr", "bmc,auto", ""] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+            .args(["solve", "--engine", bad, "examples/chc/counter-unsafe.smt2"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "--engine {bad:?}: {out:?}");
+    }
+    for cmd in ["verify", "batch"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+            .args([cmd, "--engine", "bmc,nope", "tests/data/c/safe"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("unknown engine `nope`"), "{cmd}: {stderr}");
+    }
 }
 
 /// The check: the answer agrees with `folder`, the answering engine can give that answer, and

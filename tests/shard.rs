@@ -10,11 +10,15 @@ use hornbeam::batch::{output, Record, Run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// `hornbeam ARGS...`; a batch runs its instances with `--deterministic`, since the tests
+/// assert their answers (which then do not depend on the machine's load).
 fn hornbeam(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-        .args(args)
-        .output()
-        .expect("run hornbeam")
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hornbeam"));
+    cmd.args(args);
+    if args.first() == Some(&"batch") {
+        cmd.arg("--deterministic");
+    }
+    cmd.output().expect("run hornbeam")
 }
 
 fn scratch(name: &str) -> PathBuf {

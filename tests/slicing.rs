@@ -3,9 +3,9 @@
 //! validator accepts, and the invariants are snapshotted. An unsafe system must never get `sat`.
 
 use hornbeam::chc::System;
+use hornbeam::clock::Deadline;
 use hornbeam::engine::slicing::{Slicing, Weakening};
 use hornbeam::engine::{Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{validate_model, Answer, ModelCheck};
 use std::time::Duration;
@@ -21,11 +21,7 @@ fn load(store: &TermStore, name: &str) -> System {
 fn solve(name: &str, engine: &Slicing) -> (String, String, Stats) {
     let store = TermStore::new();
     let system = load(&store, name);
-    let cx = Context {
-        store: &store,
-        deadline: Deadline::after(Duration::from_secs(60)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, Deadline::after(Duration::from_secs(60)));
     let mut stats = Stats::default();
     let answer = engine.solve(&cx, &system, &mut stats);
     let printed = match &answer {
@@ -51,8 +47,8 @@ fn fig1_sign_of_x_preserved_by_doubling() {
         "{model}"
     );
     assert!(!model.contains("(= i"), "i = 0 must be dropped: {model}");
-    assert_eq!(stats.0["lemmas_seeded"], 3);
-    assert_eq!(stats.0["lemmas_dropped"], 1);
+    assert_eq!(stats.to_json()["lemmas_seeded"], 3);
+    assert_eq!(stats.to_json()["lemmas_dropped"], 1);
     insta::assert_snapshot!("fig1", model);
 }
 
@@ -65,7 +61,7 @@ fn fig1_syntactic_weakening_loses_the_sign() {
     };
     let (answer, _, stats) = solve("fig1-sign.smt2", &engine);
     assert_eq!(answer, "unknown");
-    assert_eq!(stats.0["lemmas_dropped"], 3);
+    assert_eq!(stats.to_json()["lemmas_dropped"], 3);
 }
 
 #[test]
@@ -80,11 +76,11 @@ fn fig3_nested_loops_paper_run() {
     };
     let (answer, model, stats) = solve("fig3-nested.smt2", &engine);
     assert_eq!(answer, "sat", "{model}");
-    assert_eq!(stats.0["lemmas_dead"], 0);
+    assert_eq!(stats.to_json()["lemmas_dead"], 0);
     // seeds: A = {x = 0, y = 0, p = 1 ∨ p = 2, s ⇒ p = 1, ¬s ⇒ p = 2}, B = A's lemmas with
     // x = 1 for x = 0, plus c = 100; dropped: y = 0 from B, x = 0 and y = 0 from A, x = 1 from B
-    assert_eq!(stats.0["lemmas_seeded"], 11);
-    assert_eq!(stats.0["lemmas_dropped"], 4);
+    assert_eq!(stats.to_json()["lemmas_seeded"], 11);
+    assert_eq!(stats.to_json()["lemmas_dropped"], 4);
     insta::assert_snapshot!("fig3_paper_run", model);
 }
 
@@ -93,7 +89,7 @@ fn fig3_nested_loops_with_liveness() {
     // x and y are dead (no guard reads them): their lemmas are never seeded.
     let (answer, model, stats) = solve("fig3-nested.smt2", &Slicing::default());
     assert_eq!(answer, "sat", "{model}");
-    assert_eq!(stats.0["lemmas_dead"], 2);
+    assert_eq!(stats.to_json()["lemmas_dead"], 2);
     insta::assert_snapshot!("fig3_live", model);
 }
 

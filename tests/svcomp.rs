@@ -35,11 +35,12 @@ fn files(folder: &str, ext: &str) -> Vec<PathBuf> {
     out
 }
 
-/// `hornbeam verify ARGS...` run in `dir`.
+/// `hornbeam verify --deterministic ARGS...` run in `dir` (answers that do not depend on the
+/// machine's load).
 fn verify(dir: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
         .current_dir(dir)
-        .arg("verify")
+        .args(["verify", "--deterministic"])
         .args(args)
         .output()
         .expect("runs")

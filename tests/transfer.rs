@@ -10,8 +10,9 @@ mod common;
 
 use common::corpus;
 use hornbeam::chc::{System, SystemPrinter};
-use hornbeam::engine::driver::{solve, EngineChoice, SolveOptions};
-use hornbeam::smt::Deadline;
+use hornbeam::clock::Deadline;
+use hornbeam::engine::driver::{solve, SolveOptions};
+use hornbeam::engine::schedule::{EngineKind, Selection};
 use hornbeam::syntax::read_system;
 use hornbeam::term::{Op, Term, TermId, TermStore, VarMap};
 use hornbeam::witness::read_model;
@@ -49,9 +50,11 @@ fn all_files() -> Vec<PathBuf> {
     folders.iter().flat_map(|f| corpus(f)).collect()
 }
 
-fn options(engine: EngineChoice) -> SolveOptions {
+/// The tests assert answers: work bounds, not time slices.
+fn options(engine: Selection) -> SolveOptions {
     SolveOptions {
         engine,
+        deterministic: true,
         timeout: Some(Duration::from_secs(30)),
         ..SolveOptions::default()
     }
@@ -100,7 +103,7 @@ fn models_still_validate_on_another_thread_and_back_home() {
     for path in corpus("sat") {
         let name = name(&path);
         let (store, system) = read(&path);
-        let Answer::Sat(model) = solve(&store, &system, &options(EngineChoice::Auto)).answer else {
+        let Answer::Sat(model) = solve(&store, &system, &options(Selection::Auto)).answer else {
             continue;
         };
         solved += 1;
@@ -133,7 +136,8 @@ fn derivations_still_replay_on_another_thread_and_back_home() {
     for path in corpus("unsat") {
         let name = name(&path);
         let (store, system) = read(&path);
-        let Answer::Unsat(derivation) = solve(&store, &system, &options(EngineChoice::Bmc)).answer
+        let Answer::Unsat(derivation) =
+            solve(&store, &system, &options(Selection::only(EngineKind::Bmc))).answer
         else {
             panic!("{name}: BMC finds no derivation");
         };

@@ -4,8 +4,8 @@
 //! derivation of the transformed system must replay after back-translation (unsat cases).
 
 use hornbeam::chc::{System, SystemPrinter};
+use hornbeam::clock::Deadline;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::term::TermStore;
 use hornbeam::transform::{
     BackTranslator, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless, SplitBooleans,
@@ -88,11 +88,7 @@ fn sat_case(src: &str, t: Option<&dyn Transform>, model: &str) -> String {
 fn unsat_case(src: &str, t: Option<&dyn Transform>) -> String {
     let store = TermStore::new();
     let (orig, new, back) = apply(&store, src, t);
-    let cx = Context {
-        store: &store,
-        deadline: deadline(),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(&store, deadline());
     let Answer::Unsat(d) = Bmc::default().solve(&cx, &new, &mut Stats::default()) else {
         panic!("BMC finds no derivation of the transformed system")
     };

@@ -7,8 +7,8 @@
 mod common;
 
 use hornbeam::chc::System;
+use hornbeam::clock::Deadline;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
-use hornbeam::smt::Deadline;
 use hornbeam::syntax::read_system;
 use hornbeam::term::{TermStore, Value};
 use hornbeam::witness::read_model;
@@ -303,11 +303,7 @@ fn unsat_files() -> Vec<PathBuf> {
 
 /// Runs BMC on a file through the `Engine` trait; the derivation it finds.
 fn bmc_derivation(store: &TermStore, system: &System, path: &Path) -> Derivation {
-    let cx = Context {
-        store,
-        deadline: Deadline::after(Duration::from_secs(20)),
-        cancel: Default::default(),
-    };
+    let cx = Context::new(store, Deadline::after(Duration::from_secs(20)));
     let mut stats = Stats::default();
     match Bmc::default().solve(&cx, system, &mut stats) {
         Answer::Unsat(d) => d,

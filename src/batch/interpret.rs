@@ -10,6 +10,7 @@
 
 use super::runner::MemoryLimit;
 use super::Record;
+use crate::witness::ReasonKind;
 use std::os::unix::process::ExitStatusExt;
 
 /// Bytes in a MB.
@@ -61,7 +62,9 @@ pub fn interpret(
                 rec.validation = "validated".into();
             } else {
                 rec.reason = messages.join("; ");
-                if rec.reason.contains("solver thread") && memory.is_some() {
+                // A resource the child lacked under the address-space backstop (its worker
+                // thread's stack): the memory limit, not an answer.
+                if rec.reason_kind == Some(ReasonKind::Resource) && memory.is_some() {
                     rec.answer = "error".into();
                     rec.reason = memory_reason(memory);
                 }
@@ -142,6 +145,20 @@ mod tests {
             rec.reason,
             "internal error: the counterexample does not replay"
         );
+        // A worker that could not start under the backstop is the memory limit, read from
+        // the kind, whatever the message says.
+        let mut rec = error_record(Path::new("d/p.smt2"), String::new());
+        let err = format!(
+            "cannot start the worker thread: out of memory\n{}",
+            stats("unknown", "\"resource\"")
+        );
+        let limit = MemoryLimit {
+            mb: 100,
+            backstop_mb: 1224,
+        };
+        interpret(&mut rec, exited, "unknown\n", &err, Some(limit));
+        assert_eq!(rec.answer, "error", "{rec:?}");
+        assert!(rec.reason.contains("limit of 100 MB"), "{rec:?}");
         let mut rec = error_record(Path::new("d/p.c"), String::new());
         let bad = std::process::ExitStatus::from_raw(2 << 8);
         interpret(

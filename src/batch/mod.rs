@@ -132,6 +132,8 @@ pub struct BatchOptions {
     pub exe: PathBuf,
     /// The `--engine` value each `solve` or `verify` gets (`None`: its default, the portfolio).
     pub engine: Option<String>,
+    /// Each `solve` or `verify` gets `--deterministic` (work bounds instead of time slices).
+    pub deterministic: bool,
     /// The part of the inputs being run, recorded in the [`Run`] (the caller selects the
     /// inputs with [`shard::select`]).
     pub shard: Option<Shard>,

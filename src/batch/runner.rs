@@ -24,9 +24,9 @@
 //! worker: inputs are checked again here, since the walk, and `.gz` ones opened non-blocking).
 //!
 //! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`
-//! (with `--engine E` when the options name one);
+//! (with `--engine E` when the options name one, and `--deterministic` when asked);
 //! `.smt2.gz` is decompressed (flate2) to a temporary file first. A C program (`.c`, `.i`:
-//! [`is_program`]) runs `verify FILE --timeout T --stats` (and `--engine E`), whose verdict
+//! [`is_program`]) runs `verify FILE --timeout T --stats` (with the same options), whose verdict
 //! `safe`/`unsafe` is recorded as such; both commands print the same statistics line on stderr
 //! (one JSON object with `engine` and, after `unknown`, `reason_kind`), which
 //! [`interpret`](super::interpret) reads the same way.
@@ -206,6 +206,9 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
         .arg("--stats");
     if let Some(engine) = &options.engine {
         cmd.arg("--engine").arg(engine);
+    }
+    if options.deterministic {
+        cmd.arg("--deterministic");
     }
     cmd
 }
@@ -453,6 +456,7 @@ mod tests {
             memory_mb: None,
             exe: PathBuf::from("hornbeam"),
             engine: Some("bmc".into()),
+            deterministic: false,
             shard: None,
         };
         let args = |f: &str| {

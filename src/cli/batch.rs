@@ -10,12 +10,12 @@
 //! when interrupted (Ctrl-C or SIGTERM) without a wrong answer among the finished instances
 //! (whose results are written all the same).
 
-use super::EngineChoice;
-use clap::ValueEnum;
+use super::engine_help;
 use hornbeam::batch::merge::{self, ResultFile};
 use hornbeam::batch::{
     self, expected::Expected, output, report, shard, BatchOptions, Record, Run, Shard,
 };
+use hornbeam::engine::schedule::Selection;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -77,8 +77,12 @@ pub struct BatchArgs {
     #[arg(long)]
     report: Option<PathBuf>,
     /// The engine each instance runs (as `solve --engine` and `verify --engine`).
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
-    engine: EngineChoice,
+    #[arg(long, default_value = "auto", help = engine_help())]
+    engine: Selection,
+    /// Each instance runs with `--deterministic` (work bounds instead of time slices: the
+    /// answers do not depend on the machine's load, within the time limit).
+    #[arg(long)]
+    deterministic: bool,
     /// Solve only shard K of N (1 <= K <= N): the inputs at positions K-1, K-1+N, ... when
     /// ordered by the path given, then by the path relative to it.
     #[arg(long, value_name = "K/N")]
@@ -265,10 +269,8 @@ pub fn run(args: &BatchArgs) -> i32 {
         timeout,
         memory_mb: (args.memory > 0).then_some(args.memory),
         exe,
-        engine: args
-            .engine
-            .to_possible_value()
-            .map(|v| v.get_name().to_string()),
+        engine: Some(args.engine.to_string()),
+        deterministic: args.deterministic,
         shard: args.shard,
     };
     let stop = Arc::new(AtomicBool::new(false));

@@ -4,7 +4,7 @@
 use super::limits::{Limits, TimeLimit};
 use super::{input_error, load, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
-use hornbeam::smt::Deadline;
+use hornbeam::clock::Deadline;
 use hornbeam::term::{TermPrinter, TermStore};
 use hornbeam::transform::{Preprocess, SplitBooleans};
 use hornbeam::witness::{validate_model, ModelCheck};
@@ -25,6 +25,7 @@ pub fn run(file: PathBuf, model: PathBuf, timeout: TimeLimit) -> i32 {
         time: timeout.0,
         grace: GRACE,
         memory: None,
+        stats: false,
     };
     run_on_worker("check", limits, move || {
         check(&file, &model, timeout, start)

@@ -72,6 +72,9 @@ pub struct Limits {
     pub grace: Duration,
     /// The resident-memory limit; `None`: none.
     pub memory: Option<MemoryLimit>,
+    /// `--stats`: an answer the limits force is followed by the statistics line's answer and
+    /// reason kind, as the command's own would be (batch reads the kind).
+    pub stats: bool,
 }
 
 impl Limits {

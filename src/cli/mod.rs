@@ -12,6 +12,7 @@ mod solve;
 mod verify;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use hornbeam::witness::Reason;
 use std::path::PathBuf;
 
 /// Hornbeam: a constrained-Horn-clause verification engine.
@@ -22,40 +23,19 @@ pub struct Cli {
     command: Command,
 }
 
-/// Which engine answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineChoice {
-    /// The portfolio: slicing, candidates from sampled states, BMC, CEGAR seeded with both,
-    /// PDR, BMC again, in time slices; the first validated answer wins.
-    Auto,
-    /// Bounded model checking (finds counterexamples only).
-    Bmc,
-    /// CEGAR with small refinements (predicate abstraction, Farkas tree interpolation).
-    Cegar,
-    /// Formula slicing (proves safety only).
-    Slicing,
-    /// Property-directed reachability (IC3 generalised to Horn clauses, as Spacer; linear and
-    /// non-linear clauses).
-    Pdr,
-}
-
-impl EngineChoice {
-    /// The library's engine for this choice (slicing with `weakening`); the one place the
-    /// command line maps its engine names.
-    pub fn to_driver(self, weakening: WeakeningChoice) -> hornbeam::engine::driver::EngineChoice {
-        use hornbeam::engine::driver::EngineChoice as E;
-        use hornbeam::engine::slicing::Weakening;
-        match self {
-            EngineChoice::Auto => E::Auto,
-            EngineChoice::Bmc => E::Bmc,
-            EngineChoice::Cegar => E::Cegar,
-            EngineChoice::Pdr => E::Pdr,
-            EngineChoice::Slicing => E::Slicing(match weakening {
-                WeakeningChoice::Cex => Weakening::Cex,
-                WeakeningChoice::Syntactic => Weakening::Syntactic,
-            }),
-        }
-    }
+/// The help text of `--engine`, from the one table of engine names
+/// ([`hornbeam::engine::schedule::EngineKind`]).
+pub fn engine_help() -> String {
+    let names: Vec<&str> = hornbeam::engine::schedule::EngineKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .collect();
+    format!(
+        "Which engines run: `auto` (the portfolio's schedule), or a comma-separated list of {} \
+         (in that order, each with an equal share of the time left, the first validated answer \
+         wins; one engine runs alone with all the time)",
+        names.join(", ")
+    )
 }
 
 /// The counterexamples the CEGAR engine refines.
@@ -78,6 +58,15 @@ pub enum ModelFormatChoice {
     Smtlib,
     /// `(model (define-fun ...) ...)`, CHC-COMP's first format.
     ChcComp,
+}
+
+impl From<WeakeningChoice> for hornbeam::engine::slicing::Weakening {
+    fn from(c: WeakeningChoice) -> Self {
+        match c {
+            WeakeningChoice::Cex => Self::Cex,
+            WeakeningChoice::Syntactic => Self::Syntactic,
+        }
+    }
 }
 
 impl From<ModelFormatChoice> for hornbeam::witness::ModelFormat {
@@ -272,8 +261,8 @@ pub(crate) fn run_on_worker(
             let _ = tx.send(job());
         });
     if let Err(e) = spawned {
-        println!("unknown");
-        eprintln!("cannot start the worker thread: {e}");
+        let reason = Reason::Resource(format!("cannot start the worker thread: {e}"));
+        answer_unknown(&reason, limits.stats);
         return 0;
     }
     let until = limits.time.and_then(|l| {
@@ -305,31 +294,43 @@ pub(crate) fn run_on_worker(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
         }
         if until.is_some_and(|u| std::time::Instant::now() >= u) {
-            abandon("timeout");
+            abandon(&Reason::Timeout, limits.stats);
         }
         if let Some(m) = limits.memory {
             if hornbeam::batch::runner::rss_bytes(std::process::id()).is_some_and(|b| b > m.bytes())
             {
-                abandon(&format!(
+                let reason = Reason::Resource(format!(
                     "memory limit: resident memory above {} MB",
                     m.megabytes
                 ));
+                abandon(&reason, limits.stats);
             }
         }
     }
 }
 
-/// Answers `unknown` with `reason` while the worker is still running, and ends the process at
-/// once: exit handlers (Z3's global destructors among them) would run beside the worker, which
-/// still uses Z3, and take time the limit does not have.
-fn abandon(reason: &str) -> ! {
+/// Answers `unknown` with `reason` while the worker is still running (with `stats`, then the
+/// statistics line with the answer and the reason's kind), and ends the process at once: exit
+/// handlers (Z3's global destructors among them) would run beside the worker, which still uses
+/// Z3, and take time the limit does not have.
+fn abandon(reason: &Reason, stats: bool) -> ! {
     use std::io::Write as _;
-    println!("unknown");
-    eprintln!("{reason}");
+    answer_unknown(reason, stats);
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
     // SAFETY: _exit ends the process without running exit handlers; output is flushed above.
     unsafe { libc::_exit(0) }
+}
+
+/// Prints `unknown` with `reason` on stderr and, with `stats`, the statistics line with the
+/// answer and the reason's kind.
+fn answer_unknown(reason: &Reason, stats: bool) {
+    println!("unknown");
+    eprintln!("{reason}");
+    if stats {
+        let line = serde_json::json!({ "answer": "unknown", "reason_kind": reason.kind() });
+        eprintln!("{line}");
+    }
 }
 
 /// Runs a command that prints its own output on a worker with a large stack and no limit.

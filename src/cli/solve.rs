@@ -5,11 +5,12 @@
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
 use super::{
-    load_script, run_on_worker, CexShapeChoice, EngineChoice, ModelFormatChoice, Outcome,
+    engine_help, load_script, run_on_worker, CexShapeChoice, ModelFormatChoice, Outcome,
     WeakeningChoice,
 };
 use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
+use hornbeam::engine::schedule::Selection;
 use hornbeam::syntax::Question;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{Answer, ModelFormat};
@@ -22,9 +23,9 @@ pub struct SolveArgs {
     /// The CHC-COMP (SMT-LIB, logic HORN) file, or Z3's fixedpoint format (`declare-rel`,
     /// `rule`, `query`); gzip-compressed or not; `-` reads standard input.
     file: PathBuf,
-    /// Which engine to run.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
-    engine: EngineChoice,
+    /// Which engines run (see `--help`).
+    #[arg(long, default_value = "auto", help = engine_help())]
+    engine: Selection,
     /// How the slicing engine weakens candidates.
     #[arg(long, value_enum, default_value_t = WeakeningChoice::Cex)]
     weakening: WeakeningChoice,
@@ -55,13 +56,15 @@ pub struct SolveArgs {
     /// clauses, inlining, dead arguments) that run by default.
     #[arg(long)]
     no_preprocess: bool,
-    /// With `--engine auto`: threads for the portfolio (1: its schedule in sequence; 2: the
-    /// invariant engines beside BMC and PDR, the first answer wins).
+    /// Threads for a schedule of several engines (1: in sequence; 2: under `auto` the
+    /// invariant engines beside BMC and PDR, for a list every other engine on the second
+    /// thread; the first answer wins).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// With `--engine auto`: bound each phase by its work (BMC depth 20, 40 CEGAR refinements,
-    /// 40 PDR frames) instead of a time slice, so that the answer does not depend on the
-    /// machine's speed or load (within `--timeout`).
+    /// For a schedule (`auto` or a list of engines): bound each engine by its work (BMC depth
+    /// 20, 40 CEGAR refinements and 3000 SMT checks before PDR, 40 PDR frames) instead of a
+    /// time slice, so that the answer does not depend on the machine's speed or load (within
+    /// `--timeout`). One engine alone has no time slice and keeps its own bounds.
     #[arg(long)]
     deterministic: bool,
 }
@@ -79,6 +82,7 @@ pub fn run(args: &SolveArgs) -> i32 {
         time: args.timeout.and_then(|t| t.0),
         grace: GRACE,
         memory: args.memory,
+        stats: args.stats,
     };
     let worker_args = args.clone();
     run_on_worker("solve", limits, move || solve(&worker_args, start))
@@ -97,9 +101,9 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
     };
     let parsed = start.elapsed();
-    let engine = args.engine.to_driver(args.weakening);
     let options = SolveOptions {
-        engine,
+        engine: args.engine.clone(),
+        weakening: args.weakening.into(),
         preprocess: !args.no_preprocess,
         // What reading the file left of the limit.
         timeout: args

@@ -14,8 +14,9 @@
 //! the main thread enforces the limit.
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
-use super::{input_error, run_on_worker, EngineChoice, Outcome, WeakeningChoice};
+use super::{engine_help, input_error, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
+use hornbeam::engine::schedule::Selection;
 use hornbeam::frontend::c::property::{self, Property};
 use hornbeam::frontend::c::verify::{Verdict, Verified, VerifyOptions};
 use hornbeam::frontend::c::{self, invariants, trace, witness, DataModel, Program};
@@ -44,9 +45,13 @@ pub struct VerifyArgs {
     /// Print the clause system in SMT-LIB and stop (no solving).
     #[arg(long)]
     emit_chc: bool,
-    /// Which engine answers.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
-    engine: EngineChoice,
+    /// Which engines solve the clauses (see `--help`).
+    #[arg(long, default_value = "auto", help = engine_help())]
+    engine: Selection,
+    /// Bound each engine by its work instead of a time slice, as `solve --deterministic` (the
+    /// concrete test runs stay bounded by time; `--no-testing` skips them).
+    #[arg(long)]
+    deterministic: bool,
     /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
     #[arg(long)]
     no_testing: bool,
@@ -77,6 +82,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
         time: args.timeout.and_then(|t| t.0),
         grace: GRACE,
         memory: args.memory,
+        stats: args.stats,
     };
     let worker_args = args.clone();
     run_on_worker("verify", limits, move || {
@@ -148,7 +154,8 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     let limit = args.timeout.and_then(|t| t.0);
     let options = VerifyOptions {
         data_model: args.data_model,
-        engine: args.engine.to_driver(WeakeningChoice::Cex),
+        engine: args.engine.clone(),
+        deterministic: args.deterministic,
         timeout: limit,
         validation_limit: match limit {
             Some(_) => VALIDATION,

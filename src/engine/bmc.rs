@@ -24,6 +24,18 @@ const CHECK_MS_PER_LEVEL: usize = 100;
 /// At most this many levels between checks.
 const MAX_STRIDE: usize = 16;
 
+/// BMC's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct BmcStats {
+    /// The depth of the last check (absent when none was made).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u64>,
+    /// Unrolled clause instances.
+    pub instances: u64,
+    /// SMT checks.
+    pub smt_checks: u64,
+}
+
 /// BMC with a depth bound and a budget on unrolled clause instances.
 #[derive(Clone, Debug)]
 pub struct Bmc {
@@ -277,6 +289,7 @@ impl Engine for Bmc {
         // depth <= d, so when checks get slow we check less often rather than at every level.
         let mut stride = 1;
         let mut since_check = 0;
+        let mut depth = None;
         let answer = loop {
             if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
@@ -300,7 +313,7 @@ impl Engine for Bmc {
             }
             since_check = 0;
             let goal = u.add_goal();
-            stats.set("depth", u.levels.len() as u64);
+            depth = Some(u.levels.len() as u64);
             let started = Instant::now();
             let active = cx.store.var(u.nodes[goal].active);
             match u.smt.check_assuming(&[active]) {
@@ -321,8 +334,11 @@ impl Engine for Bmc {
             let took = started.elapsed().as_millis() as usize;
             stride = (took / CHECK_MS_PER_LEVEL).clamp(1, MAX_STRIDE);
         };
-        stats.set("instances", u.instances as u64);
-        stats.add("smt_checks", u.smt.stats().checks);
+        *stats = Stats::Bmc(BmcStats {
+            depth,
+            instances: u.instances as u64,
+            smt_checks: u.smt.stats().checks,
+        });
         answer
     }
 }

@@ -5,12 +5,11 @@
 //! witness checks (a model valid for every original clause, or a derivation that replays), with
 //! the statistics `--stats` prints. Must not: print, read files, or let an unchecked answer out.
 
-use super::bmc::Bmc;
-use super::cegar::{Cegar, CexShape};
-use super::pdr::Pdr;
+use super::cegar::CexShape;
 use super::portfolio::Portfolio;
-use super::slicing::{Slicing, Weakening};
-use super::{Context, Engine, Stats};
+use super::schedule::{Schedule, Selection, Settings};
+use super::slicing::Weakening;
+use super::{Context, Stats};
 use crate::chc::System;
 use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
@@ -18,28 +17,12 @@ use crate::transform::{Pipeline, Preprocess};
 use crate::witness::{Answer, Derivation, Model};
 use std::time::{Duration, Instant};
 
-/// Which engine answers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum EngineChoice {
-    /// The portfolio ([`Portfolio`]): its engines in time slices (or, with
-    /// [`SolveOptions::deterministic`], up to work bounds).
-    #[default]
-    Auto,
-    /// Bounded model checking (counterexamples only).
-    Bmc,
-    /// Formula slicing (invariants only), with the given weakening.
-    Slicing(Weakening),
-    /// CEGAR with small refinements.
-    Cegar,
-    /// Property-directed reachability.
-    Pdr,
-}
-
 /// How to solve.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// The engine.
-    pub engine: EngineChoice,
+    /// The engines: the portfolio's schedule, or chosen engines in order (one engine alone
+    /// runs with all the time and reports its own counters).
+    pub engine: Selection,
     /// Run the answer-preserving simplifications first.
     pub preprocess: bool,
     /// Time limit for preprocessing and the engine (validation has its own).
@@ -50,17 +33,20 @@ pub struct SolveOptions {
     pub validation_limit: Duration,
     /// The counterexample shape CEGAR refines.
     pub cex_shape: CexShape,
+    /// How slicing weakens candidates.
+    pub weakening: Weakening,
     /// Replace the engine's witness with a wrong one before the checks (tests of the checks
     /// and of how a failed witness is reported; never set in normal use).
     pub forge: Option<Forgery>,
     /// Stop early when set (a caller that no longer needs the answer): the answer is then
     /// `unknown`.
     pub cancel: Cancel,
-    /// Under `Auto`, threads for the portfolio: 1 runs its schedule in sequence, 2 or more
-    /// split it over two threads ([`super::parallel`]).
+    /// Threads for a schedule of several engines: 1 runs it in sequence, 2 or more split it
+    /// over two threads ([`super::parallel`]).
     pub threads: usize,
-    /// Under `Auto`, the portfolio's deterministic schedule ([`Portfolio::deterministic`]):
-    /// work bounds instead of time slices, for answers that do not depend on load.
+    /// For a schedule (`Auto` or several engines): work bounds instead of time slices
+    /// ([`Schedule::with_bounds`]), for answers that do not depend on load. One engine alone
+    /// has no slice and keeps its own bounds.
     pub deterministic: bool,
 }
 
@@ -86,11 +72,12 @@ impl Forgery {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            engine: EngineChoice::Auto,
+            engine: Selection::Auto,
             preprocess: true,
             timeout: None,
             validation_limit: Duration::from_secs(30),
             cex_shape: CexShape::Mixed,
+            weakening: Weakening::Cex,
             forge: None,
             deterministic: false,
             cancel: Cancel::new(),
@@ -115,13 +102,13 @@ pub struct PhaseTimes {
 pub struct Solved {
     /// Validated against the original system (or `unknown`).
     pub answer: Answer,
-    /// The engine that produced the answer (under `Auto`, the portfolio member that answered,
-    /// or `"portfolio"` when none did).
+    /// The engine that produced the answer (under a schedule, the member that answered, or
+    /// `"portfolio"` when none did).
     pub engine: &'static str,
     /// The engine's counters.
     pub stats: Stats,
     /// What preprocessing removed (`None` when it was off).
-    pub preprocess: Option<serde_json::Value>,
+    pub preprocess: Option<crate::transform::PreprocessStats>,
     /// Time per phase.
     pub times: PhaseTimes,
 }
@@ -140,41 +127,41 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     };
     let t1 = Instant::now();
     let cx = Context {
-        store,
-        deadline,
         cancel: options.cancel.clone(),
+        ..Context::new(store, deadline)
     };
     let mut stats = Stats::default();
-    let (engine, answer) = match options.engine {
-        EngineChoice::Auto => {
-            let portfolio = match options.deterministic {
-                true => Portfolio::deterministic(),
-                false => Portfolio::default(),
-            };
+    let mut schedule = match &options.engine {
+        Selection::Auto => Schedule::default(),
+        Selection::Engines(kinds) => Schedule::of(kinds),
+    };
+    // One engine alone has no time slice to replace: its own bounds stay.
+    let alone = matches!(&options.engine, Selection::Engines(k) if k.len() == 1);
+    if options.deterministic && !alone {
+        schedule = schedule.with_bounds();
+    }
+    schedule.settings = Settings {
+        weakening: options.weakening,
+        cex_shape: options.cex_shape,
+    };
+    let (engine, answer) = match &options.engine {
+        // One engine alone: all the time, its own counters, no portfolio around it.
+        Selection::Engines(kinds) if kinds.len() == 1 => {
+            let answer = schedule
+                .engine(kinds[0])
+                .solve(&cx, &solved_system, &mut stats);
+            (kinds[0].name(), answer)
+        }
+        _ => {
+            let portfolio = Portfolio::new(schedule);
             match options.threads {
                 0 | 1 => portfolio.run(&cx, &solved_system, &mut stats),
-                _ => {
-                    let parts = super::parallel::two_threads(&portfolio);
+                n => {
+                    let parts = super::parallel::parts(&portfolio, n);
                     super::parallel::run(&parts, &cx, &solved_system, &mut stats)
                 }
             }
         }
-        EngineChoice::Bmc => ("bmc", Bmc::default().solve(&cx, &solved_system, &mut stats)),
-        EngineChoice::Slicing(weakening) => {
-            let engine = Slicing {
-                weakening,
-                ..Slicing::default()
-            };
-            ("slicing", engine.solve(&cx, &solved_system, &mut stats))
-        }
-        EngineChoice::Cegar => {
-            let engine = Cegar {
-                cex_shape: options.cex_shape,
-                ..Cegar::default()
-            };
-            ("cegar", engine.solve(&cx, &solved_system, &mut stats))
-        }
-        EngineChoice::Pdr => ("pdr", Pdr::default().solve(&cx, &solved_system, &mut stats)),
     };
     let answer = match options.forge {
         Some(f) => f.apply(answer),
@@ -191,7 +178,7 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         answer,
         engine,
         stats,
-        preprocess: options.preprocess.then(|| pipeline.to_json()),
+        preprocess: options.preprocess.then(|| pipeline.summary()),
         times: PhaseTimes {
             preprocess: ms(t0, t1),
             solve: ms(t1, t2),

@@ -1,8 +1,11 @@
-//! Engines (bmc, slicing, cegar, pdr): one module per engine; the portfolio composes them, each behind the one-method [`Engine`] trait.
+//! Engines (bmc, slicing, samples, cegar, pdr): one module per engine, each behind the
+//! one-method [`Engine`] trait; the portfolio composes them as its [`schedule`] says.
 //!
 //! An engine reads a system and returns an [`Answer`]; it never calls another engine (the
-//! portfolio composes them) and never prints. Answers are validated by the caller
-//! ([`Answer::validated`]) before anyone sees them.
+//! portfolio composes them: what one engine finds reaches another only as the
+//! [`Candidates`] the portfolio hands over) and never prints. An engine returns only models it
+//! has validated; derivations are replayed by the caller, and the driver checks every answer
+//! again against the original clauses ([`Answer::validated`]) before anyone sees it.
 
 pub mod bmc;
 pub mod cegar;
@@ -10,32 +13,18 @@ pub mod driver;
 pub mod parallel;
 pub mod pdr;
 pub mod portfolio;
+pub mod schedule;
 pub mod seeds;
 pub mod slicing;
+pub mod stats;
+
+pub use stats::Stats;
 
 use crate::chc::System;
 use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
-use crate::witness::Answer;
-use std::collections::BTreeMap;
-
-/// Counters an engine reports for `--stats` (name → JSON value).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-#[serde(transparent)]
-pub struct Stats(pub BTreeMap<String, serde_json::Value>);
-
-impl Stats {
-    /// Sets a counter.
-    pub fn set(&mut self, key: &str, value: impl Into<serde_json::Value>) {
-        self.0.insert(key.to_string(), value.into());
-    }
-
-    /// Adds to an integer counter.
-    pub fn add(&mut self, key: &str, n: u64) {
-        let cur = self.0.get(key).and_then(|v| v.as_u64()).unwrap_or(0);
-        self.0.insert(key.to_string(), (cur + n).into());
-    }
-}
+use crate::witness::{Answer, Model};
+use std::cell::RefCell;
 
 /// What every engine gets besides the system.
 pub struct Context<'a> {
@@ -43,19 +32,74 @@ pub struct Context<'a> {
     pub store: &'a TermStore,
     /// Stop by this time and answer `unknown`.
     pub deadline: Deadline,
+    /// Check an answer found by [`Context::deadline`] by this time (the caller's own deadline:
+    /// a portfolio's time slice bounds the search, not the check of what it found).
+    pub check_deadline: Deadline,
     /// Stop when this is set (the answer is no longer needed) and answer `unknown`.
     pub cancel: Cancel,
+    /// Candidate invariants handed over by the portfolio, and those the engine leaves.
+    pub candidates: Candidates,
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    /// A context with `deadline` for the search and the check, never cancelled, without
+    /// candidates.
+    pub fn new(store: &'a TermStore, deadline: Deadline) -> Self {
+        Context {
+            store,
+            deadline,
+            check_deadline: deadline,
+            cancel: Cancel::new(),
+            candidates: Candidates::default(),
+        }
+    }
+
     /// Whether the engine should stop: past the deadline, or cancelled.
     pub fn stopped(&self) -> bool {
         self.deadline.expired() || self.cancel.is_cancelled()
     }
 }
 
-/// A solving strategy.
+/// Candidate invariants exchanged through the portfolio: those found by the engines before
+/// this one (which it may start from), and those it leaves for the engines after it (slicing's
+/// fixpoint and the samples' inductive lemmas, even when they do not exclude the queries).
+/// Candidates are never an answer: whoever uses them checks what it builds from them.
+#[derive(Debug, Default)]
+pub struct Candidates {
+    given: Option<Model>,
+    left: RefCell<Option<Model>>,
+}
+
+impl Candidates {
+    /// Candidates to hand to an engine.
+    pub fn given(seeds: Option<Model>) -> Self {
+        Candidates {
+            given: seeds,
+            left: RefCell::new(None),
+        }
+    }
+
+    /// The candidates the engine was given.
+    pub fn seeds(&self) -> Option<&Model> {
+        self.given.as_ref()
+    }
+
+    /// Leaves candidates for the engines after this one (replacing any left before).
+    pub fn leave(&self, model: Model) {
+        *self.left.borrow_mut() = Some(model);
+    }
+
+    /// What the engine left.
+    pub fn take_left(&self) -> Option<Model> {
+        self.left.borrow_mut().take()
+    }
+}
+
+/// A solving strategy: one method, as in Golem; the portfolio composes engines through it.
 pub trait Engine {
-    /// Solves `system`, recording counters in `stats`.
+    /// Solves `system`, recording counters in `stats`. A `sat` answer's model has been
+    /// validated by the engine that found it, on the system it solved (a portfolio's answer
+    /// found on the system split by Boolean valuations is that model translated back; the
+    /// driver validates every answer against the original clauses).
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer;
 }

@@ -1,15 +1,15 @@
-//! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`]
-//! with some [`Phases`]) on its own copy of the system, in its own term store and its own Z3
+//! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`] of
+//! the entries marked for it) on its own copy of the system, in its own term store and its own Z3
 //! context; the first definite answer wins, and the other threads are stopped at once (their
-//! cancellation flag, and an interrupt of the Z3 check they are in). No thread outlives the
-//! call.
+//! cancellation flag, and an interrupt of the Z3 check they are in). No thread outlives the call.
 //!
 //! Duty: move the system to the threads and the answers back (`term::transfer`), stop the
 //! losers, record each thread's phases. Must not: run an engine itself, or let an answer out
 //! unchecked (each part validates its own answers as the sequential portfolio does, and the
 //! driver validates the winner against the original system).
 
-use super::portfolio::{Phases, Portfolio};
+use super::portfolio::Portfolio;
+use super::stats::ThreadRecord;
 use super::{Context, Stats};
 use crate::chc::System;
 use crate::clock::Cancel;
@@ -18,33 +18,17 @@ use crate::term::{TermStore, VarMap};
 use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
 
-/// The schedule split in two, one part per thread: the invariant engines (slicing, the
-/// samples, CEGAR seeded with both, with all the time CEGAR takes) beside the refutation side
-/// (BMC, PDR, BMC again). What a part needs of the other's results it does not get (PDR runs
-/// without the candidates the sequential schedule hands it).
-pub fn two_threads(base: &Portfolio) -> Vec<Portfolio> {
-    let invariants = Portfolio {
-        phases: Phases {
-            slicing: true,
-            samples: true,
-            bmc: false,
-            cegar: true,
-            pdr: false,
-        },
-        cegar_share: 1.0,
-        ..base.clone()
-    };
-    let refutation = Portfolio {
-        phases: Phases {
-            slicing: false,
-            samples: false,
-            bmc: true,
-            cegar: false,
-            pdr: true,
-        },
-        ..base.clone()
-    };
-    vec![invariants, refutation]
+/// The schedule split over `threads` threads by its entries'
+/// [`thread`](super::schedule::Entry::thread) (two parts for the default schedule: slicing, the
+/// samples and CEGAR seeded with both beside BMC, PDR and BMC again). What a part needs of the
+/// other's results it does not get (PDR runs without the candidates the sequential schedule hands
+/// it); the last entry of each part gets all the time left.
+pub fn parts(base: &Portfolio, threads: usize) -> Vec<Portfolio> {
+    let n = threads.clamp(1, 2);
+    (0..n)
+        .map(|t| Portfolio::new(base.schedule.part(t, n)))
+        .filter(|p| !p.schedule.entries.is_empty())
+        .collect()
 }
 
 /// A thread's answer, in a form that crosses threads.
@@ -75,7 +59,7 @@ pub fn run(
     let (tx, rx) = mpsc::channel::<Message>();
     let mut winner: Option<(&'static str, Answer)> = None;
     let mut reasons = Vec::new();
-    let mut threads = vec![serde_json::Value::Null; parts.len()];
+    let mut threads: Vec<Option<ThreadRecord>> = vec![None; parts.len()];
     std::thread::scope(|scope| {
         for (i, part) in parts.iter().enumerate() {
             let (tx, exported, stop) = (tx.clone(), &exported, stop.clone());
@@ -96,9 +80,8 @@ pub fn run(
                         ),
                         Ok((copy, vars)) => {
                             let wcx = Context {
-                                store: &store,
-                                deadline,
                                 cancel: stop,
+                                ..Context::new(&store, deadline)
                             };
                             let (engine, answer) = part.run(&wcx, &copy, &mut sub);
                             let outcome = match answer {
@@ -112,7 +95,7 @@ pub fn run(
                     let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub));
                 });
             if let Err(e) = spawned {
-                reasons.push(Reason::Limit(format!("cannot start a thread: {e}")));
+                reasons.push(Reason::Resource(format!("cannot start a thread: {e}")));
             }
         }
         drop(tx);
@@ -132,7 +115,7 @@ pub fn run(
                     interrupts.push(h);
                 }
                 Message::Done(i, engine, outcome, sub) => {
-                    threads[i] = serde_json::json!({ "engine": engine, "stats": sub });
+                    threads[i] = Some(ThreadRecord { engine, stats: sub });
                     if winner.is_some() {
                         continue;
                     }
@@ -161,6 +144,6 @@ pub fn run(
             }
         }
     });
-    stats.set("threads", threads);
+    stats.portfolio().threads = Some(threads);
     winner.unwrap_or(("portfolio", Answer::Unknown(Reason::Phases(reasons))))
 }

@@ -17,7 +17,8 @@
 use super::linear::{
     atom_term, is_integral, lin_atom_with, linearize_with, size, tighten, LinAtom, LinExpr, Rel,
 };
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};

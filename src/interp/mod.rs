@@ -18,7 +18,8 @@ pub use farkas::{Interpolant, Interpolator};
 pub use formula::formula_size;
 pub use implicant::implicant;
 
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, TermStore};
 use std::collections::HashMap;
 

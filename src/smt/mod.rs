@@ -31,6 +31,7 @@ pub enum SatResult {
     Unknown(String),
 }
 
+/// Re-exported for callers of this layer's functions; the type lives in [`crate::clock`], below Z3.
 pub use crate::clock::Deadline;
 
 /// Counters of SMT work, for `--stats`.

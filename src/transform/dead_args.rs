@@ -11,7 +11,8 @@
 use super::{default_value, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, Head, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Op, Term, TermStore, Value, VarId};
 use crate::witness::{DerivNode, Derivation, Interp, Model};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -14,7 +14,8 @@
 use super::{compact, default_value, fresh_params, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, ClauseId, PredId, System};
-use crate::smt::{eliminate, Deadline, QeMode};
+use crate::clock::Deadline;
+use crate::smt::{eliminate, QeMode};
 use crate::term::{Quantifier, TermStore, Value, VarId};
 use crate::witness::{DerivNode, Derivation, Interp, Model};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

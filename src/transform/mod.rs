@@ -26,7 +26,7 @@ pub use split_bools::SplitBooleans;
 pub use useless::RemoveUseless;
 
 use crate::chc::{PredId, System};
-use crate::smt::Deadline;
+use crate::clock::Deadline;
 use crate::term::{Sort, TermStore, Value};
 use crate::witness::{Answer, Derivation, Model, Reason};
 use std::time::Instant;
@@ -159,9 +159,9 @@ impl Pipeline {
         }
     }
 
-    /// The statistics as one JSON object: predicates removed as useless, predicates inlined,
-    /// arguments removed as dead, clauses before and after, and the steps.
-    pub fn to_json(&self) -> serde_json::Value {
+    /// What the pipeline did: predicates removed as useless, predicates inlined, arguments
+    /// removed as dead, clauses before and after, and the steps.
+    pub fn summary(&self) -> PreprocessStats {
         let sum = |name: &str, f: &dyn Fn(&StepStats) -> usize| -> usize {
             self.steps
                 .iter()
@@ -170,18 +170,39 @@ impl Pipeline {
                 .sum()
         };
         let preds = |s: &StepStats| s.predicates.0.saturating_sub(s.predicates.1);
-        let clauses = match (self.steps.first(), self.steps.last()) {
-            (Some((f, _)), Some((l, _))) => serde_json::json!([f.clauses.0, l.clauses.1]),
-            _ => serde_json::Value::Null,
-        };
-        serde_json::json!({
-            "predicates_removed": sum("useless", &preds),
-            "predicates_inlined": sum("inline", &preds),
-            "arguments_removed": sum("dead_args", &|s| s.arguments.0.saturating_sub(s.arguments.1)),
-            "clauses": clauses,
-            "steps": self.stats(),
-        })
+        PreprocessStats {
+            predicates_removed: sum("useless", &preds),
+            predicates_inlined: sum("inline", &preds),
+            arguments_removed: sum("dead_args", &|s| {
+                s.arguments.0.saturating_sub(s.arguments.1)
+            }),
+            clauses: match (self.steps.first(), self.steps.last()) {
+                (Some((f, _)), Some((l, _))) => Some((f.clauses.0, l.clauses.1)),
+                _ => None,
+            },
+            steps: self.stats(),
+        }
     }
+
+    /// [`Pipeline::summary`] as one JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.summary()).unwrap_or_default()
+    }
+}
+
+/// What a pipeline did, for `--stats` (`"preprocess"`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PreprocessStats {
+    /// Predicates removed as useless.
+    pub predicates_removed: usize,
+    /// Predicates inlined.
+    pub predicates_inlined: usize,
+    /// Arguments removed as dead.
+    pub arguments_removed: usize,
+    /// Clauses before the first step and after the last (`null` without steps).
+    pub clauses: Option<(usize, usize)>,
+    /// Each step, in order.
+    pub steps: Vec<StepStats>,
 }
 
 /// The default preprocessing: [`RemoveUseless`], [`RemoveDeadArgs`], [`Inline`], and

@@ -22,7 +22,8 @@
 
 use super::{BackError, BackTranslator, Transform};
 use crate::chc::{Atom, Clause, ClauseId, Head, PredId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use crate::witness::{DerivNode, Derivation, Interp, Model};
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -9,7 +9,7 @@
 use super::{compact, fresh_params, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{ClauseId, PredId, System};
-use crate::smt::Deadline;
+use crate::clock::Deadline;
 use crate::term::TermStore;
 use crate::witness::{Derivation, Interp, Model};
 

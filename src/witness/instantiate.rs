@@ -19,7 +19,8 @@
 //! premise inconsistent with the negated instances, and violated only when `φ` is unsatisfiable
 //! at a concrete model of the premise.
 
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Op, Quantifier, Term, TermId, TermStore, Value, VarId};
 use std::collections::HashMap;
 

@@ -19,7 +19,7 @@ pub use reason::{Reason, ReasonKind};
 pub use transfer::{ExportedDerivation, ExportedModel};
 
 use crate::chc::System;
-use crate::smt::Deadline;
+use crate::clock::Deadline;
 use crate::term::TermStore;
 
 /// The result of solving a system.

@@ -3,7 +3,8 @@
 
 use super::instantiate::check_by_instantiation;
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
-use crate::smt::{eliminate_quantifiers, Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{eliminate_quantifiers, SatResult, Smt};
 use crate::term::{print::symbol, TermId, TermPrinter, TermStore, Value, VarId};
 use std::collections::BTreeMap;
 

@@ -11,9 +11,11 @@ use std::fmt;
 pub enum Reason {
     /// The time limit ran out.
     Timeout,
-    /// A bound was reached: of the engine (unrolling depth, frames, iterations) or of the
-    /// process (memory).
+    /// A bound of the engine was reached (unrolling depth, frames, iterations, instances).
     Limit(String),
+    /// A resource of the process ran out: memory above its limit, a thread that could not be
+    /// started.
+    Resource(String),
     /// The engine cannot decide this input: it is incomplete there, the input uses something it
     /// does not handle, or the SMT solver could not decide a query.
     GaveUp(String),
@@ -38,6 +40,8 @@ pub enum ReasonKind {
     Limit,
     /// See [`Reason::Timeout`].
     Timeout,
+    /// See [`Reason::Resource`].
+    Resource,
     /// See [`Reason::Unchecked`].
     Unchecked,
     /// See [`Reason::WitnessFailed`].
@@ -51,10 +55,23 @@ impl ReasonKind {
             ReasonKind::GaveUp => "gave-up",
             ReasonKind::Limit => "limit",
             ReasonKind::Timeout => "timeout",
+            ReasonKind::Resource => "resource",
             ReasonKind::Unchecked => "unchecked",
             ReasonKind::WitnessFailed => "witness-failed",
         }
     }
+}
+
+impl ReasonKind {
+    /// Every kind, from the least severe to the most (the order [`Reason::kind`] uses).
+    pub const ALL: [ReasonKind; 6] = [
+        ReasonKind::GaveUp,
+        ReasonKind::Limit,
+        ReasonKind::Timeout,
+        ReasonKind::Resource,
+        ReasonKind::Unchecked,
+        ReasonKind::WitnessFailed,
+    ];
 }
 
 impl std::str::FromStr for ReasonKind {
@@ -62,26 +79,21 @@ impl std::str::FromStr for ReasonKind {
 
     /// The kind named as [`ReasonKind::name`] writes it.
     fn from_str(s: &str) -> Result<Self, String> {
-        [
-            ReasonKind::GaveUp,
-            ReasonKind::Limit,
-            ReasonKind::Timeout,
-            ReasonKind::Unchecked,
-            ReasonKind::WitnessFailed,
-        ]
-        .into_iter()
-        .find(|k| k.name() == s)
-        .ok_or_else(|| format!("`{s}` is not a kind of reason"))
+        ReasonKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("`{s}` is not a kind of reason"))
     }
 }
 
 impl Reason {
     /// The kind; for a portfolio's phases the most severe one (a failed witness first, then an
-    /// unchecked answer, the time limit, a bound, giving up).
+    /// unchecked answer, a resource, the time limit, a bound, giving up).
     pub fn kind(&self) -> ReasonKind {
         match self {
             Reason::Timeout => ReasonKind::Timeout,
             Reason::Limit(_) => ReasonKind::Limit,
+            Reason::Resource(_) => ReasonKind::Resource,
             Reason::GaveUp(_) => ReasonKind::GaveUp,
             Reason::Unchecked(_) => ReasonKind::Unchecked,
             Reason::WitnessFailed(_) => ReasonKind::WitnessFailed,
@@ -103,7 +115,9 @@ impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reason::Timeout => write!(f, "timeout"),
-            Reason::Limit(s) | Reason::GaveUp(s) | Reason::Unchecked(s) => write!(f, "{s}"),
+            Reason::Limit(s) | Reason::Resource(s) | Reason::GaveUp(s) | Reason::Unchecked(s) => {
+                write!(f, "{s}")
+            }
             Reason::WitnessFailed(s) => write!(f, "internal error: {s}"),
             Reason::Phases(rs) => {
                 let mut shown: Vec<String> = Vec::new();
@@ -141,5 +155,18 @@ mod tests {
             "timeout"
         );
         assert!(!Reason::Unchecked("validation: timeout".into()).witness_failed());
+    }
+
+    #[test]
+    fn kinds_are_named_once_and_read_back() {
+        for k in ReasonKind::ALL {
+            assert_eq!(k.name().parse::<ReasonKind>(), Ok(k));
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.name()));
+        }
+        assert_eq!(
+            Reason::Phases(vec![Reason::Timeout, Reason::Resource("memory".into())]).kind(),
+            ReasonKind::Resource
+        );
     }
 }

@@ -8,7 +8,8 @@
 //! a query". Must not: refine (it never invents predicates) or decide concrete feasibility.
 
 use crate::chc::{Atom, ClauseId, PredId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::Model;
 use std::collections::{BTreeSet, HashMap, HashSet};

@@ -24,7 +24,7 @@ mod uniform;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
-use crate::smt::Deadline;
+use crate::clock::Deadline;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
@@ -55,15 +55,52 @@ pub enum CexShape {
     Mixed,
 }
 
+/// CEGAR's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct CegarStats {
+    /// Refinement iterations.
+    pub iterations: u64,
+    /// Uniform unfoldings (linear systems under a shape that uses them).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub uniform: Option<UniformStats>,
+    /// SMT checks.
+    pub smt_checks: u64,
+    /// Milliseconds in abstraction.
+    pub time_abstraction_ms: u64,
+    /// Milliseconds in refinement.
+    pub time_refinement_ms: u64,
+    /// Candidates per predicate, by name.
+    pub predicates: std::collections::BTreeMap<String, usize>,
+    /// The sizes of the predicates refinements added, in order.
+    pub predicate_sizes: Vec<u64>,
+    /// Their median (0 when there are none).
+    pub predicate_size_median: u64,
+}
+
+/// Counters of CEGAR's uniform unfoldings.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct UniformStats {
+    /// Unfoldings that refined.
+    pub uniform_refinements: u64,
+    /// Unfoldings that gave nothing (the tree was refined instead).
+    pub uniform_fallbacks: u64,
+    /// The deepest unfolding.
+    pub uniform_max_depth: u64,
+}
+
 /// The CEGAR engine.
 #[derive(Clone, Debug)]
 pub struct Cegar {
     /// Most refinement iterations before answering `unknown`.
     pub max_iterations: usize,
+    /// Most SMT checks: no iteration starts past them (`None`: no bound). A work bound in
+    /// place of a time slice, for deterministic schedules.
+    pub max_checks: Option<u64>,
     /// Most abstract states per exploration.
     pub max_states: usize,
     /// Facts known before the first iteration (for instance invariants from formula slicing):
-    /// every conjunct of a seed interpretation starts as a candidate of its predicate.
+    /// every conjunct of a seed interpretation starts as a candidate of its predicate. `None`:
+    /// the candidates the context hands over, if any.
     pub seeds: Option<Model>,
     /// Which counterexamples are refined.
     pub cex_shape: CexShape,
@@ -73,6 +110,7 @@ impl Default for Cegar {
     fn default() -> Self {
         Cegar {
             max_iterations: 500,
+            max_checks: None,
             max_states: 20_000,
             seeds: None,
             cex_shape: CexShape::Mixed,
@@ -84,7 +122,7 @@ impl Engine for Cegar {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
         let store = cx.store;
         let mut cands = Candidates::new(store, system);
-        if let Some(seeds) = &self.seeds {
+        if let Some(seeds) = self.seeds.as_ref().or(cx.candidates.seeds()) {
             cands.seed(store, system, seeds);
         }
         let (mut abs_ms, mut ref_ms, mut checks) = (0u128, 0u128, 0u64);
@@ -102,6 +140,9 @@ impl Engine for Cegar {
         let answer = loop {
             if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
+            }
+            if let Some(m) = self.max_checks.filter(|&m| checks >= m) {
+                break Answer::Unknown(Reason::Limit(format!("cegar: {m} SMT checks")));
             }
             if iterations >= self.max_iterations {
                 break Answer::Unknown(Reason::Limit(format!(
@@ -247,31 +288,26 @@ impl Engine for Cegar {
                 Analysis::Failed(r) => break Answer::Unknown(Reason::GaveUp(r)),
             }
         };
-        stats.set("iterations", iterations as u64);
-        if analysis.is_some() {
-            stats.set("uniform_refinements", uniform_refined);
-            stats.set("uniform_fallbacks", uniform_fallbacks);
-            stats.set("uniform_max_depth", uniform_depth);
-        }
-        stats.add("smt_checks", checks);
-        stats.set("time_abstraction_ms", abs_ms as u64);
-        stats.set("time_refinement_ms", ref_ms as u64);
-        let per_pred: serde_json::Map<String, serde_json::Value> = system
+        let predicates = system
             .pred_ids()
-            .map(|p| {
-                (
-                    system.pred(p).name.clone(),
-                    cands.preds[p.0 as usize].len().into(),
-                )
-            })
+            .map(|p| (system.pred(p).name.clone(), cands.preds[p.0 as usize].len()))
             .collect();
-        stats.set("predicates", serde_json::Value::Object(per_pred));
-        stats.set("predicate_sizes", sizes.clone());
-        sizes.sort_unstable();
-        stats.set(
-            "predicate_size_median",
-            sizes.get(sizes.len() / 2).copied().unwrap_or(0),
-        );
+        let mut sorted = sizes.clone();
+        sorted.sort_unstable();
+        *stats = Stats::Cegar(CegarStats {
+            iterations: iterations as u64,
+            uniform: analysis.is_some().then_some(UniformStats {
+                uniform_refinements: uniform_refined,
+                uniform_fallbacks,
+                uniform_max_depth: uniform_depth,
+            }),
+            smt_checks: checks,
+            time_abstraction_ms: abs_ms as u64,
+            time_refinement_ms: ref_ms as u64,
+            predicates,
+            predicate_size_median: sorted.get(sorted.len() / 2).copied().unwrap_or(0),
+            predicate_sizes: sizes,
+        });
         answer
     }
 }

@@ -8,8 +8,9 @@
 
 use super::abstraction::{ArtNode, Candidates};
 use crate::chc::{ClauseId, PredId, System};
+use crate::clock::Deadline;
 use crate::interp::{cut_interpolants, formula_size, tree_interpolate_hinted, Interpolator};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{DerivNode, Derivation};
 use std::collections::{BTreeMap, HashMap};

@@ -11,8 +11,9 @@
 use super::abstraction::{ArtNode, Candidates, Cube};
 use crate::analysis::Analysis;
 use crate::chc::{ClauseId, PredId, System};
+use crate::clock::Deadline;
 use crate::interp::{formula_size, Interpolator};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use std::collections::{HashMap, VecDeque};
 

@@ -10,7 +10,8 @@
 
 use super::block::ReachFact;
 use crate::chc::System;
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{DerivNode, Derivation};
 use std::collections::{BTreeMap, HashMap};

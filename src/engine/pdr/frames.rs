@@ -14,7 +14,8 @@
 //! checks and projects their models.
 
 use crate::chc::{ClauseId, PredId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -14,8 +14,8 @@
 //! evaluation and calls the solver only when they left it. Seeds (invariants from other
 //! engines, handed over by the portfolio) are lemmas of every frame.
 //!
-//! Must not: call another engine, or answer without the witness the caller checks (the model
-//! is validated, the derivation replayed).
+//! Must not: call another engine, or answer without a witness (the model is validated here,
+//! by the context's check deadline; the derivation is replayed by the caller).
 
 mod block;
 mod cex;
@@ -24,10 +24,21 @@ mod frames;
 use super::{Context, Engine, Stats};
 use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
-use crate::witness::{Answer, Interp, Model, Reason};
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use block::{Blocking, ReachFact};
 use frames::{BodyStates, Check, Frames, Source, INF};
 use std::collections::{BTreeSet, HashMap};
+
+/// PDR's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PdrStats {
+    /// Lemmas in the frames.
+    pub pdr_lemmas: usize,
+    /// Reach facts found.
+    pub pdr_reach_facts: usize,
+    /// Proof obligations handled.
+    pub pdr_obligations: usize,
+}
 
 /// PDR with a bound on the number of frames.
 #[derive(Clone, Debug)]
@@ -38,7 +49,8 @@ pub struct Pdr {
     pub max_drop: usize,
     /// Invariants believed inductive (the portfolio's candidates from other engines): their
     /// conjuncts are lemmas of every frame. A wrong seed can only hide a counterexample, and
-    /// then the model it leads to fails validation.
+    /// then the model it leads to fails validation. `None`: the candidates the context hands
+    /// over, if any.
     pub seeds: Option<Model>,
 }
 
@@ -63,10 +75,24 @@ impl Engine for Pdr {
             reach_of: HashMap::new(),
             obligations: 0,
         };
-        let answer = run.solve();
-        stats.set("pdr_lemmas", run.frames.lemmas.len());
-        stats.set("pdr_reach_facts", run.reach.len());
-        stats.set("pdr_obligations", run.obligations);
+        let answer = match run.solve() {
+            // The frames' invariant is checked like any other engine's model.
+            Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.check_deadline) {
+                ModelCheck::Valid => Answer::Sat(m),
+                ModelCheck::Invalid { clause, .. } => Answer::Unknown(Reason::WitnessFailed(
+                    format!("pdr: the model violates clause {}", clause.0),
+                )),
+                ModelCheck::Unknown(r) => {
+                    Answer::Unknown(Reason::Unchecked(format!("pdr: validation: {r}")))
+                }
+            },
+            a => a,
+        };
+        *stats = Stats::Pdr(PdrStats {
+            pdr_lemmas: run.frames.lemmas.len(),
+            pdr_reach_facts: run.reach.len(),
+            pdr_obligations: run.obligations,
+        });
         answer
     }
 }
@@ -130,7 +156,9 @@ impl Run<'_, '_> {
     /// The seeds' conjuncts as lemmas of every frame.
     fn seed(&mut self) {
         let store = self.cx.store;
-        let Some(seeds) = &self.cfg.seeds else { return };
+        let Some(seeds) = self.cfg.seeds.as_ref().or(self.cx.candidates.seeds()) else {
+            return;
+        };
         for p in self.system.pred_ids() {
             let Some(i) = seeds.get(p) else { continue };
             let body = store.rename(i.body, &i.params, &self.frames.params[&p]);

@@ -9,7 +9,8 @@
 //! `None`).
 
 use crate::chc::{ClauseId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, TermStore, VarId};
 use std::collections::HashMap;
 use std::time::Duration;

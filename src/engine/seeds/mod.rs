@@ -4,24 +4,63 @@
 //! stages on top of that subset, bounds at program constants the samples never reach,
 //! congruences (`x mod 2 = 0`) and degree-2 equalities.
 //!
-//! Duty: give the portfolio a model whose interpretations are inductive (relative to the
-//! facts and every non-query clause) and often contain the affine equalities (`sn = 2 i - 2`)
-//! that interpolation and slicing do not find; the portfolio validates it (a proof when it
-//! excludes the queries) and otherwise hands it to CEGAR as seeds. Must not: answer (this is not
-//! an [`Engine`](super::Engine)), call other engines, or exceed the caller's deadline.
+//! Duty: find a model whose interpretations are inductive (relative to the facts and every
+//! non-query clause) and often contain the affine equalities (`sn = 2 i - 2`) that
+//! interpolation and slicing do not find. As an [`Engine`] it validates that model, alone and
+//! conjoined with the candidates it was given (`sat` when one excludes the queries), and
+//! otherwise leaves its linear lemmas, conjoined with those candidates, for the engines after
+//! it (CEGAR and PDR work in linear arithmetic). Must not: answer `unsat`, call other engines,
+//! or search past the context's deadline (checks get at most a second each, by the check
+//! deadline).
 
 pub mod candidates;
 pub mod houdini;
 pub mod hull;
 pub mod sample;
 
-use super::{Context, Stats};
+use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::term::{TermId, TermStore, VarId};
-use crate::witness::{Interp, Model};
+use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use candidates::{candidates, constant_bounds, constants, modular, quadratic};
 use houdini::Lemmas;
 use std::collections::HashMap;
+
+/// The samples' counters for `--stats` (those of stages that did not run are absent).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SamplesStats {
+    /// SMT checks made collecting states.
+    pub sample_checks: u64,
+    /// Distinct states kept, over all predicates.
+    pub states: u64,
+    /// Linear candidates before filtering.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<u64>,
+    /// SMT checks of the Houdini filters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub houdini_checks: Option<u64>,
+    /// Linear lemmas kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lemmas: Option<u64>,
+    /// Bounds at program constants added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant_candidates: Option<u64>,
+    /// Congruences added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modular_candidates: Option<u64>,
+    /// Degree-2 equalities added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quadratic_candidates: Option<u64>,
+    /// Every lemma kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_lemmas: Option<u64>,
+}
+
+impl SamplesStats {
+    fn add_houdini(&mut self, checks: u64) {
+        *self.houdini_checks.get_or_insert(0) += checks;
+    }
+}
 
 /// Candidate invariants from samples of reachable states.
 #[derive(Clone, Debug)]
@@ -62,12 +101,29 @@ impl Samples {
     ) -> Result<Found, String> {
         let store = cx.store;
         let sampling = match cx.deadline.remaining() {
-            Some(r) => crate::smt::Deadline::after(r.mul_f64(self.sampling_share)),
-            None => crate::smt::Deadline::after(std::time::Duration::from_secs(1)),
+            Some(r) => crate::clock::Deadline::after(r.mul_f64(self.sampling_share)),
+            None => crate::clock::Deadline::after(std::time::Duration::from_secs(1)),
         };
         let (states, checks) = sample::collect(store, system, sampling, self.max_states);
-        stats.set("sample_checks", checks);
-        stats.set("states", states.iter().map(|s| s.len() as u64).sum::<u64>());
+        let mut counts = SamplesStats {
+            sample_checks: checks,
+            states: states.iter().map(|s| s.len() as u64).sum::<u64>(),
+            ..SamplesStats::default()
+        };
+        let result = self.filter(cx, system, &states, &mut counts);
+        *stats = Stats::Samples(counts);
+        result
+    }
+
+    /// The candidates of `states`, filtered (see [`Samples::invariants`]).
+    fn filter(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        states: &sample::States,
+        stats: &mut SamplesStats,
+    ) -> Result<Found, String> {
+        let store = cx.store;
         if states.iter().all(|s| s.is_empty()) {
             return Err("samples: no reachable state found".into());
         }
@@ -83,13 +139,13 @@ impl Samples {
                 .push(candidates(store, &params, &states[p.0 as usize]));
             lemmas.params.push(params);
         }
-        stats.set("candidates", count(&lemmas.lemmas));
+        stats.candidates = Some(count(&lemmas.lemmas));
         let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
-        stats.set("houdini_checks", checks);
+        stats.houdini_checks = Some(checks);
         if !done {
             return Err("samples: timeout in the Houdini filter".into());
         }
-        stats.set("lemmas", count(&lemmas.lemmas));
+        stats.lemmas = Some(count(&lemmas.lemmas));
         // Stronger candidates on top of the inductive ones, each stage with half the time
         // left (the last with all of it); a stage that fails leaves the lemmas as they were.
         let params = lemmas.params.clone();
@@ -100,19 +156,19 @@ impl Samples {
         let bounds = per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts));
         let (added, checks) =
             lemmas.strengthen(store, system, bounds, half_of_remaining(cx.deadline));
-        stats.set("constant_candidates", added);
-        stats.add("houdini_checks", checks);
+        stats.constant_candidates = Some(added);
+        stats.add_houdini(checks);
         let linear = to_model(store, system, &lemmas);
         let modular = per_pred(&|i| modular(store, &params[i], &states[i]));
         let (added, checks) =
             lemmas.strengthen(store, system, modular, half_of_remaining(cx.deadline));
-        stats.set("modular_candidates", added);
-        stats.add("houdini_checks", checks);
+        stats.modular_candidates = Some(added);
+        stats.add_houdini(checks);
         let quad = per_pred(&|i| quadratic(store, &params[i], &states[i]));
         let (added, checks) = lemmas.strengthen(store, system, quad, cx.deadline);
-        stats.set("quadratic_candidates", added);
-        stats.add("houdini_checks", checks);
-        stats.set("all_lemmas", count(&lemmas.lemmas));
+        stats.quadratic_candidates = Some(added);
+        stats.add_houdini(checks);
+        stats.all_lemmas = Some(count(&lemmas.lemmas));
         Ok(Found {
             model: to_model(store, system, &lemmas),
             linear,
@@ -120,10 +176,39 @@ impl Samples {
     }
 }
 
+impl Engine for Samples {
+    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let store = cx.store;
+        let found = match self.invariants(cx, system, stats) {
+            Ok(found) => found,
+            Err(r) => return Answer::Unknown(Reason::GaveUp(r)),
+        };
+        let with = |m: &Model| match cx.candidates.seeds() {
+            Some(s) => conjoin(store, system, s, m),
+            None => m.clone(),
+        };
+        // Each validation gets its own second (the sampling may have used the whole slice,
+        // and a non-linear check the solver cannot decide must not starve the other); the
+        // samples' model alone first, as it is the simpler one.
+        let mut answer = Answer::Unknown(Reason::GaveUp(
+            "samples: the invariants do not exclude the queries".into(),
+        ));
+        for m in [found.model.clone(), with(&found.model)] {
+            let check = cx.check_deadline.at_most(std::time::Duration::from_secs(1));
+            if validate_model(store, system, &m, check) == ModelCheck::Valid {
+                answer = Answer::Sat(m);
+                break;
+            }
+        }
+        cx.candidates.leave(with(&found.linear));
+        answer
+    }
+}
+
 /// A deadline half-way between now and `d` (`d` itself when it has no limit).
-fn half_of_remaining(d: crate::smt::Deadline) -> crate::smt::Deadline {
+fn half_of_remaining(d: crate::clock::Deadline) -> crate::clock::Deadline {
     match d.remaining() {
-        Some(r) => crate::smt::Deadline::after(r / 2),
+        Some(r) => crate::clock::Deadline::after(r / 2),
         None => d,
     }
 }

@@ -12,7 +12,8 @@
 //! states.
 
 use crate::chc::{ClauseId, System};
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 
 use std::collections::{HashMap, HashSet};

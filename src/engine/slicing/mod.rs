@@ -36,6 +36,35 @@ pub enum Weakening {
     Syntactic,
 }
 
+/// Formula slicing's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SlicingStats {
+    /// `cex` or `syntactic`.
+    pub weakening: &'static str,
+    /// How many weakenings made each number of SMT checks (keys are the numbers).
+    pub smt_calls_per_weakening: BTreeMap<String, u64>,
+    /// The median number of SMT checks of a weakening (absent when none made any).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_smt_calls_per_weakening: Option<u64>,
+    /// Weakenings run.
+    pub weakenings: u64,
+    /// Lemmas in the seeds (after liveness pruning).
+    pub lemmas_seeded: u64,
+    /// Lemmas of the seeds dropped because they have no live variable.
+    pub lemmas_dead: u64,
+    /// Lemmas dropped by weakenings.
+    pub lemmas_dropped: u64,
+    /// Passes over loop spans.
+    pub iterations: u64,
+    /// Milliseconds seeding.
+    pub seed_ms: u64,
+    /// Milliseconds weakening.
+    pub weaken_ms: u64,
+    /// Milliseconds validating the model (as an engine, after the fixpoint).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validate_ms: Option<u64>,
+}
+
 /// The formula slicing engine.
 #[derive(Clone, Debug)]
 pub struct Slicing {
@@ -101,9 +130,13 @@ impl Engine for Slicing {
             Ok(m) => m,
             Err(reason) => return Answer::Unknown(Reason::GaveUp(reason)),
         };
+        // Seeds for the engines after this one, whether they prove the queries or not.
+        cx.candidates.leave(model.clone());
         let started = Instant::now();
         let check = validate_model(store, system, &model, cx.deadline);
-        stats.set("validate_ms", started.elapsed().as_millis() as u64);
+        if let Stats::Slicing(s) = stats {
+            s.validate_ms = Some(started.elapsed().as_millis() as u64);
+        }
         match check {
             ModelCheck::Valid => Answer::Sat(model),
             ModelCheck::Invalid { clause, .. } if system.clause(clause).is_query() => {
@@ -125,36 +158,33 @@ impl Engine for Slicing {
     }
 }
 
-/// Writes the counters into `stats`: the distribution of SMT calls per weakening (the paper's
+/// The counters as [`SlicingStats`]: the distribution of SMT calls per weakening (the paper's
 /// Fig. 4b) as a histogram and its median, lemma counts, iterations.
 fn record(stats: &mut Stats, c: &fixpoint::Counters, w: Weakening) {
-    let mut hist: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut hist: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_calls: BTreeMap<u64, u64> = BTreeMap::new();
     for &n in &c.calls_per_weakening {
-        *hist.entry(n).or_default() += 1;
+        *by_calls.entry(n).or_default() += 1;
     }
-    let hist: serde_json::Map<String, serde_json::Value> = hist
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.into()))
-        .collect();
-    stats.set(
-        "weakening",
-        if w == Weakening::Cex {
-            "cex"
-        } else {
-            "syntactic"
+    for (k, v) in by_calls {
+        hist.insert(k.to_string(), v);
+    }
+    *stats = Stats::Slicing(SlicingStats {
+        weakening: match w {
+            Weakening::Cex => "cex",
+            Weakening::Syntactic => "syntactic",
         },
-    );
-    stats.set("smt_calls_per_weakening", serde_json::Value::Object(hist));
-    if let Some(m) = median(&c.calls_per_weakening) {
-        stats.set("median_smt_calls_per_weakening", m);
-    }
-    stats.set("weakenings", c.weakenings);
-    stats.set("lemmas_seeded", c.lemmas_seeded);
-    stats.set("lemmas_dead", c.lemmas_dead);
-    stats.set("lemmas_dropped", c.lemmas_dropped);
-    stats.set("iterations", c.iterations);
-    stats.set("seed_ms", c.seed_ms);
-    stats.set("weaken_ms", c.weaken_ms);
+        smt_calls_per_weakening: hist,
+        median_smt_calls_per_weakening: median(&c.calls_per_weakening),
+        weakenings: c.weakenings,
+        lemmas_seeded: c.lemmas_seeded,
+        lemmas_dead: c.lemmas_dead,
+        lemmas_dropped: c.lemmas_dropped,
+        iterations: c.iterations,
+        seed_ms: c.seed_ms,
+        weaken_ms: c.weaken_ms,
+        validate_ms: None,
+    });
 }
 
 /// The median (lower middle for even lengths) of a list.

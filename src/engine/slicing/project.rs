@@ -10,7 +10,8 @@
 //! candidates or the fixpoint.
 
 use super::rcnf::rcnf;
-use crate::smt::{eliminate, Deadline, QeMode};
+use crate::clock::Deadline;
+use crate::smt::{eliminate, QeMode};
 use crate::term::{Op, Term, TermId, TermStore, VarId};
 use std::collections::{BTreeSet, HashMap};
 

@@ -11,7 +11,8 @@
 //!
 //! Must not: change lemmas (only select them), or know about the iteration order.
 
-use crate::smt::{Deadline, SatResult, Smt};
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 

@@ -13,7 +13,8 @@
 
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
-use crate::engine::driver::{self, EngineChoice, Forgery, SolveOptions};
+use crate::engine::driver::{self, Forgery, SolveOptions};
+use crate::engine::schedule::Selection;
 use crate::engine::Stats;
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
@@ -26,7 +27,9 @@ pub struct VerifyOptions {
     /// The widths of `long` and `unsigned long`.
     pub data_model: DataModel,
     /// The engine that solves the clauses.
-    pub engine: EngineChoice,
+    pub engine: Selection,
+    /// Work bounds instead of time slices for the engines ([`SolveOptions::deterministic`]).
+    pub deterministic: bool,
     /// Time limit for the concrete runs and the engine (`None`: none).
     pub timeout: Option<Duration>,
     /// Time beyond `timeout` for translating the answer back and validating it.
@@ -44,7 +47,8 @@ impl Default for VerifyOptions {
     fn default() -> Self {
         VerifyOptions {
             data_model: DataModel::Ilp32,
-            engine: EngineChoice::Auto,
+            engine: Selection::Auto,
+            deterministic: false,
             timeout: None,
             validation_limit: SolveOptions::default().validation_limit,
             testing: true,
@@ -168,7 +172,8 @@ fn solve(
     line_of: &dyn Fn(usize) -> usize,
 ) -> (Verdict, &'static str, Stats) {
     let solve_options = SolveOptions {
-        engine: options.engine,
+        engine: options.engine.clone(),
+        deterministic: options.deterministic,
         timeout,
         validation_limit: options.validation_limit,
         forge: options.forge,

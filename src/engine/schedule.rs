@@ -1,0 +1,493 @@
+//! The portfolio's schedule as data: one list of entries, each an engine kind with its budget
+//! (a time slice, a share of the time left, or all of it), the system it runs on (split by
+//! Boolean valuations or not), whether it takes the candidate invariants found before it, and
+//! the thread that runs it when the schedule is split over two threads. The engine names are
+//! declared here once ([`EngineKind`]), and `--engine` of every command is read here
+//! ([`Selection`]); [`Schedule::engine`] is the one place a kind becomes an engine.
+//!
+//! Duty: say what runs, in what order, with what budget. Must not: run an engine (the
+//! portfolio does), validate answers, or keep state between solves.
+
+use super::bmc::Bmc;
+use super::cegar::{Cegar, CexShape};
+use super::pdr::Pdr;
+use super::seeds::Samples;
+use super::slicing::{Slicing, Weakening};
+use super::Engine;
+use crate::transform::SplitBooleans;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The engines and phases a schedule can run, named once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EngineKind {
+    /// Formula slicing: invariants only (never `unsat`); leaves its candidates for later
+    /// entries even when they do not prove the queries.
+    Slicing,
+    /// Candidate invariants from sampled reachable states, filtered to an inductive subset:
+    /// invariants only; leaves its linear lemmas (with the earlier candidates) for later entries.
+    Samples,
+    /// Bounded model checking: counterexamples only.
+    Bmc,
+    /// CEGAR with small refinements: both answers; starts from the candidates it is given.
+    Cegar,
+    /// Property-directed reachability: both answers; the candidates it is given are lemmas of
+    /// every frame.
+    Pdr,
+}
+
+impl EngineKind {
+    /// Every kind, in the order the help text lists them.
+    pub const ALL: [EngineKind; 5] = [
+        EngineKind::Bmc,
+        EngineKind::Slicing,
+        EngineKind::Samples,
+        EngineKind::Cegar,
+        EngineKind::Pdr,
+    ];
+
+    /// The name on the command line and in `--stats` (`"engine"`, the phases).
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Slicing => "slicing",
+            EngineKind::Samples => "samples",
+            EngineKind::Bmc => "bmc",
+            EngineKind::Cegar => "cegar",
+            EngineKind::Pdr => "pdr",
+        }
+    }
+
+    /// Whether the kind can answer `unsat` (its derivations are replayed).
+    pub fn refutes(self) -> bool {
+        matches!(self, EngineKind::Bmc | EngineKind::Cegar | EngineKind::Pdr)
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The names of every kind, for messages: `bmc, slicing, ...`.
+fn names() -> String {
+    EngineKind::ALL.map(EngineKind::name).join(", ")
+}
+
+/// A `--engine` value that names no engine list.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelectionError {
+    /// A name that is not in the table.
+    #[error("unknown engine `{name}` (engines: auto, {})", names())]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+    /// `a,,b` or a trailing comma.
+    #[error("`{list}`: an empty engine name (a list is `a,b,...` of {})", names())]
+    Empty {
+        /// The list given.
+        list: String,
+    },
+    /// `auto` inside a list.
+    #[error("`auto` is the whole portfolio and cannot be part of a list")]
+    AutoInList,
+}
+
+impl FromStr for EngineKind {
+    type Err = SelectionError;
+
+    fn from_str(s: &str) -> Result<Self, SelectionError> {
+        EngineKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| SelectionError::Unknown { name: s.into() })
+    }
+}
+
+/// What `--engine` asks for: the portfolio's own schedule, or chosen engines in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// The default schedule ([`Schedule::default`]).
+    #[default]
+    Auto,
+    /// These engines, in this order, with the portfolio's rules (one engine: that engine
+    /// alone, with all the time).
+    Engines(Vec<EngineKind>),
+}
+
+impl Selection {
+    /// One engine alone.
+    pub fn only(kind: EngineKind) -> Self {
+        Selection::Engines(vec![kind])
+    }
+}
+
+impl FromStr for Selection {
+    type Err = SelectionError;
+
+    /// `auto`, or a comma-separated list of engine names (`bmc,pdr`).
+    fn from_str(s: &str) -> Result<Self, SelectionError> {
+        if s.trim() == "auto" {
+            return Ok(Selection::Auto);
+        }
+        let kinds = s
+            .split(',')
+            .map(|n| match n.trim() {
+                "" => Err(SelectionError::Empty { list: s.into() }),
+                "auto" => Err(SelectionError::AutoInList),
+                n => n.parse(),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Selection::Engines(kinds))
+    }
+}
+
+impl fmt::Display for Selection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Selection::Auto => f.write_str("auto"),
+            Selection::Engines(ks) => {
+                let names: Vec<&str> = ks.iter().map(|k| k.name()).collect();
+                f.write_str(&names.join(","))
+            }
+        }
+    }
+}
+
+/// How much of the time an entry gets (under work bounds: no time slice at all).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// At most this long.
+    Slice(Duration),
+    /// This share of the time left, at most `cap`; without a deadline `cap` (or no limit).
+    Share {
+        /// Between 0 and 1.
+        share: f64,
+        /// The longest slice.
+        cap: Option<Duration>,
+    },
+    /// All the time left.
+    Rest,
+}
+
+impl Budget {
+    /// The slice for an entry starting with `remaining` left (`None`: no deadline).
+    pub fn slice(self, remaining: Option<Duration>) -> Option<Duration> {
+        match self {
+            Budget::Slice(d) => Some(d),
+            Budget::Share { share, cap } => match remaining {
+                Some(r) => {
+                    let s = r.mul_f64(share.clamp(0.0, 1.0));
+                    Some(cap.map_or(s, |c| s.min(c)))
+                }
+                None => cap,
+            },
+            Budget::Rest => None,
+        }
+    }
+}
+
+/// Which systems an entry runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// Every system.
+    Always,
+    /// Systems with a real-valued predicate argument (transition systems over clocks).
+    OverReals,
+    /// The others.
+    NotOverReals,
+}
+
+/// One step of a schedule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The engine.
+    pub kind: EngineKind,
+    /// Its time.
+    pub budget: Budget,
+    /// The systems it runs on.
+    pub when: When,
+    /// It runs on the system split by reachable Boolean valuations (when the schedule splits
+    /// and the split succeeds); its answers are translated back.
+    pub split: bool,
+    /// It gets the candidate invariants earlier entries left (when they are over its system).
+    pub seeded: bool,
+    /// Under `--threads 2`: the thread (0 or 1) that runs it.
+    pub thread: usize,
+}
+
+impl Entry {
+    /// An entry on every system, unsplit, unseeded, on thread 0.
+    pub fn new(kind: EngineKind, budget: Budget) -> Self {
+        Entry {
+            kind,
+            budget,
+            when: When::Always,
+            split: false,
+            seeded: false,
+            thread: 0,
+        }
+    }
+}
+
+/// The work bounds of a deterministic schedule ([`Schedule::deterministic`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkBounds {
+    /// Deepest BMC unrolling, in each BMC pass.
+    pub bmc_depth: usize,
+    /// Most CEGAR refinements.
+    pub cegar_iterations: usize,
+    /// Most PDR frames.
+    pub pdr_frames: usize,
+    /// Most SMT checks of CEGAR where its time slice has a cap (before PDR): the work
+    /// analogue of the 4 s cap (CEGAR makes about 700 checks a second on the slowest test
+    /// program, `tests/data/c/safe/goto-into-block.c`, whose proof PDR finds at once).
+    pub capped_cegar_checks: u64,
+}
+
+impl Default for WorkBounds {
+    fn default() -> Self {
+        WorkBounds {
+            bmc_depth: 20,
+            cegar_iterations: 40,
+            pdr_frames: 40,
+            capped_cegar_checks: 3000,
+        }
+    }
+}
+
+/// Options of single engines that a schedule passes on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// How slicing weakens candidates.
+    pub weakening: Weakening,
+    /// The counterexamples CEGAR refines.
+    pub cex_shape: CexShape,
+}
+
+/// A list of entries and how to run them: see the module header and the portfolio's.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// The entries, in order; on a given system those whose [`When`] holds run, and the last
+    /// of them gets all the time left whatever its budget says.
+    pub entries: Vec<Entry>,
+    /// Split predicates by their reachable Boolean valuations for the entries marked `split`;
+    /// `None`: no split.
+    pub split_bools: Option<SplitBooleans>,
+    /// Work bounds in place of time slices: each entry runs to its engine's bound (or the
+    /// caller's deadline), so that the answer does not depend on the machine's speed or load.
+    pub bounds: Option<WorkBounds>,
+    /// Options of the engines.
+    pub settings: Settings,
+}
+
+impl Default for Schedule {
+    /// The portfolio's schedule; the measurements behind it are in the portfolio's header.
+    fn default() -> Self {
+        use EngineKind::*;
+        let secs = Duration::from_secs;
+        let e = Entry::new;
+        let reals = |e: Entry| Entry {
+            when: When::OverReals,
+            ..e
+        };
+        let not_reals = |e: Entry| Entry {
+            when: When::NotOverReals,
+            ..e
+        };
+        let split = |e: Entry| Entry { split: true, ..e };
+        let seeded = |e: Entry| Entry { seeded: true, ..e };
+        let second = |e: Entry| Entry { thread: 1, ..e };
+        let cegar = |cap| Budget::Share { share: 0.8, cap };
+        let entries = vec![
+            // Over the reals: a BMC pass, then PDR with all the time it takes.
+            second(reals(e(Bmc, Budget::Slice(secs(3))))),
+            second(reals(e(Pdr, Budget::Rest))),
+            split(e(Slicing, Budget::Slice(secs(2)))),
+            split(seeded(e(Samples, Budget::Slice(secs(1))))),
+            second(not_reals(e(Bmc, Budget::Slice(secs(1))))),
+            // Capped when PDR follows it.
+            split(seeded(not_reals(e(Cegar, cegar(Some(secs(4))))))),
+            split(seeded(reals(e(Cegar, cegar(None))))),
+            second(seeded(not_reals(e(
+                Pdr,
+                Budget::Share {
+                    share: 1.0,
+                    cap: None,
+                },
+            )))),
+            second(e(Bmc, Budget::Rest)),
+        ];
+        Schedule {
+            entries,
+            split_bools: Some(SplitBooleans::default()),
+            bounds: None,
+            settings: Settings::default(),
+        }
+    }
+}
+
+impl Schedule {
+    /// The default schedule with work bounds in place of time slices
+    /// ([`WorkBounds::default`]): the same answer on any machine that has the time.
+    pub fn deterministic() -> Self {
+        Schedule::default().with_bounds()
+    }
+
+    /// This schedule under [`WorkBounds::default`]; the Boolean split is then bounded by its
+    /// sizes only (its time budget would make it machine-dependent).
+    pub fn with_bounds(self) -> Self {
+        Schedule {
+            bounds: Some(WorkBounds::default()),
+            split_bools: self.split_bools.map(|s| SplitBooleans {
+                budget: Duration::from_secs(3600),
+                ..s
+            }),
+            ..self
+        }
+    }
+
+    /// The chosen engines in order, each with an equal share of the time left when it starts,
+    /// on the system as given (no split), taking the candidates earlier ones left; under two
+    /// threads they alternate between the threads.
+    pub fn of(kinds: &[EngineKind]) -> Self {
+        let n = kinds.len();
+        let entries = kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| Entry {
+                seeded: true,
+                thread: i % 2,
+                ..Entry::new(
+                    kind,
+                    Budget::Share {
+                        share: 1.0 / (n - i) as f64,
+                        cap: None,
+                    },
+                )
+            })
+            .collect();
+        Schedule {
+            entries,
+            split_bools: None,
+            bounds: None,
+            settings: Settings::default(),
+        }
+    }
+
+    /// The schedule's part for one thread of `threads` (its entries with that thread; under
+    /// one thread, the whole schedule).
+    pub fn part(&self, thread: usize, threads: usize) -> Schedule {
+        Schedule {
+            entries: self
+                .entries
+                .iter()
+                .filter(|e| threads <= 1 || e.thread % threads == thread)
+                .cloned()
+                .collect(),
+            ..self.clone()
+        }
+    }
+
+    /// The entries that run on a system (over the reals or not), in order.
+    pub fn entries_for(&self, over_reals: bool) -> Vec<&Entry> {
+        self.entries
+            .iter()
+            .filter(|e| match e.when {
+                When::Always => true,
+                When::OverReals => over_reals,
+                When::NotOverReals => !over_reals,
+            })
+            .collect()
+    }
+
+    /// The engine of a kind, under this schedule's work bounds and settings: the one place a
+    /// kind becomes an engine.
+    pub fn engine(&self, kind: EngineKind) -> Box<dyn Engine> {
+        self.build(kind, false)
+    }
+
+    /// The engine of an entry: as [`Schedule::engine`], and under work bounds an entry whose
+    /// time slice has a cap gets the work analogue of that cap, unless it is the `last` to run
+    /// (which gets all the time left).
+    pub fn engine_for(&self, entry: &Entry, last: bool) -> Box<dyn Engine> {
+        let capped = matches!(entry.budget, Budget::Share { cap: Some(_), .. });
+        self.build(entry.kind, capped && !last)
+    }
+
+    fn build(&self, kind: EngineKind, capped: bool) -> Box<dyn Engine> {
+        let b = self.bounds;
+        match kind {
+            EngineKind::Slicing => Box::new(Slicing {
+                weakening: self.settings.weakening,
+                ..Slicing::default()
+            }),
+            EngineKind::Samples => Box::new(Samples::default()),
+            EngineKind::Bmc => Box::new(Bmc {
+                max_depth: b.map_or(Bmc::default().max_depth, |b| b.bmc_depth),
+                ..Bmc::default()
+            }),
+            EngineKind::Cegar => Box::new(Cegar {
+                max_iterations: b.map_or(Cegar::default().max_iterations, |b| b.cegar_iterations),
+                max_checks: b.filter(|_| capped).map(|b| b.capped_cegar_checks),
+                cex_shape: self.settings.cex_shape,
+                ..Cegar::default()
+            }),
+            EngineKind::Pdr => Box::new(Pdr {
+                max_level: b.map_or(Pdr::default().max_level, |b| b.pdr_frames),
+                ..Pdr::default()
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_lists_parse() {
+        for k in EngineKind::ALL {
+            assert_eq!(k.name().parse::<EngineKind>(), Ok(k));
+        }
+        assert_eq!("auto".parse::<Selection>(), Ok(Selection::Auto));
+        let s: Selection = "bmc, pdr".parse().unwrap();
+        assert_eq!(
+            s,
+            Selection::Engines(vec![EngineKind::Bmc, EngineKind::Pdr])
+        );
+        assert_eq!(s.to_string(), "bmc,pdr");
+        assert!("bmc,,pdr".parse::<Selection>().is_err());
+        assert!("bmc,auto".parse::<Selection>().is_err());
+        let e = "spacer".parse::<Selection>().unwrap_err().to_string();
+        assert!(e.contains("spacer") && e.contains("cegar"), "{e}");
+    }
+
+    #[test]
+    fn the_two_parts_together_are_the_schedule() {
+        let s = Schedule::default();
+        let (a, b) = (s.part(0, 2), s.part(1, 2));
+        assert_eq!(a.entries.len() + b.entries.len(), s.entries.len());
+        assert!(a.entries.iter().all(|e| e.kind != EngineKind::Pdr));
+        assert!(b.entries.iter().all(|e| e.kind != EngineKind::Cegar));
+        assert_eq!(s.part(0, 1).entries, s.entries);
+    }
+
+    #[test]
+    fn budgets() {
+        let s = Duration::from_secs;
+        let share = Budget::Share {
+            share: 0.5,
+            cap: Some(s(4)),
+        };
+        assert_eq!(share.slice(Some(s(6))), Some(s(3)));
+        assert_eq!(share.slice(Some(s(20))), Some(s(4)));
+        assert_eq!(share.slice(None), Some(s(4)));
+        assert_eq!(Budget::Rest.slice(Some(s(1))), None);
+        let of = Schedule::of(&[EngineKind::Bmc, EngineKind::Pdr]);
+        assert_eq!(of.entries[0].budget.slice(Some(s(10))), Some(s(5)));
+        assert_eq!(of.entries[1].budget.slice(Some(s(5))), Some(s(5)));
+    }
+}
