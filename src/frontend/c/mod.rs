@@ -30,6 +30,7 @@ pub mod parse;
 pub mod preproc;
 pub mod property;
 pub mod resolve;
+pub mod threads;
 pub mod trace;
 pub mod types;
 pub mod verify;
@@ -70,7 +71,17 @@ pub fn load_with(
     model: DataModel,
     options: &EncodeOptions,
 ) -> Result<(Program, Translation), CError> {
-    let program = read_program(src, model)?;
+    let program = sequential(read_program(src, model)?)?;
     let translation = translate_with(store, &program, options);
     Ok((program, translation))
+}
+
+/// The program the encoding reads: a sequential program itself, a concurrent one's
+/// interleaving product ([`threads::product`]).
+pub fn sequential(program: Program) -> Result<Program, CError> {
+    if !threads::is_concurrent(&program) {
+        return Ok(program);
+    }
+    let c = threads::analyze(program)?;
+    Ok(threads::product::product(&c).program)
 }

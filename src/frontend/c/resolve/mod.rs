@@ -24,9 +24,11 @@ mod declare;
 mod expr;
 mod jumps;
 mod lower;
+mod main_args;
 mod pointers;
 mod struct_array;
 mod structs;
+mod threads;
 mod walk;
 
 use array::is_array;
@@ -116,6 +118,8 @@ pub fn resolve_with_points_to(
     src_len: usize,
     model: DataModel,
 ) -> Result<(Program, String), CError> {
+    let items = main_args::drop_unused_main_params(items);
+    let items = &items[..];
     let mut r = Resolver {
         globals: vec![],
         global_init: vec![],
@@ -123,7 +127,7 @@ pub fn resolve_with_points_to(
         global_defined: vec![],
         global_names: HashMap::new(),
         externs: HashMap::new(),
-        typedefs: HashMap::new(),
+        typedefs: threads::builtin_typedefs(),
         sigs: HashMap::new(),
         sites: vec![],
         locals: vec![],
@@ -651,7 +655,11 @@ impl Resolver {
                                 IStmtKind::Assume(c)
                             });
                         }
-                        _ => {}
+                        _ => {
+                            if let Some(k) = self.thread_stmt(name, args, e.span)? {
+                                return Ok(k);
+                            }
+                        }
                     }
                 }
             }

@@ -1,0 +1,290 @@
+//! The scheduler: runs a concurrent program ([`Concurrent`]) itself, not its product, following
+//! a schedule (the thread that makes each step, in order) and the nondet values of a
+//! counterexample. A step of a thread runs from an interleaving point to the next one (the
+//! threads module's points), with C's meaning of every operation and the threads' own: a
+//! `lock` of a held mutex or a `join` of a running thread blocks, so a schedule that picks a
+//! blocked thread, a thread not started or ended, or another thread inside an atomic section
+//! is not an execution (the run is stuck, no verdict). So a counterexample of the product's
+//! clauses only counts once this independent run reaches the error.
+//!
+//! Must not: use terms, clauses or a solver; read the product program.
+
+use super::array::{self, ArrayVal};
+use super::{Budget, Finished, Machine, Outcome, Run, Zeros};
+use crate::frontend::c::cfa::{LocId, LocKind, Op};
+use crate::frontend::c::ir::ThreadOp;
+use crate::frontend::c::threads::Concurrent;
+use crate::frontend::c::trace::NondetValue;
+use num_bigint::BigInt;
+use num_traits::{ToPrimitive, Zero};
+use std::collections::{HashMap, VecDeque};
+
+/// Where a thread is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    NotStarted,
+    Running,
+    Done,
+}
+
+struct Thread {
+    func: usize,
+    at: LocId,
+    locals: Vec<BigInt>,
+    arrays: HashMap<usize, ArrayVal>,
+    status: Status,
+}
+
+/// One step of a schedule: the thread that ran and where its step began.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The thread (0 is `main`).
+    pub thread: usize,
+    /// Byte offset of the statement its step began with.
+    pub at: usize,
+}
+
+/// A run under a schedule: how it ended and the steps made.
+#[derive(Clone, Debug)]
+pub struct Scheduled {
+    /// The run.
+    pub finished: Finished,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+/// Runs `c` under `schedule` (thread numbers) with `values` as the nondet values (per site in
+/// order; others zero).
+pub fn run_schedule(
+    c: &Concurrent,
+    schedule: &[BigInt],
+    values: &[NondetValue],
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Scheduled {
+    let p = &c.program;
+    let mut queues: HashMap<usize, VecDeque<BigInt>> = HashMap::new();
+    let mut elements = HashMap::new();
+    for v in values {
+        match &v.element {
+            None => queues.entry(v.site).or_default().push_back(v.value.clone()),
+            Some(e) => {
+                elements.insert((v.site, e.instance, e.index.clone()), v.value.clone());
+            }
+        }
+    }
+    let mut zeros = Zeros;
+    let mut m = Machine {
+        p,
+        globals: p.global_init.clone(),
+        nondet: queues,
+        chooser: &mut zeros,
+        consumed: vec![],
+        elements,
+        instances: HashMap::new(),
+        frames: vec![],
+        global_arrays: array::globals(p),
+        current: vec![],
+        error_at: None,
+        budget,
+        steps: 0,
+        depth: 0,
+        nesting: 0,
+        line_of,
+    };
+    let mut threads: Vec<Thread> = c
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let f = &p.functions[t.func];
+            Thread {
+                func: t.func,
+                at: f.cfa.entry,
+                locals: vec![BigInt::zero(); f.locals.len()],
+                arrays: HashMap::new(),
+                status: if k == 0 {
+                    Status::Running
+                } else {
+                    Status::NotStarted
+                },
+            }
+        })
+        .collect();
+    let mut atomic: Option<usize> = None;
+    let mut steps = vec![];
+    let mut outcome = Outcome::NoError("the schedule ended before the error".to_owned());
+    for (i, k) in schedule.iter().enumerate() {
+        let k = match k.to_usize() {
+            Some(k) if k < threads.len() => k,
+            _ => {
+                outcome = Outcome::Stuck(format!("step {i} of the schedule names no thread"));
+                break;
+            }
+        };
+        if threads[k].status != Status::Running || atomic.is_some_and(|a| a != k) {
+            outcome = Outcome::Stuck(format!(
+                "step {i} of the schedule picks thread {k}, which cannot run"
+            ));
+            break;
+        }
+        let f = threads[k].func;
+        let first = p.functions[f].cfa.loc(threads[k].at).span;
+        steps.push(Step {
+            thread: k,
+            at: p.functions[f]
+                .cfa
+                .out(threads[k].at)
+                .first()
+                .map_or(first.start, |&e| p.functions[f].cfa.edge(e).span.start),
+        });
+        let arrays = std::mem::take(&mut threads[k].arrays);
+        m.frames.push(arrays);
+        let r = step(&mut m, c, &mut threads, k, &mut atomic);
+        threads[k].arrays = m.frames.pop().unwrap_or_default();
+        if let Err(o) = r {
+            outcome = o;
+            break;
+        }
+    }
+    Scheduled {
+        finished: Finished {
+            error_at: m.error_at.filter(|_| outcome == Outcome::Error),
+            outcome,
+            consumed: m.consumed,
+        },
+        steps,
+    }
+}
+
+/// Thread `k` runs from its interleaving point to the next one (or to its end).
+fn step(
+    m: &mut Machine<'_>,
+    c: &Concurrent,
+    threads: &mut [Thread],
+    k: usize,
+    atomic: &mut Option<usize>,
+) -> Run<()> {
+    let f = threads[k].func;
+    let cfa = &c.program.functions[f].cfa;
+    let line = |m: &Machine<'_>, off: usize| (m.line_of)(off);
+    let mut first = true;
+    loop {
+        let at = threads[k].at;
+        if !first && c.is_point(f, at) {
+            return Ok(());
+        }
+        first = false;
+        m.tick()?;
+        let mut locals = std::mem::take(&mut threads[k].locals);
+        let r = (|| -> Run<Option<LocId>> {
+            match *cfa.out(at) {
+                [] if at == cfa.error => Err(Outcome::Error),
+                [] if at == cfa.exit && k > 0 => {
+                    threads[k].status = Status::Done;
+                    Ok(None)
+                }
+                [] => {
+                    let what = match cfa.loc(at).kind {
+                        LocKind::Abort => "abort",
+                        LocKind::Exit => "main returned",
+                        _ => "end of execution",
+                    };
+                    Err(Outcome::NoError(format!(
+                        "{what} at line {}",
+                        line(m, cfa.loc(at).span.start)
+                    )))
+                }
+                [e] => {
+                    let id = e;
+                    let e = cfa.edge(e);
+                    if e.to == cfa.error {
+                        m.error_at = Some(e.span);
+                    }
+                    match &e.op {
+                        Op::Skip => {}
+                        Op::Expr(x) | Op::Return(Some(x)) => {
+                            m.expr(f, x, &mut locals)?;
+                        }
+                        Op::Return(None) => {}
+                        Op::Init(r, init) => {
+                            let v = match init {
+                                Some(x) => m.expr(f, x, &mut locals)?,
+                                None => BigInt::zero(),
+                            };
+                            m.set(*r, v, &mut locals);
+                        }
+                        Op::Assume(x, holds) => {
+                            if m.truth(f, x, &mut locals)? != *holds {
+                                return Err(Outcome::NoError(format!(
+                                    "assumption at line {} failed",
+                                    line(m, e.span.start)
+                                )));
+                            }
+                        }
+                        Op::Thread(op) => {
+                            let blocked = |what: &str| {
+                                Outcome::Stuck(format!(
+                                    "thread {k} blocks at line {} ({what})",
+                                    line(m, e.span.start)
+                                ))
+                            };
+                            match op {
+                                ThreadOp::Create { handle, func } => {
+                                    let Some(j) = c.created_by(id) else {
+                                        return Err(blocked("an unknown creation"));
+                                    };
+                                    m.set(*handle, BigInt::from(j), &mut locals);
+                                    let g = &c.program.functions[*func];
+                                    threads[j].at = g.cfa.entry;
+                                    threads[j].status = Status::Running;
+                                }
+                                ThreadOp::Join(h) => {
+                                    let v = m.get(*h, &locals);
+                                    let ended = v.to_usize().is_some_and(|j| {
+                                        j >= 1
+                                            && j < threads.len()
+                                            && threads[j].status == Status::Done
+                                    });
+                                    if !ended {
+                                        return Err(blocked("join of a thread still running"));
+                                    }
+                                }
+                                ThreadOp::Exit => {
+                                    threads[k].status = Status::Done;
+                                    return Ok(None);
+                                }
+                                ThreadOp::Lock(mx) => {
+                                    if !m.get(*mx, &locals).is_zero() {
+                                        return Err(blocked("lock of a held mutex"));
+                                    }
+                                    m.set(*mx, BigInt::from(1), &mut locals);
+                                }
+                                ThreadOp::AtomicBegin => *atomic = Some(k),
+                                ThreadOp::AtomicEnd => *atomic = None,
+                            }
+                        }
+                    }
+                    Ok(Some(e.to))
+                }
+                [a, b] => {
+                    let (a, b) = (cfa.edge(a), cfa.edge(b));
+                    let Op::Assume(x, true) = &a.op else {
+                        return Err(Outcome::Stuck("a branch without a condition".to_owned()));
+                    };
+                    Ok(Some(if m.truth(f, x, &mut locals)? {
+                        a.to
+                    } else {
+                        b.to
+                    }))
+                }
+                _ => Err(Outcome::Stuck("a location with three edges".to_owned())),
+            }
+        })();
+        threads[k].locals = locals;
+        match r? {
+            Some(to) => threads[k].at = to,
+            None => return Ok(()),
+        }
+    }
+}
