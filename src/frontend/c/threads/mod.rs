@@ -157,14 +157,23 @@ pub fn analyze(program: Program) -> Result<Concurrent, CError> {
             if runs[fi] == 0 {
                 return vec![];
             }
+            let atomic = inside_atomic(&f.cfa);
+            let alone = if fi == main {
+                before_creation(&f.cfa)
+            } else {
+                vec![false; f.cfa.locs.len()]
+            };
             f.cfa
                 .loc_ids()
                 .map(|l| {
+                    let i = l.0 as usize;
                     l == f.cfa.entry
-                        || f.cfa
-                            .out(l)
-                            .iter()
-                            .any(|&e| shared_edge(&f.cfa.edge(e).op, &touches))
+                        || (!atomic[i]
+                            && !alone[i]
+                            && f.cfa
+                                .out(l)
+                                .iter()
+                                .any(|&e| shared_edge(&f.cfa.edge(e).op, &touches)))
                 })
                 .collect()
         })
@@ -275,6 +284,50 @@ fn check_calls(
         stack.extend(e.operands());
     }
     Ok(())
+}
+
+/// Per location: whether every path from the entry to it is inside an atomic section (its
+/// last `__VERIFIER_atomic_begin` is after its last `end`). No other thread can run there.
+fn inside_atomic(cfa: &Cfa) -> Vec<bool> {
+    let n = cfa.locs.len();
+    let mut inside = vec![true; n];
+    inside[cfa.entry.0 as usize] = false;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in &cfa.edges {
+            let after = match e.op {
+                Op::Thread(ThreadOp::AtomicBegin) => true,
+                Op::Thread(ThreadOp::AtomicEnd) => false,
+                _ => inside[e.from.0 as usize],
+            };
+            let to = e.to.0 as usize;
+            if inside[to] && !after {
+                inside[to] = false;
+                changed = true;
+            }
+        }
+    }
+    inside
+}
+
+/// Per location of `main`: whether no path from the entry to it creates a thread (so `main`
+/// runs alone there).
+fn before_creation(cfa: &Cfa) -> Vec<bool> {
+    let n = cfa.locs.len();
+    let mut after = vec![false; n];
+    let mut stack: Vec<usize> = cfa
+        .edges
+        .iter()
+        .filter(|e| matches!(e.op, Op::Thread(ThreadOp::Create { .. })))
+        .map(|e| e.to.0 as usize)
+        .collect();
+    while let Some(l) = stack.pop() {
+        if !std::mem::replace(&mut after[l], true) {
+            stack.extend(cfa.out[l].iter().map(|&e| cfa.edge(e).to.0 as usize));
+        }
+    }
+    after.into_iter().map(|a| !a).collect()
 }
 
 /// Per location: whether it lies on a cycle of the CFA.
