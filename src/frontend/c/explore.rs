@@ -9,7 +9,9 @@
 //!
 //! Must not: use terms, clauses or a solver.
 
+use super::interp::sched::{self, Scheduler};
 use super::interp::{run_with, Budget, Chooser, Outcome};
+use super::threads::Concurrent;
 use super::ir::Program;
 use super::trace::NondetValue;
 use super::types::CType;
@@ -99,6 +101,47 @@ pub fn search(
         // time cut short, the others would be cut short too (loops bounded by nondet values).
         if consumed.is_empty() || Instant::now() >= deadline {
             break;
+        }
+    }
+    None
+}
+
+impl Scheduler for Random {
+    fn pick(&mut self, runnable: &[usize]) -> Option<usize> {
+        if runnable.is_empty() {
+            return None;
+        }
+        Some(runnable[(self.next() % runnable.len() as u64) as usize])
+    }
+}
+
+/// Like [`search`] for a concurrent program: random schedules (each turn a thread picked
+/// uniformly among those that can run) and random nondet values, run on the threads
+/// themselves; returns the values of the product whose scheduler draws its turns at `site`.
+pub fn search_threads(
+    c: &Concurrent,
+    site: usize,
+    runs: usize,
+    until: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Option<Vec<NondetValue>> {
+    for i in 0..runs {
+        let now = Instant::now();
+        if now >= until {
+            break;
+        }
+        let deadline = now + until.saturating_duration_since(now) / 2;
+        let budget = Budget {
+            steps: 1_000_000,
+            depth: 5_000,
+            nesting: super::interp::NESTING / 4,
+            deadline: Some(deadline),
+        };
+        let mut turns = Random(0x2545_F491_4F6C_DD1D ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9));
+        let mut values = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
+        let run = sched::run_scheduled(c, &mut turns, &[], &mut values, Some(site), budget, line_of);
+        if run.finished.outcome == Outcome::Error {
+            return Some(run.values);
         }
     }
     None

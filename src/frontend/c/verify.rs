@@ -247,7 +247,10 @@ fn test(
         .timeout
         .map_or(3.0, |t| (t.as_secs_f64() * 0.2).min(3.0));
     let until = Instant::now() + Duration::from_secs_f64(share);
-    let values = explore::search(program, 64, until, line_of)?;
+    let values = match conc {
+        Some(t) => explore::search_threads(&t.program, t.site, 256, until, line_of)?,
+        None => explore::search(program, 64, until, line_of)?,
+    };
     let run = replay(program, &values, line_of);
     let real = run.outcome == interp::Outcome::Error && confirmed(conc, &values, line_of).is_ok();
     real.then(|| Verdict::Unsafe {

@@ -10,7 +10,7 @@
 //! Must not: use terms, clauses or a solver; read the product program.
 
 use super::array::{self, ArrayVal};
-use super::{Budget, Finished, Machine, Outcome, Run, Zeros};
+use super::{Budget, Chooser, Finished, Machine, Outcome, Run, Zeros};
 use crate::frontend::c::cfa::{LocId, LocKind, Op};
 use crate::frontend::c::ir::ThreadOp;
 use crate::frontend::c::threads::Concurrent;
@@ -51,6 +51,29 @@ pub struct Scheduled {
     pub finished: Finished,
     /// The steps, in order.
     pub steps: Vec<Step>,
+    /// With a scheduler site: the turns and nondet values in the product's order.
+    pub values: Vec<NondetValue>,
+}
+
+/// Who runs next.
+pub trait Scheduler {
+    /// The thread to run next, given the threads that can (`None`: the run stops). A thread
+    /// outside `runnable` (or no thread's number) makes the run stuck.
+    fn pick(&mut self, runnable: &[usize]) -> Option<usize>;
+}
+
+/// A given schedule (a counterexample's): its turns in order.
+struct Given<'a> {
+    turns: &'a [BigInt],
+    next: usize,
+}
+
+impl Scheduler for Given<'_> {
+    fn pick(&mut self, _: &[usize]) -> Option<usize> {
+        let t = self.turns.get(self.next)?;
+        self.next += 1;
+        Some(t.to_usize().unwrap_or(usize::MAX))
+    }
 }
 
 /// Runs `c` under `schedule` (thread numbers) with `values` as the nondet values (per site in
@@ -59,6 +82,26 @@ pub fn run_schedule(
     c: &Concurrent,
     schedule: &[BigInt],
     values: &[NondetValue],
+    budget: Budget,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Scheduled {
+    let mut given = Given {
+        turns: schedule,
+        next: 0,
+    };
+    run_scheduled(c, &mut given, values, &mut Zeros, None, budget, line_of)
+}
+
+/// Runs `c` with `scheduler` picking the threads and the nondet values from `values` (per
+/// site in order), then from `chooser`. With `site`, [`Scheduled::values`] lists each turn
+/// as a value of that site before the values its step consumed: the counterexample of the
+/// product whose scheduler draws its turns at `site`.
+pub fn run_scheduled(
+    c: &Concurrent,
+    scheduler: &mut dyn Scheduler,
+    values: &[NondetValue],
+    chooser: &mut dyn Chooser,
+    site: Option<usize>,
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Scheduled {
@@ -73,12 +116,11 @@ pub fn run_schedule(
             }
         }
     }
-    let mut zeros = Zeros;
     let mut m = Machine {
         p,
         globals: p.global_init.clone(),
         nondet: queues,
-        chooser: &mut zeros,
+        chooser,
         consumed: vec![],
         elements,
         instances: HashMap::new(),
@@ -113,35 +155,40 @@ pub fn run_schedule(
         .collect();
     let mut atomic: Option<usize> = None;
     let mut steps = vec![];
+    let mut trace = vec![];
     let mut outcome = Outcome::NoError("the schedule ended before the error".to_owned());
-    for (i, k) in schedule.iter().enumerate() {
-        let k = match k.to_usize() {
-            Some(k) if k < threads.len() => k,
-            _ => {
-                outcome = Outcome::Stuck(format!("step {i} of the schedule names no thread"));
-                break;
-            }
+    for i in 0.. {
+        let runnable: Vec<usize> = (0..threads.len())
+            .filter(|&k| can_run(&m, c, &threads, k, atomic))
+            .collect();
+        let Some(k) = scheduler.pick(&runnable) else {
+            break;
         };
-        if threads[k].status != Status::Running || atomic.is_some_and(|a| a != k) {
+        if !runnable.contains(&k) {
             outcome = Outcome::Stuck(format!(
                 "step {i} of the schedule picks thread {k}, which cannot run"
             ));
             break;
         }
         let f = threads[k].func;
-        let first = p.functions[f].cfa.loc(threads[k].at).span;
+        let cfa = &p.functions[f].cfa;
+        let at = threads[k].at;
         steps.push(Step {
             thread: k,
-            at: p.functions[f]
-                .cfa
-                .out(threads[k].at)
+            at: cfa
+                .out(at)
                 .first()
-                .map_or(first.start, |&e| p.functions[f].cfa.edge(e).span.start),
+                .map_or(cfa.loc(at).span.start, |&e| cfa.edge(e).span.start),
         });
+        if let Some(site) = site {
+            trace.push(NondetValue::scalar(site, BigInt::from(k)));
+        }
+        let before = m.consumed.len();
         let arrays = std::mem::take(&mut threads[k].arrays);
         m.frames.push(arrays);
         let r = step(&mut m, c, &mut threads, k, &mut atomic);
         threads[k].arrays = m.frames.pop().unwrap_or_default();
+        trace.extend(m.consumed[before..].iter().cloned());
         if let Err(o) = r {
             outcome = o;
             break;
@@ -154,6 +201,27 @@ pub fn run_schedule(
             consumed: m.consumed,
         },
         steps,
+        values: trace,
+    }
+}
+
+/// Whether thread `k` may make a step: started, not ended, not kept out by another thread's
+/// atomic section, and not about to block (a lock of a held mutex, a join of a running thread).
+fn can_run(m: &Machine<'_>, c: &Concurrent, threads: &[Thread], k: usize, atomic: Option<usize>) -> bool {
+    let t = &threads[k];
+    if t.status != Status::Running || atomic.is_some_and(|a| a != k) {
+        return false;
+    }
+    let cfa = &c.program.functions[t.func].cfa;
+    let [e] = *cfa.out(t.at) else {
+        return true;
+    };
+    match &cfa.edge(e).op {
+        Op::Thread(ThreadOp::Lock(mx)) => m.get(*mx, &t.locals).is_zero(),
+        Op::Thread(ThreadOp::Join(h)) => m.get(*h, &t.locals).to_usize().is_some_and(|j| {
+            j >= 1 && j < threads.len() && threads[j].status == Status::Done
+        }),
+        _ => true,
     }
 }
 
