@@ -1,6 +1,7 @@
 //! The C front end end to end (`hornbeam verify`) on the hand-written programs of
 //! `tests/data/c/`: every `safe/` program is verified `safe` (never `unsafe`), every `unsafe/`
-//! program `unsafe` with a replayed trace of its nondet values, every `error/` program fails
+//! program `unsafe` with a replayed trace of its nondet values (and, for threads, its
+//! schedule), every `error/` program fails
 //! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
 //! Snapshots of the emitted clauses pin the encoding of a few programs.
 
@@ -50,11 +51,12 @@ fn check(input: &Path) -> Result<(), String> {
     match expected.as_str() {
         "safe" if first == "safe" => Ok(()),
         "unsafe" if first == "unsafe" => {
-            // The trace lists every nondet value with its line: `line L:C: text = value`.
-            if stdout
-                .lines()
-                .skip(1)
-                .all(|l| l.starts_with("line ") && l.contains(" = "))
+            // The trace lists every nondet value with its line: `line L:C: text = value`; for
+            // a concurrent program, each turn of the schedule too: `thread K (f) at line L:C`.
+            if stdout.lines().skip(1).all(|l| {
+                (l.starts_with("line ") && l.contains(" = "))
+                    || (l.starts_with("thread ") && l.contains(" at line "))
+            })
             {
                 Ok(())
             } else {
