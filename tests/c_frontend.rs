@@ -56,8 +56,7 @@ fn check(input: &Path) -> Result<(), String> {
             if stdout.lines().skip(1).all(|l| {
                 (l.starts_with("line ") && l.contains(" = "))
                     || (l.starts_with("thread ") && l.contains(" at line "))
-            })
-            {
+            }) {
                 Ok(())
             } else {
                 Err(format!("malformed trace\n{}", describe()))

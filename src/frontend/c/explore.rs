@@ -11,8 +11,8 @@
 
 use super::interp::sched::{self, Scheduler};
 use super::interp::{run_with, Budget, Chooser, Outcome};
-use super::threads::Concurrent;
 use super::ir::Program;
+use super::threads::Concurrent;
 use super::trace::NondetValue;
 use super::types::CType;
 use num_bigint::BigInt;
@@ -139,7 +139,8 @@ pub fn search_threads(
         };
         let mut turns = Random(0x2545_F491_4F6C_DD1D ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9));
         let mut values = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
-        let run = sched::run_scheduled(c, &mut turns, &[], &mut values, Some(site), budget, line_of);
+        let run =
+            sched::run_scheduled(c, &mut turns, &[], &mut values, Some(site), budget, line_of);
         if run.finished.outcome == Outcome::Error {
             return Some(run.values);
         }

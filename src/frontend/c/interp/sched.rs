@@ -207,7 +207,13 @@ pub fn run_scheduled(
 
 /// Whether thread `k` may make a step: started, not ended, not kept out by another thread's
 /// atomic section, and not about to block (a lock of a held mutex, a join of a running thread).
-fn can_run(m: &Machine<'_>, c: &Concurrent, threads: &[Thread], k: usize, atomic: Option<usize>) -> bool {
+fn can_run(
+    m: &Machine<'_>,
+    c: &Concurrent,
+    threads: &[Thread],
+    k: usize,
+    atomic: Option<usize>,
+) -> bool {
     let t = &threads[k];
     if t.status != Status::Running || atomic.is_some_and(|a| a != k) {
         return false;
@@ -218,9 +224,10 @@ fn can_run(m: &Machine<'_>, c: &Concurrent, threads: &[Thread], k: usize, atomic
     };
     match &cfa.edge(e).op {
         Op::Thread(ThreadOp::Lock(mx)) => m.get(*mx, &t.locals).is_zero(),
-        Op::Thread(ThreadOp::Join(h)) => m.get(*h, &t.locals).to_usize().is_some_and(|j| {
-            j >= 1 && j < threads.len() && threads[j].status == Status::Done
-        }),
+        Op::Thread(ThreadOp::Join(h)) => m
+            .get(*h, &t.locals)
+            .to_usize()
+            .is_some_and(|j| j >= 1 && j < threads.len() && threads[j].status == Status::Done),
         _ => true,
     }
 }

@@ -34,6 +34,7 @@
 //! Must not: use terms, clauses or a solver; accept a program whose threads this model does
 //! not describe exactly (each such construct is an `unsupported` error at its place).
 
+mod inline;
 pub mod product;
 
 use super::ast::Span;
@@ -87,8 +88,20 @@ fn unsupported(span: Span, what: &str) -> CError {
 
 /// Checks a program with thread operations against the model and computes its threads and
 /// interleaving points.
-pub fn analyze(program: Program) -> Result<Concurrent, CError> {
+pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
     let main = program.main;
+    let mut roots = vec![main];
+    for f in &program.functions {
+        for e in &f.cfa.edges {
+            if let Op::Thread(ThreadOp::Create { func, .. }) = e.op {
+                if !roots.contains(&func) {
+                    roots.push(func);
+                }
+            }
+        }
+    }
+    inline::inline_calls(&mut program, &roots)?;
+    let program = program;
     let touches = touches_globals(&program);
     // Threads, in the order of the creation sites in main's CFA.
     let mut threads = vec![Thread {
@@ -115,7 +128,11 @@ pub fn analyze(program: Program) -> Result<Concurrent, CError> {
     for t in &threads {
         runs[t.func] += 1;
     }
+    let called = called_from(&program, &runs);
     for (fi, f) in program.functions.iter().enumerate() {
+        if runs[fi] == 0 && !called[fi] {
+            continue; // never executed
+        }
         for e in &f.cfa.edges {
             if let Op::Thread(op) = &e.op {
                 if runs[fi] == 0 {
@@ -284,6 +301,28 @@ fn check_calls(
         stack.extend(e.operands());
     }
     Ok(())
+}
+
+/// Per function: whether a function some thread runs calls it (transitively).
+fn called_from(p: &Program, runs: &[usize]) -> Vec<bool> {
+    let mut called = vec![false; p.functions.len()];
+    let mut stack: Vec<usize> = (0..p.functions.len()).filter(|&f| runs[f] > 0).collect();
+    while let Some(f) = stack.pop() {
+        for e in &p.functions[f].cfa.edges {
+            for x in op_exprs(&e.op) {
+                let mut xs = vec![x];
+                while let Some(x) = xs.pop() {
+                    if let IExprKind::Call(g, _) = x.kind {
+                        if !std::mem::replace(&mut called[g], true) {
+                            stack.push(g);
+                        }
+                    }
+                    xs.extend(x.operands());
+                }
+            }
+        }
+    }
+    called
 }
 
 /// Per location: whether every path from the entry to it is inside an atomic section (its

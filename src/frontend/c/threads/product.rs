@@ -473,7 +473,7 @@ impl Builder<'_> {
 }
 
 /// A copy of `x` with every variable renamed.
-fn renamed(x: &IExpr, rename: &dyn Fn(VarRef) -> VarRef) -> IExpr {
+pub(super) fn renamed(x: &IExpr, rename: &dyn Fn(VarRef) -> VarRef) -> IExpr {
     let mut x = x.clone();
     let mut stack = vec![&mut x];
     while let Some(e) = stack.pop() {
