@@ -8,7 +8,10 @@
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
 //! [`invariants`] prints a model's loop-head interpretations as C expressions; [`witness`]
 //! writes both as SV-COMP witness files (and reads violation witnesses back), for the
-//! [`property`] checked under a [`DataModel`].
+//! [`property`] checked under a [`DataModel`]. A program with POSIX threads is checked
+//! against the model of [`threads`] and verified through its interleaving product
+//! ([`threads::product`], built by [`sequential`]); `interp::sched` replays a counterexample's
+//! schedule on the threads themselves.
 //!
 //! Reading, translating and interpreting recurse over the program's nesting, which the parser
 //! bounds ([`ast::MAX_NESTING`]), and the interpreter's recursion has a budget: at the bound,
