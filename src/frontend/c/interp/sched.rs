@@ -57,9 +57,10 @@ pub struct Scheduled {
 
 /// Who runs next.
 pub trait Scheduler {
-    /// The thread to run next, given the threads that can (`None`: the run stops). A thread
-    /// outside `runnable` (or no thread's number) makes the run stuck.
-    fn pick(&mut self, runnable: &[usize]) -> Option<usize>;
+    /// The thread to run next, given the threads that can (`None`: the run stops) and whether
+    /// every thread has been created. A thread outside `runnable` (or no thread's number)
+    /// makes the run stuck.
+    fn pick(&mut self, runnable: &[usize], all_started: bool) -> Option<usize>;
 }
 
 /// A given schedule (a counterexample's): its turns in order.
@@ -69,7 +70,7 @@ struct Given<'a> {
 }
 
 impl Scheduler for Given<'_> {
-    fn pick(&mut self, _: &[usize]) -> Option<usize> {
+    fn pick(&mut self, _: &[usize], _: bool) -> Option<usize> {
         let t = self.turns.get(self.next)?;
         self.next += 1;
         Some(t.to_usize().unwrap_or(usize::MAX))
@@ -161,7 +162,8 @@ pub fn run_scheduled(
         let runnable: Vec<usize> = (0..threads.len())
             .filter(|&k| can_run(&m, c, &threads, k, atomic))
             .collect();
-        let Some(k) = scheduler.pick(&runnable) else {
+        let all_started = threads.iter().all(|t| t.status != Status::NotStarted);
+        let Some(k) = scheduler.pick(&runnable, all_started) else {
             break;
         };
         if !runnable.contains(&k) {
