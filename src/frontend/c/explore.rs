@@ -174,7 +174,9 @@ pub fn search_threads(
         let mut turns = Random(0x2545_F491_4F6C_DD1D ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9));
         let mut values = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
         let mut robin = RoundRobin {
-            late: (0..c.threads.len()).map(|_| turns.next() % 2 == 0).collect(),
+            late: (0..c.threads.len())
+                .map(|_| turns.next() % 2 == 0)
+                .collect(),
             last: 0,
             restart: Some((turns.next() % c.threads.len() as u64) as usize),
         };

@@ -86,5 +86,11 @@ pub fn sequential(program: Program) -> Result<Program, CError> {
         return Ok(program);
     }
     let c = threads::analyze(program)?;
+    if let Some(span) = c.unbounded {
+        return Err(CError::unsupported(
+            span,
+            "threads created in a loop (an unbounded number of threads) have no clauses",
+        ));
+    }
     Ok(threads::product::product(&c).program)
 }

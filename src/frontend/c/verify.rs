@@ -131,16 +131,38 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     let read = super::read_program(src, options.data_model)?;
     let (program, conc) = if threads::is_concurrent(&read) {
         let c = threads::analyze(read)?;
-        let p = threads::product::product(&c);
-        let t = Threads {
-            program: c,
-            site: p.sched_site,
-        };
-        (p.program, Some(t))
+        if c.unbounded.is_some() {
+            // No product: the program itself, with a nondet site for the turns of a trace.
+            let mut p = c.program.clone();
+            let span = p.functions[p.main].span;
+            p.nondet_sites.push(super::ir::NondetSite {
+                ty: super::types::CType::INT,
+                span,
+            });
+            let site = p.nondet_sites.len() - 1;
+            (p, Some(Threads { program: c, site }))
+        } else {
+            let p = threads::product::product(&c);
+            let t = Threads {
+                program: c,
+                site: p.sched_site,
+            };
+            (p.program, Some(t))
+        }
     } else {
         (read, None)
     };
-    let translation = super::translate_with(store, &program, &options.encode);
+    let unbounded = conc.as_ref().is_some_and(|t| t.program.unbounded.is_some());
+    let translation = if unbounded {
+        Translation {
+            system: crate::chc::System::new(),
+            loops: vec![],
+            clauses: vec![],
+            approximate: false,
+        }
+    } else {
+        super::translate_with(store, &program, &options.encode)
+    };
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let mut times = VerifyTimes {
         load: ms(started.elapsed()),
@@ -152,6 +174,16 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     times.test = ms(tested.elapsed());
     let (verdict, engine, engine_stats) = match found {
         Some(v) => (v, TESTING, Stats::default()),
+        None if unbounded => (
+            Verdict::Unknown(Reason::GaveUp(
+                "threads created in a loop (an unbounded number of threads): the random \
+                 schedules found no error, and no clauses are built for them (the \
+                 thread-modular, rely-guarantee encoding is not implemented)"
+                    .to_owned(),
+            )),
+            TESTING,
+            Stats::default(),
+        ),
         None => {
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
@@ -251,6 +283,14 @@ fn test(
         Some(t) => explore::search_threads(&t.program, t.site, 256, until, line_of)?,
         None => explore::search(program, 64, until, line_of)?,
     };
+    if let Some(t) = conc.filter(|t| t.program.unbounded.is_some()) {
+        // No product to replay on: the scheduler's own replay is the check.
+        let run = schedule_run(t, &values, line_of).finished;
+        return (run.outcome == interp::Outcome::Error).then(|| Verdict::Unsafe {
+            values,
+            target: run.error_at.map_or(0, |s| s.start),
+        });
+    }
     let run = replay(program, &values, line_of);
     let real = run.outcome == interp::Outcome::Error && confirmed(conc, &values, line_of).is_ok();
     real.then(|| Verdict::Unsafe {

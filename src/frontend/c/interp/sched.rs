@@ -135,8 +135,13 @@ pub fn run_scheduled(
         nesting: 0,
         line_of,
     };
-    let mut threads: Vec<Thread> = c
-        .threads
+    // Without a fixed set, threads are made as they are created.
+    let fixed = if c.unbounded.is_some() {
+        &c.threads[..1]
+    } else {
+        &c.threads[..]
+    };
+    let mut threads: Vec<Thread> = fixed
         .iter()
         .enumerate()
         .map(|(k, t)| {
@@ -238,7 +243,7 @@ fn can_run(
 fn step(
     m: &mut Machine<'_>,
     c: &Concurrent,
-    threads: &mut [Thread],
+    threads: &mut Vec<Thread>,
     k: usize,
     atomic: &mut Option<usize>,
 ) -> Run<()> {
@@ -308,11 +313,23 @@ fn step(
                             };
                             match op {
                                 ThreadOp::Create { handle, func } => {
-                                    let Some(j) = c.created_by(id) else {
-                                        return Err(blocked("an unknown creation"));
+                                    let g = &c.program.functions[*func];
+                                    let j = if c.unbounded.is_some() {
+                                        threads.push(Thread {
+                                            func: *func,
+                                            at: g.cfa.entry,
+                                            locals: vec![BigInt::zero(); g.locals.len()],
+                                            arrays: HashMap::new(),
+                                            status: Status::NotStarted,
+                                        });
+                                        threads.len() - 1
+                                    } else {
+                                        match c.created_by(id) {
+                                            Some(j) => j,
+                                            None => return Err(blocked("an unknown creation")),
+                                        }
                                     };
                                     m.set(*handle, BigInt::from(j), &mut locals);
-                                    let g = &c.program.functions[*func];
                                     threads[j].at = g.cfa.entry;
                                     threads[j].status = Status::Running;
                                 }

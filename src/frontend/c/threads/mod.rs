@@ -7,8 +7,9 @@
 //! * **Threads.** Thread 0 runs `main`; each `pthread_create` site of `main` starts one more
 //!   thread (numbered from 1 in the order of the sites in `main`'s CFA) running the thread
 //!   function it names, with its own copy of that function's locals. A site on a cycle of
-//!   `main`'s CFA (a loop) could start any number of threads: outside this model
-//!   (`unsupported`), as are sites in other functions.
+//!   `main`'s CFA (a loop) may start any number of threads ([`Concurrent::unbounded`]): no
+//!   product then, only runs of the scheduler (each executed creation a new thread, numbered
+//!   in creation order); sites in other functions are `unsupported`.
 //! * **Semantics.** Sequential consistency: globals are shared, locals are thread-local; a
 //!   step of a thread is one CFA edge, executed atomically (the granularity of SV-COMP's
 //!   reference tools: an expression statement reading two shared variables is one step).
@@ -61,6 +62,10 @@ pub struct Concurrent {
     /// Per function, per location: whether it is an interleaving point (empty for functions
     /// no thread runs directly).
     pub points: Vec<Vec<bool>>,
+    /// A creation site on a cycle of `main`'s CFA, if any: then any number of threads may
+    /// run, [`Concurrent::threads`] lists the sites (not the threads), no product exists,
+    /// and only the scheduler runs the program (a thread per creation executed).
+    pub unbounded: Option<Span>,
 }
 
 impl Concurrent {
@@ -110,13 +115,11 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
     }];
     let cfa = &program.functions[main].cfa;
     let cyclic = on_cycles(cfa);
+    let mut unbounded = None;
     for (i, e) in cfa.edges.iter().enumerate() {
         if let Op::Thread(ThreadOp::Create { func, .. }) = e.op {
             if cyclic[e.from.0 as usize] {
-                return Err(unsupported(
-                    e.span,
-                    "threads created in a loop (an unbounded number of threads)",
-                ));
+                unbounded.get_or_insert(e.span);
             }
             threads.push(Thread {
                 func,
@@ -126,7 +129,11 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
     }
     let mut runs = vec![0usize; program.functions.len()];
     for t in &threads {
-        runs[t.func] += 1;
+        // A site in a loop starts any number of threads.
+        let many = t
+            .created_at
+            .is_some_and(|e| cyclic[cfa.edge(e).from.0 as usize]);
+        runs[t.func] += if many { 2 } else { 1 };
     }
     let called = called_from(&program, &runs);
     for (fi, f) in program.functions.iter().enumerate() {
@@ -199,6 +206,7 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
         program,
         threads,
         points,
+        unbounded,
     })
 }
 
