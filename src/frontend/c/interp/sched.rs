@@ -163,9 +163,13 @@ pub fn run_scheduled(
     let mut steps = vec![];
     let mut trace = vec![];
     let mut outcome = Outcome::NoError("the schedule ended before the error".to_owned());
+    // Threads whose step failed an assumption at its first edge since the last step made: a
+    // `__VERIFIER_assume` there (in an atomic function, the tasks' way to wait for a lock)
+    // blocks the thread; the step is undone and another thread runs.
+    let mut waiting: Vec<usize> = vec![];
     for i in 0.. {
         let runnable: Vec<usize> = (0..threads.len())
-            .filter(|&k| can_run(&m, c, &threads, k, atomic))
+            .filter(|&k| !waiting.contains(&k) && can_run(&m, c, &threads, k, atomic))
             .collect();
         let all_started = threads.iter().all(|t| t.status != Status::NotStarted);
         let Some(k) = scheduler.pick(&runnable, all_started) else {
@@ -191,14 +195,43 @@ pub fn run_scheduled(
             trace.push(NondetValue::scalar(site, BigInt::from(k)));
         }
         let before = m.consumed.len();
+        let undo = Undo {
+            globals: m.globals.clone(),
+            global_arrays: m.global_arrays.clone(),
+            instances: m.instances.clone(),
+            nondet: m.nondet.clone(),
+            locals: threads[k].locals.clone(),
+            arrays: threads[k].arrays.clone(),
+            threads: threads.len(),
+            atomic,
+            trace: trace.len(),
+        };
         let arrays = std::mem::take(&mut threads[k].arrays);
         m.frames.push(arrays);
         let r = step(&mut m, c, &mut threads, k, &mut atomic);
         threads[k].arrays = m.frames.pop().unwrap_or_default();
         trace.extend(m.consumed[before..].iter().cloned());
-        if let Err(o) = r {
-            outcome = o;
-            break;
+        match r {
+            Ok(()) => waiting.clear(),
+            Err(Outcome::NoError(why)) if threads[k].at == at && why.starts_with("assumption") => {
+                m.globals = undo.globals;
+                m.global_arrays = undo.global_arrays;
+                m.instances = undo.instances;
+                m.nondet = undo.nondet;
+                m.consumed.truncate(before);
+                m.error_at = None;
+                threads[k].locals = undo.locals;
+                threads[k].arrays = undo.arrays;
+                threads.truncate(undo.threads);
+                atomic = undo.atomic;
+                trace.truncate(undo.trace);
+                steps.pop();
+                waiting.push(k);
+            }
+            Err(o) => {
+                outcome = o;
+                break;
+            }
         }
     }
     Scheduled {
@@ -210,6 +243,19 @@ pub fn run_scheduled(
         steps,
         values: trace,
     }
+}
+
+/// What a step that blocks at its first edge must leave as it found.
+struct Undo {
+    globals: Vec<BigInt>,
+    global_arrays: HashMap<usize, ArrayVal>,
+    instances: HashMap<usize, usize>,
+    nondet: HashMap<usize, VecDeque<BigInt>>,
+    locals: Vec<BigInt>,
+    arrays: HashMap<usize, ArrayVal>,
+    threads: usize,
+    atomic: Option<usize>,
+    trace: usize,
 }
 
 /// Whether thread `k` may make a step: started, not ended, not kept out by another thread's

@@ -35,6 +35,7 @@
 //! Must not: use terms, clauses or a solver; accept a program whose threads this model does
 //! not describe exactly (each such construct is an `unsupported` error at its place).
 
+mod explicit;
 mod inline;
 pub mod product;
 

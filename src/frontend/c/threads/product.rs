@@ -36,6 +36,7 @@
 //! `interp/sched.rs` replays the concurrent program itself to check that), or put an
 //! interleaving point anywhere but at the concurrent program's points.
 
+use super::explicit::EXPLICIT_STATES;
 use super::Concurrent;
 use crate::frontend::c::ast::{BinOp, Span};
 use crate::frontend::c::cfa::{self, Cfa, Edge, EdgeId, LocId, LocKind, Location, Op};
@@ -96,77 +97,68 @@ pub fn product(c: &Concurrent) -> Product {
         .collect();
     let sched = new_local("sched".to_owned());
     let atomic = new_local("atomic".to_owned());
+    let pcs: Vec<VarRef> = pcs;
     p.nondet_sites.push(NondetSite {
         ty: CType::INT,
         span,
     });
     let sched_site = p.nondet_sites.len() - 1;
-    let mut b = Builder {
-        c,
-        locs: vec![],
-        edges: vec![],
-        types: locals.iter().map(|l| l.ty).collect(),
-        globals: p.globals.iter().map(|g| g.ty).collect(),
-        pcs,
-        atomic,
-        offsets: offsets.clone(),
-        ids: vec![],
-        hub: LocId(3),
-        error: LocId(2),
-    };
-    let entry = b.loc(LocKind::Entry, span);
-    let exit = b.loc(LocKind::Exit, span);
-    let error = b.loc(LocKind::Error, span);
-    let hub = b.loc(LocKind::LoopHead, span);
-    debug_assert_eq!((b.error, b.hub), (error, hub));
-    // Interleaving points, numbered from 1 per thread.
-    for t in &c.threads {
-        let mut ids = HashMap::new();
-        for (l, &is) in c.points[t.func].iter().enumerate() {
-            if is {
-                let n = ids.len() as i64 + 1;
-                ids.insert(LocId(l as u32), n);
-            }
-        }
-        b.ids.push(ids);
-    }
-    let main_entry = c.program.functions[main].cfa.entry;
-    let start = b.set(b.pcs[0], b.ids[0][&main_entry], span);
-    b.edge(entry, hub, start, span);
-    let chosen = b.loc(LocKind::Plain, span);
     let draw = IExpr {
-        kind: IExprKind::Nondet(sched_site),
-        ty: CType::INT,
-        span,
-    };
-    let draw = IExpr {
-        kind: IExprKind::Assign(sched, Box::new(draw)),
-        ty: CType::INT,
-        span,
-    };
-    b.edge(hub, chosen, Op::Expr(draw), span);
-    let mut at = chosen;
-    let n = c.threads.len();
-    for k in 0..n {
-        let dispatch = b.loc(LocKind::Plain, span);
-        let cond = b.and(
-            b.eq(sched, k as i64, span),
-            b.or(
-                b.eq(atomic, 0, span),
-                b.eq(atomic, k as i64 + 1, span),
+        kind: IExprKind::Assign(
+            sched,
+            Box::new(IExpr {
+                kind: IExprKind::Nondet(sched_site),
+                ty: CType::INT,
                 span,
-            ),
-            span,
-        );
-        if k + 1 < n {
-            let next = b.loc(LocKind::Plain, span);
-            b.branch(at, cond, dispatch, next);
-            at = next;
-        } else {
-            b.edge(at, dispatch, Op::Assume(cond, true), span);
+            }),
+        ),
+        ty: CType::INT,
+        span,
+    };
+    let types: Vec<CType> = locals.iter().map(|l| l.ty).collect();
+    let new_builder = || {
+        let mut b = Builder {
+            c,
+            locs: vec![],
+            edges: vec![],
+            types: types.clone(),
+            globals: p.globals.iter().map(|g| g.ty).collect(),
+            pcs: pcs.clone(),
+            atomic,
+            sched,
+            draw: draw.clone(),
+            offsets: offsets.clone(),
+            ids: vec![],
+            hub: LocId(3),
+            error: LocId(2),
+        };
+        b.loc(LocKind::Entry, span);
+        b.loc(LocKind::Exit, span);
+        b.loc(LocKind::Error, span);
+        b.loc(LocKind::LoopHead, span);
+        // Interleaving points, numbered from 1 per thread.
+        for t in &c.threads {
+            let mut ids = HashMap::new();
+            for (l, &is) in c.points[t.func].iter().enumerate() {
+                if is {
+                    let n = ids.len() as i64 + 1;
+                    ids.insert(LocId(l as u32), n);
+                }
+            }
+            b.ids.push(ids);
         }
-        b.thread(k, dispatch);
-    }
+        b
+    };
+    let (entry, exit, error, hub) = (LocId(0), LocId(1), LocId(2), LocId(3));
+    let mut b = new_builder();
+    let (first, op) = match b.explicit(EXPLICIT_STATES, span) {
+        Some(start) => (start, Op::Skip),
+        None => {
+            b = new_builder();
+            (hub, b.counters(hub, span))
+        }
+    };
+    b.edge(entry, first, op, span);
     let cfa = cfa::prune(b.locs, b.edges, entry, exit, error);
     let f = &mut p.functions[main];
     f.locals = locals;
@@ -208,8 +200,8 @@ fn trivial(span: Span) -> Cfa {
     cfa::prune(locs, edges, LocId(0), LocId(1), LocId(2))
 }
 
-struct Builder<'a> {
-    c: &'a Concurrent,
+pub(super) struct Builder<'a> {
+    pub(super) c: &'a Concurrent,
     locs: Vec<Location>,
     edges: Vec<Edge>,
     /// Types of the product main's locals.
@@ -217,25 +209,28 @@ struct Builder<'a> {
     /// Types of the globals.
     globals: Vec<CType>,
     pcs: Vec<VarRef>,
-    atomic: VarRef,
-    offsets: Vec<usize>,
+    pub(super) atomic: VarRef,
+    sched: VarRef,
+    /// `sched = nondet()` at the scheduler's site.
+    pub(super) draw: IExpr,
+    pub(super) offsets: Vec<usize>,
     /// Per thread, the number of each interleaving point.
-    ids: Vec<HashMap<LocId, i64>>,
+    pub(super) ids: Vec<HashMap<LocId, i64>>,
     hub: LocId,
-    error: LocId,
+    pub(super) error: LocId,
 }
 
 impl Builder<'_> {
-    fn loc(&mut self, kind: LocKind, span: Span) -> LocId {
+    pub(super) fn loc(&mut self, kind: LocKind, span: Span) -> LocId {
         self.locs.push(Location { kind, span });
         LocId(self.locs.len() as u32 - 1)
     }
 
-    fn edge(&mut self, from: LocId, to: LocId, op: Op, span: Span) {
+    pub(super) fn edge(&mut self, from: LocId, to: LocId, op: Op, span: Span) {
         self.edges.push(Edge { from, to, op, span });
     }
 
-    fn branch(&mut self, at: LocId, c: IExpr, yes: LocId, no: LocId) {
+    pub(super) fn branch(&mut self, at: LocId, c: IExpr, yes: LocId, no: LocId) {
         let span = c.span;
         self.edge(at, yes, Op::Assume(c.clone(), true), span);
         self.edge(at, no, Op::Assume(c, false), span);
@@ -248,7 +243,7 @@ impl Builder<'_> {
         }
     }
 
-    fn var(&self, v: VarRef, span: Span) -> IExpr {
+    pub(super) fn var(&self, v: VarRef, span: Span) -> IExpr {
         IExpr {
             kind: IExprKind::Var(v),
             ty: self.ty(v),
@@ -256,7 +251,7 @@ impl Builder<'_> {
         }
     }
 
-    fn konst(&self, n: i64, ty: CType, span: Span) -> IExpr {
+    pub(super) fn konst(&self, n: i64, ty: CType, span: Span) -> IExpr {
         IExpr {
             kind: IExprKind::Const(n.into()),
             ty,
@@ -264,7 +259,7 @@ impl Builder<'_> {
         }
     }
 
-    fn eq(&self, v: VarRef, n: i64, span: Span) -> IExpr {
+    pub(super) fn eq(&self, v: VarRef, n: i64, span: Span) -> IExpr {
         let ty = self.ty(v);
         IExpr {
             kind: IExprKind::Cmp(
@@ -285,16 +280,16 @@ impl Builder<'_> {
         }
     }
 
-    fn and(&self, a: IExpr, b: IExpr, span: Span) -> IExpr {
+    pub(super) fn and(&self, a: IExpr, b: IExpr, span: Span) -> IExpr {
         self.logic(BinOp::And, a, b, span)
     }
 
-    fn or(&self, a: IExpr, b: IExpr, span: Span) -> IExpr {
+    pub(super) fn or(&self, a: IExpr, b: IExpr, span: Span) -> IExpr {
         self.logic(BinOp::Or, a, b, span)
     }
 
     /// `v = n` as an operation.
-    fn set(&self, v: VarRef, n: i64, span: Span) -> Op {
+    pub(super) fn set(&self, v: VarRef, n: i64, span: Span) -> Op {
         let ty = self.ty(v);
         Op::Expr(IExpr {
             kind: IExprKind::Assign(v, Box::new(self.konst(n, ty, span))),
@@ -303,8 +298,45 @@ impl Builder<'_> {
         })
     }
 
+    /// The product with program counters: the hub dispatches on the thread chosen and its
+    /// counter (see the module documentation).
+    /// Returns the operation of the edge from the entry into `hub` (main's counter set).
+    fn counters(&mut self, hub: LocId, span: Span) -> Op {
+        let main_entry = self.c.program.functions[self.c.program.main].cfa.entry;
+        let chosen = self.loc(LocKind::Plain, span);
+        self.edge(hub, chosen, Op::Expr(self.draw.clone()), span);
+        let mut at = chosen;
+        let n = self.c.threads.len();
+        for k in 0..n {
+            let dispatch = self.loc(LocKind::Plain, span);
+            let cond = self.turn(k, span);
+            if k + 1 < n {
+                let next = self.loc(LocKind::Plain, span);
+                self.branch(at, cond, dispatch, next);
+                at = next;
+            } else {
+                self.edge(at, dispatch, Op::Assume(cond, true), span);
+            }
+            self.thread(k, dispatch);
+        }
+        self.set(self.pcs[0], self.ids[0][&main_entry], span)
+    }
+
+    /// `sched == k && (atomic == 0 || atomic == k + 1)`: thread `k` takes the turn.
+    pub(super) fn turn(&self, k: usize, span: Span) -> IExpr {
+        self.and(
+            self.eq(self.sched, k as i64, span),
+            self.or(
+                self.eq(self.atomic, 0, span),
+                self.eq(self.atomic, k as i64 + 1, span),
+                span,
+            ),
+            span,
+        )
+    }
+
     /// A chain of operations from `from` to `to`.
-    fn chain(&mut self, from: LocId, to: LocId, ops: Vec<Op>, span: Span) {
+    pub(super) fn chain(&mut self, from: LocId, to: LocId, ops: Vec<Op>, span: Span) {
         let mut at = from;
         let n = ops.len();
         for (i, op) in ops.into_iter().enumerate() {
