@@ -242,3 +242,34 @@ fn points_to_of_pointers_to_locals() {
         resolve::resolve_with_points_to(&items, src.len(), DataModel::Ilp32).expect("resolves");
     insta::assert_snapshot!(pts);
 }
+
+#[test]
+fn threads_created_in_a_loop_are_run_not_encoded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/threads-loop");
+    let verify = |name: &str, extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["verify", "--timeout", "10"])
+            .args(extra)
+            .arg(dir.join(name))
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // A schedule of the threads themselves reaches the error: unsafe, with the schedule.
+    let (code, out, err) = verify("lost-update.c", &["--trace"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.starts_with("unsafe\n"), "{out}{err}");
+    assert!(out.contains("thread 3 (inc) at line"), "{out}");
+    // No error found: unknown with the reason, never safe.
+    let (code, out, err) = verify("any-number.c", &[]);
+    assert_eq!((code, out.as_str()), (Some(0), "unknown\n"), "{err}");
+    assert!(err.contains("threads created in a loop"), "{err}");
+    // No clauses for them.
+    let (code, _, err) = verify("any-number.c", &["--emit-chc"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains(":13:5: unsupported: threads created in a loop"), "{err}");
+}

@@ -309,7 +309,7 @@ fn trace_text(
             if v.site == s.site && v.element.is_none() {
                 if let Some(step) = turns.next() {
                     let (line, col) = hornbeam::syntax::parse::line_col(src, step.at);
-                    let name = s.threads.get(step.thread).map_or("?", |n| n.as_str());
+                    let name = program.functions.get(step.func).map_or("?", |f| &f.name);
                     out.push_str(&format!(
                         "thread {} ({name}) at line {line}:{col}\n",
                         step.thread

@@ -98,8 +98,6 @@ pub struct Verified {
 pub struct Schedule {
     /// The product's nondet site whose values are the threads' turns.
     pub site: usize,
-    /// The names of the threads' functions (0 is `main`).
-    pub threads: Vec<String>,
     /// The steps replayed on the concurrent program (empty unless the verdict is unsafe).
     pub steps: Vec<Step>,
 }
@@ -207,12 +205,6 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         };
         Schedule {
             site: t.site,
-            threads: t
-                .program
-                .threads
-                .iter()
-                .map(|th| t.program.program.functions[th.func].name.clone())
-                .collect(),
             steps,
         }
     });

@@ -40,6 +40,8 @@ struct Thread {
 pub struct Step {
     /// The thread (0 is `main`).
     pub thread: usize,
+    /// The function it runs.
+    pub func: usize,
     /// Byte offset of the statement its step began with.
     pub at: usize,
 }
@@ -186,6 +188,7 @@ pub fn run_scheduled(
         let at = threads[k].at;
         steps.push(Step {
             thread: k,
+            func: f,
             at: cfa
                 .out(at)
                 .first()
