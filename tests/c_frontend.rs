@@ -271,5 +271,8 @@ fn threads_created_in_a_loop_are_run_not_encoded() {
     // No clauses for them.
     let (code, _, err) = verify("any-number.c", &["--emit-chc"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains(":13:5: unsupported: threads created in a loop"), "{err}");
+    assert!(
+        err.contains(":13:5: unsupported: threads created in a loop"),
+        "{err}"
+    );
 }

@@ -175,7 +175,7 @@ pub fn search_threads(
         let mut values = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
         let mut robin = RoundRobin {
             late: (0..c.threads.len())
-                .map(|_| turns.next() % 2 == 0)
+                .map(|_| turns.next().is_multiple_of(2))
                 .collect(),
             last: 0,
             restart: Some((turns.next() % c.threads.len() as u64) as usize),
