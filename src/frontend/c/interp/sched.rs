@@ -174,7 +174,23 @@ pub fn run_scheduled(
             .filter(|&k| !waiting.contains(&k) && can_run(&m, c, &threads, k, atomic))
             .collect();
         let all_started = threads.iter().all(|t| t.status != Status::NotStarted);
-        let Some(k) = scheduler.pick(&runnable, all_started) else {
+        // `main` about to return ends every thread: offered only when no other can run
+        // (a given schedule may still pick it).
+        let ends = |k: usize| {
+            k == 0 && {
+                let cfa = &p.functions[threads[0].func].cfa;
+                cfa.out(threads[0].at)
+                    .iter()
+                    .any(|&e| matches!(cfa.edge(e).op, Op::Return(_)))
+            }
+        };
+        let offered: Vec<usize> = runnable.iter().copied().filter(|&k| !ends(k)).collect();
+        let offered = if offered.is_empty() {
+            &runnable
+        } else {
+            &offered
+        };
+        let Some(k) = scheduler.pick(offered, all_started) else {
             break;
         };
         if !runnable.contains(&k) {
