@@ -204,7 +204,18 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 let invs = invariants::exact_invariants(&store, &tr, &program, &model);
                 witness::correctness(task, &program, &invs)
             };
-            code = write_witness(args, &src, &property, &mut err, text);
+            if schedule.is_some() {
+                // The product's invariants speak of its counters, not of the program.
+                if let Some(path) = &args.witness {
+                    err.push_str(&format!(
+                        "no witness written to {}: correctness witnesses of concurrent \
+                         programs are not supported\n",
+                        path.display()
+                    ));
+                }
+            } else {
+                code = write_witness(args, &src, &property, &mut err, text);
+            }
             if args.invariants {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
