@@ -24,13 +24,15 @@
 //! other schedules remain); `lock(&m)` is `[m == 0]; m = 1` with no interleaving point between;
 //! a thread's `return` or `pthread_exit` is `pcK = -1`; `main`'s `return` ends the program.
 //!
-//! Why program counters rather than one predicate per combination of cut points: the product of
-//! the threads' cut points grows exponentially with the number of threads, while the hub is one
+//! Both encodings are built: first the explicit one (`explicit.rs`: one scheduler location per
+//! reachable combination of interleaving points, which the engines find invariants for far
+//! more easily, measured on the SV-COMP pthread sample), and these program counters when it
+//! has more than [`EXPLICIT_STATES`] combinations or a turn creates a thread after its first
+//! operation. Counters do not grow exponentially with the number of threads: the hub is one
 //! loop head whose predicate the existing encoding builds (live variables, large blocks between
 //! interleaving points: a thread-local loop between two of them is a loop of its own inside a
-//! step), the invariant engines find invariants over the counters like over any integer, and a
-//! counterexample's schedule is just the nondet values of the scheduler's site, which the trace
-//! extraction reads back in order.
+//! step). Either way a counterexample's schedule is just the nondet values of the scheduler's
+//! site, which the trace extraction reads back in order.
 //!
 //! Must not: change the meaning of the threads' operations (the scheduler in
 //! `interp/sched.rs` replays the concurrent program itself to check that), or put an
