@@ -26,6 +26,10 @@ use std::collections::{HashMap, VecDeque};
 /// At most this many combinations of interleaving points; beyond, program counters.
 pub const EXPLICIT_STATES: usize = 400;
 
+/// At most this many locations in the explicit product (each combination copies the turns of
+/// its threads); beyond, program counters.
+const MAX_LOCATIONS: usize = 200_000;
+
 impl Builder<'_> {
     /// Builds the explicit product; returns the first combination's location, or `None` when
     /// it has more than `max` combinations or a turn creates a thread after its first
@@ -65,6 +69,9 @@ impl Builder<'_> {
                     at = next;
                 } else {
                     self.edge(at, turn, Op::Assume(cond, true), span);
+                }
+                if self.size() > MAX_LOCATIONS {
+                    return None;
                 }
                 let q = locs[k][&t[k]];
                 for next in self.turn_copy(k, &t, q, turn)? {

@@ -18,6 +18,10 @@ use crate::frontend::c::cfa::{self, Edge, LocId, LocKind, Location, Op};
 use crate::frontend::c::error::CError;
 use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, VarInfo, VarRef};
 
+/// At most this many locations in a thread's CFA after inlining (chains of functions that
+/// each call the next twice would grow exponentially).
+const MAX_LOCATIONS: usize = 100_000;
+
 /// How a call's value is used.
 #[derive(Clone, Debug)]
 enum Use {
@@ -93,7 +97,9 @@ fn shape(p: &Program, touches: &[bool], op: &Op) -> Option<(usize, Vec<IExpr>, U
         }
         _ => return None,
     };
-    let inlined = touches[f] && !p.functions[f].name.starts_with("__VERIFIER_atomic_");
+    let inlined = touches[f]
+        && !p.functions[f].name.starts_with("__VERIFIER_atomic_")
+        && args.len() == p.functions[f].params;
     inlined.then_some((f, args, usage))
 }
 
@@ -207,6 +213,12 @@ impl Inliner<'_> {
     ) -> Result<(), CError> {
         let p = self.p;
         let g = &p.functions[callee];
+        if self.locs.len() + g.cfa.locs.len() > MAX_LOCATIONS {
+            return Err(CError::unsupported(
+                span,
+                "calls from a thread inlined beyond 100000 locations",
+            ));
+        }
         let off = self.locals.len();
         for l in &g.locals {
             let mut info = l.clone();

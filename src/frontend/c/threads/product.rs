@@ -223,6 +223,11 @@ pub(super) struct Builder<'a> {
 }
 
 impl Builder<'_> {
+    /// The number of locations made so far.
+    pub(super) fn size(&self) -> usize {
+        self.locs.len()
+    }
+
     pub(super) fn loc(&mut self, kind: LocKind, span: Span) -> LocId {
         self.locs.push(Location { kind, span });
         LocId(self.locs.len() as u32 - 1)
