@@ -5,10 +5,14 @@ Usage: scripts/bench_c.py [--dir ../shared/svcomp/public] [--timeout 20] [--jobs
                           [--bin target/release/hornbeam] [--out bench-out/c.tsv] [--only SUBSTR]
                           [--extra=--all-variables]
 
-Reads DIR/expected.tsv (columns path, category, expected = safe|unsafe). Each task runs under
-`nice` with `--timeout T --trace`; a verdict that differs from the expected one is WRONG.
-Prints one table row per category (answered, safe, unsafe, unknown, wrong, errors) and writes
-one TSV line per task.
+Reads DIR/expected.tsv (columns path, category, expected = safe|unsafe; or, as in
+../shared/concurrency, expected = true|false and no category: the category is then the path's
+first folder). Each task runs under `nice` with `--timeout T --trace`; a verdict that differs
+from the expected one is WRONG. Prints one table row per category (answered, safe, unsafe,
+unknown, wrong, errors) and writes one TSV line per task. `--split FEATURES.tsv:COLUMN` uses
+that column of a per-path features table as the category instead (a trailing `-N` is dropped:
+`fixed-3` counts as `fixed`), e.g. `--dir ../shared/concurrency --split
+../shared/concurrency/features.tsv:threads`.
 """
 import argparse, csv, os, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
@@ -41,9 +45,20 @@ def main():
     ap.add_argument("--out", default="bench-out/c.tsv")
     ap.add_argument("--only", default="")
     ap.add_argument("--extra", action="append", default=[], help="an argument passed on to verify")
+    ap.add_argument("--split", default="", help="FEATURES.tsv:COLUMN, the category of each path")
     a = ap.parse_args()
     with open(os.path.join(a.dir, "expected.tsv")) as f:
         tasks = [r for r in csv.DictReader(f, delimiter="\t") if a.only in r["path"]]
+    split = {}
+    if a.split:
+        table, column = a.split.rsplit(":", 1)
+        with open(table) as f:
+            for r in csv.DictReader(f, delimiter="\t"):
+                value = r[column]
+                split[r["path"]] = value.rsplit("-", 1)[0] if value.rsplit("-", 1)[-1].isdigit() else value
+    for r in tasks:
+        r["expected"] = {"true": "safe", "false": "unsafe"}.get(r["expected"], r["expected"])
+        r["category"] = split.get(r["path"]) or r.get("category") or r["path"].split("/")[0]
     binary = os.path.abspath(a.bin)
 
     def job(r):

@@ -1,6 +1,7 @@
 //! The C front end end to end (`hornbeam verify`) on the hand-written programs of
 //! `tests/data/c/`: every `safe/` program is verified `safe` (never `unsafe`), every `unsafe/`
-//! program `unsafe` with a replayed trace of its nondet values, every `error/` program fails
+//! program `unsafe` with a replayed trace of its nondet values (and, for threads, its
+//! schedule), every `error/` program fails
 //! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
 //! Snapshots of the emitted clauses pin the encoding of a few programs.
 
@@ -58,12 +59,12 @@ fn check(input: &Path) -> Result<(), String> {
     match expected.as_str() {
         "safe" if first == "safe" => Ok(()),
         "unsafe" if first == "unsafe" => {
-            // The trace lists every nondet value with its line: `line L:C: text = value`.
-            if stdout
-                .lines()
-                .skip(1)
-                .all(|l| l.starts_with("line ") && l.contains(" = "))
-            {
+            // The trace lists every nondet value with its line: `line L:C: text = value`; for
+            // a concurrent program, each turn of the schedule too: `thread K (f) at line L:C`.
+            if stdout.lines().skip(1).all(|l| {
+                (l.starts_with("line ") && l.contains(" = "))
+                    || (l.starts_with("thread ") && l.contains(" at line "))
+            }) {
                 Ok(())
             } else {
                 Err(format!("malformed trace\n{}", describe()))
@@ -248,4 +249,38 @@ fn points_to_of_pointers_to_locals() {
     let (_, pts) =
         resolve::resolve_with_points_to(&items, src.len(), DataModel::Ilp32).expect("resolves");
     insta::assert_snapshot!(pts);
+}
+
+#[test]
+fn threads_created_in_a_loop_are_run_not_encoded() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/threads-loop");
+    let verify = |name: &str, extra: &[&str]| {
+        let out = Command::new(BIN)
+            .args(["verify", "--timeout", "10"])
+            .args(extra)
+            .arg(dir.join(name))
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // A schedule of the threads themselves reaches the error: unsafe, with the schedule.
+    let (code, out, err) = verify("lost-update.c", &["--trace"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.starts_with("unsafe\n"), "{out}{err}");
+    assert!(out.contains("thread 3 (inc) at line"), "{out}");
+    // No error found: unknown with the reason, never safe.
+    let (code, out, err) = verify("any-number.c", &[]);
+    assert_eq!((code, out.as_str()), (Some(0), "unknown\n"), "{err}");
+    assert!(err.contains("threads created in a loop"), "{err}");
+    // No clauses for them.
+    let (code, _, err) = verify("any-number.c", &["--emit-chc"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains(":13:5: unsupported: threads created in a loop"),
+        "{err}"
+    );
 }

@@ -18,6 +18,7 @@ use super::{engine_help, input_error, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
 use hornbeam::engine::schedule::Selection;
 use hornbeam::frontend::c::property::{self, Property};
+use hornbeam::frontend::c::verify::Schedule;
 use hornbeam::frontend::c::verify::{Verdict, Verified, VerifyOptions};
 use hornbeam::frontend::c::{self, invariants, trace, witness, DataModel, Program};
 use hornbeam::term::TermStore;
@@ -172,6 +173,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         engine,
         engine_stats,
         times,
+        schedule,
     } = match c::verify::verify(&store, &src, &options) {
         Ok(v) => v,
         Err(e) => return failed(e),
@@ -209,7 +211,18 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 let invs = invariants::exact_invariants(&store, &tr, &program, &model);
                 witness::correctness(task, &program, &invs)
             };
-            code = write_witness(args, &src, &property, &mut err, text);
+            if schedule.is_some() {
+                // The product's invariants speak of its counters, not of the program.
+                if let Some(path) = &args.witness {
+                    err.push_str(&format!(
+                        "no witness written to {}: correctness witnesses of concurrent \
+                         programs are not supported\n",
+                        path.display()
+                    ));
+                }
+            } else {
+                code = write_witness(args, &src, &property, &mut err, text);
+            }
             if args.invariants {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
@@ -224,10 +237,22 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         Verdict::Unsafe { values, target } => {
             out.push_str("unsafe\n");
             if args.trace {
-                out.push_str(&trace_text(&program, &values, &src));
+                out.push_str(&trace_text(&program, &values, &src, schedule.as_ref()));
             }
-            let text = |task: &witness::Task| witness::violation(task, &program, &values, target);
-            code = write_witness(args, &src, &property, &mut err, text);
+            if schedule.is_some() {
+                // The format has no threads: a witness of the product would mislead.
+                if let Some(path) = &args.witness {
+                    err.push_str(&format!(
+                        "no witness written to {}: violation witnesses of concurrent \
+                         programs are not supported\n",
+                        path.display()
+                    ));
+                }
+            } else {
+                let text =
+                    |task: &witness::Task| witness::violation(task, &program, &values, target);
+                code = write_witness(args, &src, &property, &mut err, text);
+            }
         }
         Verdict::Unknown(reason) => {
             out.push_str("unknown\n");
@@ -287,9 +312,30 @@ fn write_witness(
     }
 }
 
-fn trace_text(program: &Program, values: &[trace::NondetValue], src: &str) -> String {
+/// The nondet values, one line each; for a concurrent program, each turn of the schedule as
+/// `thread K (function) at line L:C`, followed by the values its step consumed.
+fn trace_text(
+    program: &Program,
+    values: &[trace::NondetValue],
+    src: &str,
+    schedule: Option<&Schedule>,
+) -> String {
     let mut out = String::new();
+    let mut turns = schedule.map(|s| s.steps.iter());
     for v in values {
+        if let (Some(s), Some(turns)) = (schedule, turns.as_mut()) {
+            if v.site == s.site && v.element.is_none() {
+                if let Some(step) = turns.next() {
+                    let (line, col) = hornbeam::syntax::parse::line_col(src, step.at);
+                    let name = program.functions.get(step.func).map_or("?", |f| &f.name);
+                    out.push_str(&format!(
+                        "thread {} ({name}) at line {line}:{col}\n",
+                        step.thread
+                    ));
+                }
+                continue;
+            }
+        }
         let site = &program.nondet_sites[v.site];
         let (line, col) = hornbeam::syntax::parse::line_col(src, site.span.start);
         let text = src.get(site.span.start..site.span.end).unwrap_or("?");

@@ -9,8 +9,10 @@
 //!
 //! Must not: use terms, clauses or a solver.
 
+use super::interp::sched::{self, Scheduler};
 use super::interp::{run_with, Budget, Chooser, Outcome};
 use super::ir::Program;
+use super::threads::Concurrent;
 use super::trace::NondetValue;
 use super::types::CType;
 use num_bigint::BigInt;
@@ -99,6 +101,89 @@ pub fn search(
         // time cut short, the others would be cut short too (loops bounded by nondet values).
         if consumed.is_empty() || Instant::now() >= deadline {
             break;
+        }
+    }
+    None
+}
+
+impl Scheduler for Random {
+    fn pick(&mut self, runnable: &[usize], _: bool) -> Option<usize> {
+        if runnable.is_empty() {
+            return None;
+        }
+        Some(runnable[(self.next() % runnable.len() as u64) as usize])
+    }
+}
+
+/// Round-robin among the threads that can run, in thread order from the last one picked; once
+/// every thread has been created, the threads of `late` only run when no other can.
+struct RoundRobin {
+    late: Vec<bool>,
+    last: usize,
+    /// Where the round starts once every thread has been created (taken then).
+    restart: Option<usize>,
+}
+
+impl Scheduler for RoundRobin {
+    fn pick(&mut self, runnable: &[usize], all_started: bool) -> Option<usize> {
+        if all_started {
+            if let Some(r) = self.restart.take() {
+                self.last = r;
+            }
+        }
+        let early: Vec<usize> = runnable
+            .iter()
+            .copied()
+            .filter(|&k| !all_started || !self.late.get(k).copied().unwrap_or(false))
+            .collect();
+        let pool = if early.is_empty() { runnable } else { &early };
+        let next = pool
+            .iter()
+            .copied()
+            .find(|&k| k > self.last)
+            .or_else(|| pool.first().copied())?;
+        self.last = next;
+        Some(next)
+    }
+}
+
+/// Like [`search`] for a concurrent program: schedules (every other run a thread picked
+/// uniformly among those that can run at each turn, else round-robin with a random set of
+/// threads held back until the others cannot run: strict alternations that uniform picks
+/// almost never make) and random nondet values, run on the threads themselves; returns the
+/// values of the product whose scheduler draws its turns at `site`.
+pub fn search_threads(
+    c: &Concurrent,
+    site: usize,
+    runs: usize,
+    until: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Option<Vec<NondetValue>> {
+    for i in 0..runs {
+        let now = Instant::now();
+        if now >= until {
+            break;
+        }
+        let deadline = now + until.saturating_duration_since(now) / 2;
+        let budget = Budget {
+            steps: 1_000_000,
+            depth: 5_000,
+            nesting: super::interp::NESTING / 4,
+            deadline: Some(deadline),
+        };
+        let mut turns = Random(0x2545_F491_4F6C_DD1D ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9));
+        let mut values = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
+        let mut robin = RoundRobin {
+            late: (0..c.threads.len())
+                .map(|_| turns.next().is_multiple_of(2))
+                .collect(),
+            last: 0,
+            restart: Some((turns.next() % c.threads.len() as u64) as usize),
+        };
+        let scheduler: &mut dyn Scheduler = if i % 2 == 0 { &mut turns } else { &mut robin };
+        let run = sched::run_scheduled(c, scheduler, &[], &mut values, Some(site), budget, line_of);
+        if run.finished.outcome == Outcome::Error {
+            return Some(run.values);
         }
     }
     None

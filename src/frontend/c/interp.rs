@@ -73,6 +73,7 @@ impl Default for Budget {
 pub const NESTING: usize = 60_000;
 
 mod array;
+pub mod sched;
 
 type Run<T> = Result<T, Outcome>;
 
@@ -282,6 +283,12 @@ impl Machine<'_> {
                                     (self.line_of)(e.span.start)
                                 )));
                             }
+                        }
+                        Op::Thread(_) => {
+                            return Err(Outcome::Stuck(format!(
+                                "a thread operation at line {} outside the scheduler",
+                                (self.line_of)(e.span.start)
+                            )))
                         }
                         Op::Return(x) => {
                             value = match x {

@@ -260,6 +260,34 @@ pub enum IStmtKind {
         /// The body.
         body: Vec<IStmt>,
     },
+    /// A POSIX-threads operation (`pthread_create`, `pthread_join`, `pthread_exit`,
+    /// `pthread_mutex_lock`, `__VERIFIER_atomic_begin`, ...): only the concurrent encoding
+    /// (`threads/`) and its scheduler (`interp/sched.rs`) give it a meaning.
+    Thread(ThreadOp),
+}
+
+/// An operation on threads, mutexes or atomic sections (arguments already resolved: handles
+/// and mutexes are variables, thread functions are function indices).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ThreadOp {
+    /// `pthread_create(&handle, 0, func, 0)`: starts a new thread running `func`; `handle`
+    /// gets its identifier.
+    Create {
+        /// The `pthread_t` variable whose address is given.
+        handle: VarRef,
+        /// The thread function (an index into [`Program::functions`]).
+        func: usize,
+    },
+    /// `pthread_join(handle, ...)`: blocks until the thread `handle` names has ended.
+    Join(VarRef),
+    /// `pthread_exit(...)`: the calling thread ends.
+    Exit,
+    /// `pthread_mutex_lock(&m)`: blocks until `m` is free (0), then holds it (1), in one step.
+    Lock(VarRef),
+    /// `__VERIFIER_atomic_begin()`: no other thread runs until the matching end.
+    AtomicBegin,
+    /// `__VERIFIER_atomic_end()`.
+    AtomicEnd,
 }
 
 /// A label of a function: a named one, or the place of a `case`/`default`.

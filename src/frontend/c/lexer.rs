@@ -368,9 +368,35 @@ pub fn tokenize(src: &str) -> Result<Vec<Spanned>, CError> {
     Ok(out)
 }
 
+/// The type names of `<pthread.h>` known without the header (`#include` is blanked), unless
+/// the program declares them itself.
+pub const PTHREAD_TYPES: &[&str] = &[
+    "pthread_t",
+    "pthread_attr_t",
+    "pthread_mutex_t",
+    "pthread_mutexattr_t",
+    "pthread_cond_t",
+    "pthread_condattr_t",
+];
+
+/// The object-like macros of the system headers the tasks rely on, as `0` when the program
+/// does not define them (only names macro expansion left behind get here): `NULL` and
+/// `PTHREAD_MUTEX_INITIALIZER` (a free mutex is 0).
+const ZERO_MACROS: &[&str] = &["NULL", "PTHREAD_MUTEX_INITIALIZER"];
+
 /// Turns identifiers declared by `typedef` into [`Tok::TypeName`] from their declaration on.
 fn mark_typedefs(toks: &mut [Spanned]) {
-    let mut names: HashSet<String> = HashSet::new();
+    let declared = typedef_declared(toks);
+    let mut names: HashSet<String> = PTHREAD_TYPES
+        .iter()
+        .filter(|n| !declared.contains(**n))
+        .map(|n| (*n).to_owned())
+        .collect();
+    for t in toks.iter_mut() {
+        if matches!(&t.1, Tok::Ident(n) if ZERO_MACROS.contains(&n.as_str())) {
+            t.1 = Tok::Int("0".to_owned());
+        }
+    }
     let mut i = 0;
     while i < toks.len() {
         if toks[i].1 == Tok::KwTypedef {
@@ -407,6 +433,23 @@ fn mark_typedefs(toks: &mut [Spanned]) {
         }
         i += 1;
     }
+}
+
+/// The identifiers that occur in a `typedef` declaration (before its `;`).
+fn typedef_declared(toks: &[Spanned]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut inside = false;
+    for t in toks {
+        match &t.1 {
+            Tok::KwTypedef => inside = true,
+            Tok::Semi => inside = false,
+            Tok::Ident(n) if inside => {
+                out.insert(n.clone());
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Replaces the body of `reach_error` by `{}`: it is a built-in (the error location), and

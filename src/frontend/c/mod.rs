@@ -8,7 +8,10 @@
 //! values of a counterexample derivation, [`interp`] replays them concretely, and
 //! [`invariants`] prints a model's loop-head interpretations as C expressions; [`witness`]
 //! writes both as SV-COMP witness files (and reads violation witnesses back), for the
-//! [`property`] checked under a [`DataModel`].
+//! [`property`] checked under a [`DataModel`]. A program with POSIX threads is checked
+//! against the model of [`threads`] and verified through its interleaving product
+//! ([`threads::product`], built by [`sequential`]); `interp::sched` replays a counterexample's
+//! schedule on the threads themselves.
 //!
 //! Reading, translating and interpreting recurse over the program's nesting, which the parser
 //! bounds ([`ast::MAX_NESTING`]), and the interpreter's recursion has a budget: at the bound,
@@ -30,6 +33,7 @@ pub mod parse;
 pub mod preproc;
 pub mod property;
 pub mod resolve;
+pub mod threads;
 pub mod trace;
 pub mod types;
 pub mod verify;
@@ -70,7 +74,23 @@ pub fn load_with(
     model: DataModel,
     options: &EncodeOptions,
 ) -> Result<(Program, Translation), CError> {
-    let program = read_program(src, model)?;
+    let program = sequential(read_program(src, model)?)?;
     let translation = translate_with(store, &program, options);
     Ok((program, translation))
+}
+
+/// The program the encoding reads: a sequential program itself, a concurrent one's
+/// interleaving product ([`threads::product`]).
+pub fn sequential(program: Program) -> Result<Program, CError> {
+    if !threads::is_concurrent(&program) {
+        return Ok(program);
+    }
+    let c = threads::analyze(program)?;
+    if let Some(span) = c.unbounded {
+        return Err(CError::unsupported(
+            span,
+            "threads created in a loop (an unbounded number of threads) have no clauses",
+        ));
+    }
+    Ok(threads::product::product(&c).program)
 }

@@ -11,10 +11,12 @@
 //! Must not: print or write files (`hornbeam verify` prints the [`Verdict`] and writes
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
+use super::interp::sched::{self, Step};
+use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
 use crate::engine::driver::{self, Forgery, SolveOptions};
-use crate::engine::schedule::Selection;
+use crate::engine::schedule::{EngineKind, Selection};
 use crate::engine::Stats;
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
@@ -90,6 +92,24 @@ pub struct Verified {
     pub engine_stats: Stats,
     /// Time per phase.
     pub times: VerifyTimes,
+    /// For a concurrent program (whose `program` is the interleaving product): the
+    /// scheduler's nondet site and, after `unsafe`, the steps of the schedule replayed.
+    pub schedule: Option<Schedule>,
+}
+
+/// The schedule of a concurrent program's counterexample.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    /// The product's nondet site whose values are the threads' turns.
+    pub site: usize,
+    /// The steps replayed on the concurrent program (empty unless the verdict is unsafe).
+    pub steps: Vec<Step>,
+}
+
+/// A concurrent program with its product's scheduler site.
+struct Threads {
+    program: Concurrent,
+    site: usize,
 }
 
 /// The name [`Verified::engine`] gives the concrete runs made before solving.
@@ -110,7 +130,41 @@ pub struct VerifyTimes {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let (program, translation) = super::load_with(store, src, options.data_model, &options.encode)?;
+    let read = super::read_program(src, options.data_model)?;
+    let (program, conc) = if threads::is_concurrent(&read) {
+        let c = threads::analyze(read)?;
+        if c.unbounded.is_some() {
+            // No product: the program itself, with a nondet site for the turns of a trace.
+            let mut p = c.program.clone();
+            let span = p.functions[p.main].span;
+            p.nondet_sites.push(super::ir::NondetSite {
+                ty: super::types::CType::INT,
+                span,
+            });
+            let site = p.nondet_sites.len() - 1;
+            (p, Some(Threads { program: c, site }))
+        } else {
+            let p = threads::product::product(&c);
+            let t = Threads {
+                program: c,
+                site: p.sched_site,
+            };
+            (p.program, Some(t))
+        }
+    } else {
+        (read, None)
+    };
+    let unbounded = conc.as_ref().is_some_and(|t| t.program.unbounded.is_some());
+    let translation = if unbounded {
+        Translation {
+            system: crate::chc::System::new(),
+            loops: vec![],
+            clauses: vec![],
+            approximate: false,
+        }
+    } else {
+        super::translate_with(store, &program, &options.encode)
+    };
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let mut times = VerifyTimes {
         load: ms(started.elapsed()),
@@ -118,18 +172,46 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     };
     let line_of = |off: usize| line_col(src, off).0;
     let tested = Instant::now();
-    let found = test(&program, options, &line_of);
+    let found = test(&program, conc.as_ref(), options, &line_of);
     times.test = ms(tested.elapsed());
     let (verdict, engine, engine_stats) = match found {
         Some(v) => (v, TESTING, Stats::default()),
+        None if unbounded => (
+            Verdict::Unknown(Reason::GaveUp(
+                "threads created in a loop (an unbounded number of threads): the random \
+                 schedules found no error, and no clauses are built for them (the \
+                 thread-modular, rely-guarantee encoding is not implemented)"
+                    .to_owned(),
+            )),
+            TESTING,
+            Stats::default(),
+        ),
         None => {
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
-            let solved = solve(store, &program, &translation, options, left, &line_of);
+            let solved = solve(
+                store,
+                &program,
+                conc.as_ref(),
+                &translation,
+                options,
+                left,
+                &line_of,
+            );
             times.solve = ms(solving.elapsed());
             solved
         }
     };
+    let schedule = conc.map(|t| {
+        let steps = match &verdict {
+            Verdict::Unsafe { values, .. } => schedule_run(&t, values, &line_of).steps,
+            _ => vec![],
+        };
+        Schedule {
+            site: t.site,
+            steps,
+        }
+    });
     Ok(Verified {
         program,
         translation,
@@ -137,12 +219,52 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         engine,
         engine_stats,
         times,
+        schedule,
     })
+}
+
+/// Replays a counterexample of the product on the concurrent program itself, under the
+/// schedule its scheduler-site values give.
+fn schedule_run(
+    t: &Threads,
+    values: &[NondetValue],
+    line_of: &dyn Fn(usize) -> usize,
+) -> sched::Scheduled {
+    let (turns, rest): (Vec<&NondetValue>, Vec<&NondetValue>) = values
+        .iter()
+        .partition(|v| v.site == t.site && v.element.is_none());
+    let turns: Vec<_> = turns.into_iter().map(|v| v.value.clone()).collect();
+    let rest: Vec<NondetValue> = rest.into_iter().cloned().collect();
+    sched::run_schedule(
+        &t.program,
+        &turns,
+        &rest,
+        interp::Budget::default(),
+        line_of,
+    )
+}
+
+/// Whether a counterexample that reaches the error in the product also does on the
+/// concurrent program under its schedule (always, for a sequential program); else why not.
+fn confirmed(
+    conc: Option<&Threads>,
+    values: &[NondetValue],
+    line_of: &dyn Fn(usize) -> usize,
+) -> Result<(), String> {
+    let Some(t) = conc else {
+        return Ok(());
+    };
+    let run = schedule_run(t, values, line_of);
+    match run.finished.outcome {
+        interp::Outcome::Error => Ok(()),
+        interp::Outcome::Stuck(why) | interp::Outcome::NoError(why) => Err(why),
+    }
 }
 
 /// The concrete runs: `Some(Unsafe)` when one reaches the error (and its replay does too).
 fn test(
     program: &Program,
+    conc: Option<&Threads>,
     options: &VerifyOptions,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Option<Verdict> {
@@ -153,9 +275,21 @@ fn test(
         .timeout
         .map_or(3.0, |t| (t.as_secs_f64() * 0.2).min(3.0));
     let until = Instant::now() + Duration::from_secs_f64(share);
-    let values = explore::search(program, 64, until, line_of)?;
+    let values = match conc {
+        Some(t) => explore::search_threads(&t.program, t.site, 256, until, line_of)?,
+        None => explore::search(program, 64, until, line_of)?,
+    };
+    if let Some(t) = conc.filter(|t| t.program.unbounded.is_some()) {
+        // No product to replay on: the scheduler's own replay is the check.
+        let run = schedule_run(t, &values, line_of).finished;
+        return (run.outcome == interp::Outcome::Error).then(|| Verdict::Unsafe {
+            values,
+            target: run.error_at.map_or(0, |s| s.start),
+        });
+    }
     let run = replay(program, &values, line_of);
-    (run.outcome == interp::Outcome::Error).then(|| Verdict::Unsafe {
+    let real = run.outcome == interp::Outcome::Error && confirmed(conc, &values, line_of).is_ok();
+    real.then(|| Verdict::Unsafe {
         values,
         target: run.error_at.map_or(0, |s| s.start),
     })
@@ -166,13 +300,22 @@ fn test(
 fn solve(
     store: &TermStore,
     program: &Program,
+    conc: Option<&Threads>,
     tr: &Translation,
     options: &VerifyOptions,
     timeout: Option<Duration>,
     line_of: &dyn Fn(usize) -> usize,
 ) -> (Verdict, &'static str, Stats) {
+    // The interleaving product is one loop head over every thread's counters and variables:
+    // measured on the SV-COMP pthread sample, PDR alone answers all the portfolio answers, in
+    // about half the time (the portfolio's first phases, tuned on sequential programs, find
+    // nothing there).
+    let engine = match (&options.engine, conc) {
+        (Selection::Auto, Some(_)) => Selection::only(EngineKind::Pdr),
+        (e, _) => e.clone(),
+    };
     let solve_options = SolveOptions {
-        engine: options.engine.clone(),
+        engine,
         deterministic: options.deterministic,
         timeout,
         validation_limit: options.validation_limit,
@@ -180,7 +323,7 @@ fn solve(
         ..SolveOptions::default()
     };
     let solved = driver::solve(store, &tr.system, &solve_options);
-    let verdict = read_back(program, tr, store, solved.answer, line_of);
+    let verdict = read_back(program, conc, tr, store, solved.answer, line_of);
     (verdict, solved.engine, solved.stats)
 }
 
@@ -188,6 +331,7 @@ fn solve(
 /// replay concretely to the error.
 fn read_back(
     program: &Program,
+    conc: Option<&Threads>,
     tr: &Translation,
     store: &TermStore,
     answer: Answer,
@@ -200,9 +344,16 @@ fn read_back(
             let values = trace::extract(store, tr, &d);
             let run = replay(program, &values, line_of);
             match run.outcome {
-                interp::Outcome::Error => Verdict::Unsafe {
-                    values,
-                    target: run.error_at.map_or(0, |s| s.start),
+                interp::Outcome::Error => match confirmed(conc, &values, line_of) {
+                    Ok(()) => Verdict::Unsafe {
+                        values,
+                        target: run.error_at.map_or(0, |s| s.start),
+                    },
+                    // The product reaches the error and the threads under its schedule do
+                    // not: a bug of the product.
+                    Err(why) => Verdict::Unknown(Reason::WitnessFailed(format!(
+                        "the counterexample's schedule does not replay on the threads ({why})"
+                    ))),
                 },
                 interp::Outcome::Stuck(why) => Verdict::Unknown(Reason::GaveUp(format!(
                     "the counterexample of the clauses does not replay on the program ({why})"

@@ -156,6 +156,11 @@ impl Builder<'_> {
                 self.edge(at, n, Op::Assume(c.clone(), true), span);
                 n
             }
+            IStmtKind::Thread(op) => {
+                let n = self.plain(span);
+                self.edge(at, n, Op::Thread(op.clone()), span);
+                n
+            }
             IStmtKind::Abort => {
                 let stop = self.loc(LocKind::Abort, span);
                 self.skip(at, stop, span);
@@ -276,7 +281,13 @@ fn equals(var: VarRef, ty: CType, value: &BigInt, span: Span) -> IExpr {
 
 /// Keeps the locations reachable from `entry` (and `exit`, `error`), renumbered in the order
 /// they were made, and the edges between them.
-fn prune(locs: Vec<Location>, edges: Vec<Edge>, entry: LocId, exit: LocId, error: LocId) -> Cfa {
+pub(crate) fn prune(
+    locs: Vec<Location>,
+    edges: Vec<Edge>,
+    entry: LocId,
+    exit: LocId,
+    error: LocId,
+) -> Cfa {
     let mut succ: Vec<Vec<usize>> = vec![vec![]; locs.len()];
     for (i, e) in edges.iter().enumerate() {
         succ[e.from.0 as usize].push(i);

@@ -37,9 +37,10 @@ pub mod report;
 pub mod structure;
 
 pub use build::build;
+pub(crate) use build::prune;
 
 use super::ast::Span;
-use super::ir::{IExpr, VarRef};
+use super::ir::{IExpr, ThreadOp, VarRef};
 
 /// A location of a [`Cfa`] (an index into [`Cfa::locs`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -90,6 +91,9 @@ pub enum Op {
     Assume(IExpr, bool),
     /// `return` (value converted to the return type; none: an unspecified value).
     Return(Option<IExpr>),
+    /// A thread operation: only the concurrent encoding (`threads/`) and the scheduler of the
+    /// interpreter execute it; the sequential encoding never sees one.
+    Thread(ThreadOp),
 }
 
 /// An edge: from, to, what happens, and the source it stands for.

@@ -5,7 +5,7 @@
 
 use super::{Cfa, LocId, LocKind, Op};
 use crate::frontend::c::ast::BinOp;
-use crate::frontend::c::ir::{Fill, IExpr, IExprKind, Program, VarRef};
+use crate::frontend::c::ir::{Fill, IExpr, IExprKind, Program, ThreadOp, VarRef};
 use std::fmt::Write;
 
 /// A location's name: `entry`, `exit`, `error`, `abort7`, `loop3`, the label's name, or `l5`.
@@ -34,6 +34,24 @@ pub fn op_text(program: &Program, f: usize, op: &Op) -> String {
         Op::Assume(x, false) => format!("[!({})]", e(x)),
         Op::Return(Some(x)) => format!("return {}", e(x)),
         Op::Return(None) => "return".to_owned(),
+        Op::Thread(t) => thread_text(program, f, t),
+    }
+}
+
+/// A thread operation in C-like syntax.
+fn thread_text(program: &Program, f: usize, op: &ThreadOp) -> String {
+    let v = |r: VarRef| var_name(program, f, r);
+    match op {
+        ThreadOp::Create { handle, func } => format!(
+            "pthread_create(&{}, {})",
+            v(*handle),
+            program.functions[*func].name
+        ),
+        ThreadOp::Join(h) => format!("pthread_join({})", v(*h)),
+        ThreadOp::Exit => "pthread_exit".to_owned(),
+        ThreadOp::Lock(m) => format!("pthread_mutex_lock(&{})", v(*m)),
+        ThreadOp::AtomicBegin => "atomic_begin".to_owned(),
+        ThreadOp::AtomicEnd => "atomic_end".to_owned(),
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::{Cfa, Edge, LocId, Op};
 use crate::analysis::decompose;
-use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, VarRef};
+use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, ThreadOp, VarRef};
 
 #[allow(missing_docs)]
 mod program {
@@ -150,6 +150,18 @@ impl CfaFacts {
                         acc.reads.extend((0..ng as usize).map(VarRef::Global));
                     }
                 }
+                Op::Thread(t) => match t {
+                    ThreadOp::Create { handle, .. } => acc.writes.push(*handle),
+                    ThreadOp::Join(h) => acc.reads.push(*h),
+                    ThreadOp::Lock(m) => {
+                        acc.reads.push(*m);
+                        acc.writes.push(*m);
+                    }
+                    // Other threads may read or write every global meanwhile.
+                    ThreadOp::Exit | ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => {
+                        acc.reads.extend((0..ng as usize).map(VarRef::Global));
+                    }
+                },
             }
             // A whole assignment or an array's declaration sets every value of the variable.
             if let Op::Expr(IExpr {

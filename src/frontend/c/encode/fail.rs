@@ -26,7 +26,7 @@ pub(super) fn may_fail(p: &Program) -> Vec<bool> {
                 Op::Expr(x) | Op::Assume(x, _) | Op::Init(_, Some(x)) | Op::Return(Some(x)) => {
                     expr_calls(x, &mut callees[i])
                 }
-                Op::Skip | Op::Init(_, None) | Op::Return(None) => {}
+                Op::Skip | Op::Init(_, None) | Op::Return(None) | Op::Thread(_) => {}
             }
         }
     }

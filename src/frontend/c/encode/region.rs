@@ -108,6 +108,10 @@ impl Encoder<'_> {
                     }
                 }
             }
+            // Concurrent programs are encoded through their interleaving product
+            // (`threads::product`), which has no thread operations left; a function that
+            // still has one is never called (a thread template), so its paths may end here.
+            Op::Thread(_) => vec![],
             Op::Assume(c, holds) => {
                 let (yes, no) = self.test(c, states);
                 if *holds {

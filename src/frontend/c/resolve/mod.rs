@@ -26,11 +26,13 @@ mod declare;
 mod expr;
 mod jumps;
 mod lower;
+mod main_args;
 mod places;
 mod pointers;
 mod stmt;
 mod struct_array;
 mod structs;
+mod threads;
 mod walk;
 
 use array::is_array;
@@ -120,6 +122,8 @@ pub fn resolve_with_points_to(
     src_len: usize,
     model: DataModel,
 ) -> Result<(Program, String), CError> {
+    let items = main_args::drop_unused_main_params(items);
+    let items = &items[..];
     let mut r = Resolver {
         globals: vec![],
         global_init: vec![],
@@ -127,7 +131,7 @@ pub fn resolve_with_points_to(
         global_defined: vec![],
         global_names: HashMap::new(),
         externs: HashMap::new(),
-        typedefs: HashMap::new(),
+        typedefs: threads::builtin_typedefs(),
         sigs: HashMap::new(),
         sites: vec![],
         locals: vec![],

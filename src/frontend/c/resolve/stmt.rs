@@ -286,7 +286,11 @@ impl Resolver {
                                 IStmtKind::Assume(c)
                             });
                         }
-                        _ => {}
+                        _ => {
+                            if let Some(k) = self.thread_stmt(name, args, e.span)? {
+                                return Ok(k);
+                            }
+                        }
                     }
                 }
             }
