@@ -27,8 +27,8 @@
 //! Both encodings are built: first the explicit one (`explicit.rs`: one scheduler location per
 //! reachable combination of interleaving points, which the engines find invariants for far
 //! more easily, measured on the SV-COMP pthread sample), and these program counters when it
-//! has more than [`EXPLICIT_STATES`] combinations or a turn creates a thread after its first
-//! operation. Counters do not grow exponentially with the number of threads: the hub is one
+//! has more than `EXPLICIT_STATES` (`explicit.rs`) combinations or a turn creates a thread
+//! after its first operation. Counters do not grow exponentially with the number of threads: the hub is one
 //! loop head whose predicate the existing encoding builds (live variables, large blocks between
 //! interleaving points: a thread-local loop between two of them is a loop of its own inside a
 //! step). Either way a counterexample's schedule is just the nondet values of the scheduler's
