@@ -6,8 +6,8 @@
 //! `stmt.rs`, `goto`/labels/`switch` in `jumps.rs`. Structs and pointers: `structs.rs` (full
 //! types, flattening into one scalar or array per field), `pointers.rs` (pointer sites, full
 //! types of expressions), `places.rs` (where an lvalue lives, its address), `declare.rs` (their
-//! declarations and initialisers), `lower.rs` (addresses, points-to sets, sites lowered to
-//! scalar operations before the CFAs are built), `struct_array.rs` (arrays of structs and of
+//! declarations and initialisers), `points_to.rs` (the points-to facts), `lower.rs`
+//! (addresses, points-to sets, sites lowered to scalar operations before the CFAs are built), `struct_array.rs` (arrays of structs and of
 //! pointers: one integer array per field, elements as places).
 //!
 //! Must not: translate to clauses or execute anything.
@@ -29,6 +29,7 @@ mod lower;
 mod main_args;
 mod places;
 mod pointers;
+mod points_to;
 mod stmt;
 mod struct_array;
 mod structs;

@@ -150,22 +150,11 @@ impl Resolver {
                     _ => match self.element(e)? {
                         Some((first, _, index)) => {
                             let fty = self.elem_fty(first);
-                            let mut setup: Option<IExpr> = None;
-                            let mut saved = vec![];
-                            for ie in index {
-                                let (ty, span) = (ie.ty, ie.span);
-                                let t = self.temp(ty, span);
-                                let save = mk(IExprKind::Assign(t, Box::new(ie)), ty, span);
-                                setup = Some(match setup {
-                                    None => save,
-                                    Some(s) => comma(s, save),
-                                });
-                                saved.push((t, ty));
-                            }
+                            let (setup, index) = self.save_indices(index);
                             Ok(Place::Elem {
-                                setup: setup.expect("arrays have a dimension"),
+                                setup,
                                 first,
-                                index: saved,
+                                index,
                                 off: 0,
                                 fty,
                             })
@@ -229,9 +218,26 @@ impl Resolver {
     /// `e` evaluated once into a fresh temporary: the assignment and the temporary.
     pub(super) fn saved(&mut self, e: &Expr) -> Result<(IExpr, (VarRef, CType)), CError> {
         let ie = self.expr(e)?;
-        let (ty, span) = (ie.ty, ie.span);
-        let t = self.temp(ty, span);
-        Ok((mk(IExprKind::Assign(t, Box::new(ie)), ty, span), (t, ty)))
+        let (setup, mut index) = self.save_indices(vec![ie]);
+        Ok((setup, index.remove(0)))
+    }
+
+    /// Indices evaluated once, in order, into fresh temporaries: the assignments (one
+    /// expression) and the temporaries. `index` is not empty.
+    pub(super) fn save_indices(&mut self, index: Vec<IExpr>) -> (IExpr, Vec<(VarRef, CType)>) {
+        let mut setup: Option<IExpr> = None;
+        let mut saved = vec![];
+        for ie in index {
+            let (ty, span) = (ie.ty, ie.span);
+            let t = self.temp(ty, span);
+            let save = mk(IExprKind::Assign(t, Box::new(ie)), ty, span);
+            setup = Some(match setup {
+                None => save,
+                Some(s) => comma(s, save),
+            });
+            saved.push((t, ty));
+        }
+        (setup.expect("at least one index"), saved)
     }
 
     /// `p + i` on addresses (an address counts elements: see `lower.rs`).
@@ -260,6 +266,18 @@ impl Resolver {
 
     /// The address of an array variable (`a` as a value): its first element's.
     pub(super) fn decay(&mut self, v: VarRef, span: Span) -> Result<IExpr, CError> {
+        let cells = self.addressable_array(v, span)?;
+        let kind = SiteKind::AddrOf {
+            root: v,
+            cells,
+            cell: v,
+        };
+        Ok(self.site(kind, self.ptr_ctype(), span))
+    }
+
+    /// The number of cells of an array variable (of structs: one array per field) whose
+    /// elements get addresses; an error for arrays pointers cannot go into.
+    fn addressable_array(&self, v: VarRef, span: Span) -> Result<usize, CError> {
         let info = self.info(v);
         if info.dims.len() > 1 {
             return Err(unsupported(span, "pointers into multi-dimensional arrays"));
@@ -267,15 +285,9 @@ impl Resolver {
         if info.dims.iter().any(|d| matches!(d, Dim::Var(_))) {
             return Err(unsupported(span, "pointers into variable-length arrays"));
         }
-        let cells = self
+        Ok(self
             .struct_array(v)
-            .map_or(1, |rec| self.types.records[rec].cells.len());
-        let kind = SiteKind::AddrOf {
-            root: v,
-            cells,
-            cell: v,
-        };
-        Ok(self.site(kind, self.ptr_ctype(), span))
+            .map_or(1, |rec| self.types.records[rec].cells.len()))
     }
 
     /// The address of a place, as a pointer value.
@@ -304,16 +316,7 @@ impl Resolver {
                 off,
                 ..
             } => {
-                let info = self.info(first);
-                if index.len() > 1 {
-                    return Err(unsupported(span, "pointers into multi-dimensional arrays"));
-                }
-                if info.dims.iter().any(|d| matches!(d, Dim::Var(_))) {
-                    return Err(unsupported(span, "pointers into variable-length arrays"));
-                }
-                let cells = self
-                    .struct_array(first)
-                    .map_or(1, |rec| self.types.records[rec].cells.len());
+                let cells = self.addressable_array(first, span)?;
                 let kind = SiteKind::AddrOf {
                     root: first,
                     cells,

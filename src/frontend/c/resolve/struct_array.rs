@@ -236,21 +236,13 @@ impl Resolver {
                 "too many subscripts for an array of structs",
             ));
         }
-        let mut setup: Option<IExpr> = None;
         let mut index = vec![];
         for i in written {
-            let ie = self.expr(i)?;
-            let (ty, span) = (ie.ty, ie.span);
-            let t = self.temp(ty, span);
-            let save = mk(IExprKind::Assign(t, Box::new(ie)), ty, span);
-            setup = Some(match setup {
-                None => save,
-                Some(s) => mk(IExprKind::Comma(Box::new(s), Box::new(save)), ty, span),
-            });
-            index.push((t, ty));
+            index.push(self.expr(i)?);
         }
+        let (setup, index) = self.save_indices(index);
         Ok(Some(Place::Elem {
-            setup: setup.unwrap_or_else(|| unreachable!("arrays have a dimension")),
+            setup,
             first: v,
             index,
             off: 0,
