@@ -84,13 +84,15 @@ impl Facts {
 }
 
 /// The lowering's view of the objects: id per global cell, cell per id, address ranges.
-struct Objects {
+pub(super) struct Objects {
     /// Global index of each address-taken cell → its id.
-    ids: HashMap<usize, u32>,
+    pub(super) ids: HashMap<usize, u32>,
     /// id → (global index, object index).
-    cells: BTreeMap<u32, (usize, u32)>,
+    pub(super) cells: BTreeMap<u32, (usize, u32)>,
     /// id → the cell's first address and its number of elements (`None`: a scalar).
-    ranges: HashMap<u32, (u64, Option<u64>)>,
+    pub(super) ranges: HashMap<u32, (u64, Option<u64>)>,
+    /// id of a heap cell → its allocation site.
+    pub(super) heap: HashMap<u32, usize>,
 }
 
 impl Objects {
@@ -114,7 +116,7 @@ impl Objects {
     }
 
     /// The first address of a cell.
-    fn base(&self, id: u32) -> u64 {
+    pub(super) fn base(&self, id: u32) -> u64 {
         self.ranges[&id].0
     }
 }
@@ -123,12 +125,15 @@ impl Objects {
 pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CError> {
     let mut sites = sites.to_vec();
     let mut objects = make_static(program, &mut sites)?;
+    super::heap_lower::register(program, &mut objects);
     objects.layout(program);
+    super::heap_lower::bases(program, &objects)?;
     let mut facts = Facts::default();
     for (&id, &(g, o)) in &objects.cells {
         let v = facts.node(key(0, VarRef::Global(g)));
         facts.prog.cell.push((id, v, o));
     }
+    let heap_first: Vec<usize> = program.heap.sites.iter().map(|s| s.cells[0]).collect();
     for f in 0..program.functions.len() {
         let body = std::mem::take(&mut program.functions[f].body);
         let mut ex = Extract {
@@ -136,6 +141,7 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             facts: &mut facts,
             sites: &sites,
             objects: &objects,
+            program_heap_first: &heap_first,
         };
         ex.stmts(&body);
         program.functions[f].body = body;
@@ -149,7 +155,9 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
         v.sort_unstable();
     }
     let invalid = program.functions.len();
+    let violation = invalid + 1;
     let mut used_invalid = false;
+    let mut used_violation = false;
     for f in 0..program.functions.len() {
         let mut body = std::mem::take(&mut program.functions[f].body);
         let mut lw = Lower {
@@ -160,17 +168,20 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             facts: &facts,
             pts: &pts,
             invalid,
+            violation,
             used_invalid: false,
+            used_violation: false,
             error: None,
         };
         each_stmt_expr(&mut body, &mut |e| lw.expr(e));
         used_invalid |= lw.used_invalid;
+        used_violation |= lw.used_violation;
         if let Some(e) = lw.error {
             return Err(e);
         }
         program.functions[f].body = body;
     }
-    if used_invalid {
+    if used_invalid || used_violation {
         let span = Span::new(0, 0);
         program.functions.push(Function {
             name: "__invalid_dereference".to_owned(),
@@ -186,6 +197,9 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             labels: vec![],
             span,
         });
+    }
+    if used_violation {
+        super::heap_lower::add_violation_fn(program);
     }
     Ok(report(program, &facts, &pts, &objects))
 }
@@ -230,6 +244,7 @@ fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<Objects, CEr
         ids: HashMap::new(),
         cells: BTreeMap::new(),
         ranges: HashMap::new(),
+        heap: HashMap::new(),
     };
     let mut next_id = 1u32;
     let mut n_objects = 0u32;
@@ -308,6 +323,8 @@ struct Extract<'a> {
     facts: &'a mut Facts,
     sites: &'a [Site],
     objects: &'a Objects,
+    /// The first cell (global) of each allocation site.
+    program_heap_first: &'a [usize],
 }
 
 impl Extract<'_> {
@@ -396,6 +413,10 @@ impl Extract<'_> {
                     let t = self.facts.node(key(self.f, temp));
                     self.facts.prog.field_addr.push((n, t, off as u32));
                 }
+                SiteKind::Alloc { heap } => {
+                    let first = self.program_heap_first[heap];
+                    self.facts.prog.addr.push((n, self.objects.ids[&first]));
+                }
                 _ => {}
             },
             IExprKind::Elem(v, _) => {
@@ -416,15 +437,18 @@ impl Extract<'_> {
 }
 
 /// Replaces the sites of one function.
-struct Lower<'a> {
+pub(super) struct Lower<'a> {
     f: usize,
-    program: &'a Program,
+    pub(super) program: &'a Program,
     sites: &'a [Site],
-    objects: &'a Objects,
+    pub(super) objects: &'a Objects,
     facts: &'a Facts,
     pts: &'a HashMap<u32, Vec<u32>>,
     invalid: usize,
+    /// `__memory_violation(kind, at, pointer)` (`heap_lower.rs`).
+    violation: usize,
     used_invalid: bool,
+    used_violation: bool,
     /// The first access through a pointer to another type (outside the subset).
     error: Option<CError>,
 }
@@ -440,8 +464,43 @@ impl Lower<'_> {
         });
     }
 
+    /// The end of an execution at an invalid operation of kind `kind` at `span` on the
+    /// address `t`: a memory violation when the property checks it, else undefined behaviour
+    /// (the execution ends, no error).
+    pub(super) fn invalid_op(&mut self, kind: MemViolation, span: Span, t: IExpr) -> IExpr {
+        let mk = |kind, ty| IExpr { kind, ty, span };
+        if self.program.heap.checks.deref_free {
+            self.used_violation = true;
+            let long = t.ty;
+            let args = vec![
+                mk(IExprKind::Const(BigInt::from(kind as i64)), long),
+                mk(IExprKind::Const(BigInt::from(span.start)), long),
+                t,
+            ];
+            mk(IExprKind::Call(self.violation, args), CType::INT)
+        } else {
+            self.used_invalid = true;
+            mk(IExprKind::Call(self.invalid, vec![]), CType::INT)
+        }
+    }
+
+    /// The function being lowered.
+    pub(super) fn f(&self) -> usize {
+        self.f
+    }
+
+    /// A call that ends the execution without an error.
+    pub(super) fn end_execution(&mut self, span: Span) -> IExpr {
+        self.used_invalid = true;
+        IExpr {
+            kind: IExprKind::Call(self.invalid, vec![]),
+            ty: CType::INT,
+            span,
+        }
+    }
+
     /// The targets of `temp` shifted by `off`: (id of the target, id of the shifted cell).
-    fn targets(&self, temp: VarRef, off: usize) -> Vec<(u32, u32)> {
+    pub(super) fn targets(&self, temp: VarRef, off: usize) -> Vec<(u32, u32)> {
         let Some(&n) = self.facts.nodes.get(&key(self.f, temp)) else {
             return vec![];
         };
@@ -469,6 +528,11 @@ impl Lower<'_> {
                 return mk(IExprKind::Const(BigInt::from(base)), ty);
             }
             SiteKind::AddrOf { .. } => unreachable!("address-taken cells are globals"),
+            SiteKind::Alloc { heap } => return self.alloc(heap, ty, span),
+            SiteKind::Free { temp } => {
+                let targets = self.targets(temp, 0);
+                return self.free(temp, &targets, span);
+            }
             SiteKind::Load { temp, off }
             | SiteKind::Store { temp, off, .. }
             | SiteKind::FieldAddr { temp, off } => (temp, off),
@@ -484,6 +548,8 @@ impl Lower<'_> {
         }
         let pty = self.program.var(self.f, temp).ty;
         let t = || mk(IExprKind::Var(temp), pty);
+        let invalid = self.invalid_op(MemViolation::Deref, span, t());
+        let invalid = super::convert(invalid, ty);
         let num = |n: i128| mk(IExprKind::Const(BigInt::from(n)), pty);
         let cmp = |op, a, b| mk(IExprKind::Cmp(op, Box::new(a), Box::new(b)), CType::INT);
         let and = |a, b| {
@@ -495,13 +561,19 @@ impl Lower<'_> {
         let arith = |op, a, b| mk(IExprKind::Arith(op, Box::new(a), Box::new(b)), pty);
         let (ranges, cells) = (&self.objects.ranges, &self.objects.cells);
         let base = |c: u32| i128::from(ranges[&c].0);
-        // `t` lies in `c`'s range.
+        // `t` lies in `c`'s range (for a heap cell: in a live block).
         let inside = |c: u32| match ranges[&c] {
             (b, None) => cmp(BinOp::Eq, t(), num(i128::from(b))),
-            (b, Some(n)) => and(
-                cmp(BinOp::Le, num(i128::from(b)), t()),
-                cmp(BinOp::Lt, t(), num(i128::from(b + n))),
-            ),
+            (b, Some(n)) => {
+                let range = and(
+                    cmp(BinOp::Le, num(i128::from(b)), t()),
+                    cmp(BinOp::Lt, t(), num(i128::from(b + n))),
+                );
+                match self.objects.heap.get(&c) {
+                    Some(&h) => and(range, self.live_element(h, c, temp, span)),
+                    None => range,
+                }
+            }
         };
         // The element of `d` that `t` addresses through `c` (`d`'s array, `c`'s index).
         let index = |c: u32| vec![arith(BinOp::Sub, t(), num(base(c)))];
@@ -519,8 +591,7 @@ impl Lower<'_> {
             SiteKind::FieldAddr { .. } => mk(IExprKind::Const(BigInt::from(base(d))), ty),
             _ => unreachable!(),
         };
-        self.used_invalid = true;
-        let invalid = conv(mk(IExprKind::Call(self.invalid, vec![]), CType::INT), ty);
+
         let Some((&last, rest)) = targets.split_last() else {
             return invalid;
         };

@@ -22,6 +22,8 @@ mod array;
 mod decl;
 mod declare;
 mod expr;
+mod heap;
+mod heap_lower;
 mod jumps;
 mod lower;
 mod places;
@@ -99,6 +101,8 @@ struct Resolver {
     ptr_sites: Vec<pointers::Site>,
     /// The number of (flattened) parameters of the current function.
     cur_params: usize,
+    /// The allocation sites so far (`heap.rs`).
+    heap: Heap,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -110,12 +114,31 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     resolve_with_points_to(items, src_len, model).map(|r| r.0)
 }
 
+/// Resolves a parsed translation unit under a data model, with the checks of a property.
+pub fn resolve_checked(
+    items: &[Item],
+    src_len: usize,
+    model: DataModel,
+    checks: MemChecks,
+) -> Result<Program, CError> {
+    resolve_full(items, src_len, model, checks).map(|r| r.0)
+}
+
 /// Resolves a parsed translation unit; also returns the points-to relation of its pointer
 /// variables as text, one `variable -> cell#id, ...` per line.
 pub fn resolve_with_points_to(
     items: &[Item],
     src_len: usize,
     model: DataModel,
+) -> Result<(Program, String), CError> {
+    resolve_full(items, src_len, model, MemChecks::unreach_call())
+}
+
+fn resolve_full(
+    items: &[Item],
+    src_len: usize,
+    model: DataModel,
+    checks: MemChecks,
 ) -> Result<(Program, String), CError> {
     let mut r = Resolver {
         globals: vec![],
@@ -140,6 +163,7 @@ pub fn resolve_with_points_to(
         types: Default::default(),
         ptr_sites: vec![],
         cur_params: 0,
+        heap: Heap::default(),
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -191,8 +215,11 @@ pub fn resolve_with_points_to(
         main,
         nondet_sites: r.sites,
         assert_error,
+        heap: std::mem::take(&mut r.heap),
     };
+    program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
+    heap_lower::property_checks(&mut program);
     for i in 0..program.functions.len() {
         let cfa = cfa::build(&program.functions[i], assert_error);
         program.functions[i].cfa = cfa;

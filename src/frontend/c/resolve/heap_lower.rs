@@ -1,0 +1,456 @@
+//! Lowering of the heap: allocation sites' cells as objects of the points-to analysis,
+//! `malloc`/`calloc`/`free` as scalar and array operations, and the property's checks
+//! (memory violations as error calls, leak checks at the end of `main` and at aborts). Part
+//! of [`super`], called by `lower.rs`.
+//!
+//! Design (the state of [`crate::frontend::c::ir::HeapSite`]): an allocation takes the
+//! site's next free index `i` (the execution ends when the site's cell arrays are full),
+//! marks elements `i .. i + n` live (1 at the block's start, 3 inside), gives every cell of
+//! them any value (or zero for `calloc`), adds one to the live-block count and moves the
+//! index past one never-allocated element; its value is the address of element `i` of the
+//! first cell. A dereference through a heap cell is valid only where the element is live
+//! (`lower.rs` adds that test to the range test). `free(t)`: nothing for `NULL`; for a live
+//! block's start, the block's elements become freed (2, 4) and the count drops by one; any
+//! other address is an invalid free. Invalid operations call `__memory_violation(kind, at,
+//! pointer)` (an error) when the property checks them, else they end the execution
+//! (undefined behaviour). With leak checks, `main`'s returns and its end, and every
+//! `abort()`/`exit()`, first test the live-block count: not zero is an error (the
+//! interpreter then decides whether it is a violation of the property).
+//!
+//! Must not: compute points-to sets (that is `lower.rs`) or build CFAs.
+
+use super::super::ast::{BinOp, Span};
+use super::super::error::CError;
+use super::super::ir::*;
+use super::super::types::CType;
+use super::lower::{Lower, Objects};
+use super::unsupported;
+use num_bigint::BigInt;
+
+/// Addresses must stay below this (pointers are `long`, 32 bits under ILP32).
+const ADDRESS_LIMIT: u64 = 1 << 31;
+
+/// Gives the cells of every allocation site ids after the address-taken cells' (one object per
+/// site).
+pub(super) fn register(program: &Program, objects: &mut Objects) {
+    let mut next_id = objects.cells.keys().next_back().map_or(1, |k| k + 1);
+    let mut next_obj = objects.cells.values().map(|c| c.1 + 1).max().unwrap_or(0);
+    for (h, site) in program.heap.sites.iter().enumerate() {
+        for &g in &site.cells {
+            objects.ids.insert(g, next_id);
+            objects.cells.insert(next_id, (g, next_obj));
+            objects.heap.insert(next_id, h);
+            next_id += 1;
+        }
+        next_obj += 1;
+    }
+}
+
+/// Records each site's cell addresses; an error when they do not fit.
+pub(super) fn bases(program: &mut Program, objects: &Objects) -> Result<(), CError> {
+    let end = objects
+        .ranges
+        .values()
+        .map(|(b, n)| b + n.unwrap_or(1) + 1)
+        .max()
+        .unwrap_or(0);
+    for site in &mut program.heap.sites {
+        if end >= ADDRESS_LIMIT {
+            return Err(unsupported(site.span, "this many allocation sites"));
+        }
+        site.bases = site
+            .cells
+            .iter()
+            .map(|g| objects.base(objects.ids[g]))
+            .collect();
+    }
+    Ok(())
+}
+
+fn mk(kind: IExprKind, ty: CType, span: Span) -> IExpr {
+    IExpr { kind, ty, span }
+}
+
+fn int(v: i128, ty: CType, span: Span) -> IExpr {
+    mk(IExprKind::Const(BigInt::from(v)), ty, span)
+}
+
+fn bin(
+    kind: fn(BinOp, Box<IExpr>, Box<IExpr>) -> IExprKind,
+    op: BinOp,
+    a: IExpr,
+    b: IExpr,
+    ty: CType,
+) -> IExpr {
+    let span = a.span;
+    mk(kind(op, Box::new(a), Box::new(b)), ty, span)
+}
+
+fn comma(a: IExpr, b: IExpr) -> IExpr {
+    let (ty, span) = (b.ty, b.span);
+    mk(IExprKind::Comma(Box::new(a), Box::new(b)), ty, span)
+}
+
+/// `var[index] = value` (the value of the element type).
+fn set(var: usize, index: IExpr, value: IExpr, ty: CType) -> IExpr {
+    let span = index.span;
+    mk(
+        IExprKind::SetElem {
+            var: VarRef::Global(var),
+            index: vec![index],
+            value: Box::new(value),
+            post: false,
+        },
+        ty,
+        span,
+    )
+}
+
+impl Lower<'_> {
+    /// The element of allocation site `h` that `temp` addresses through cell `c` is live.
+    pub(super) fn live_element(&self, h: usize, c: u32, temp: VarRef, span: Span) -> IExpr {
+        let state = self.program.heap.sites[h].state;
+        let pty = self.program.var(self.f(), temp).ty;
+        let t = mk(IExprKind::Var(temp), pty, span);
+        let base = int(i128::from(self.objects.base(c)), pty, span);
+        let idx = bin(IExprKind::Arith, BinOp::Sub, t, base, pty);
+        let elem = || {
+            mk(
+                IExprKind::Elem(VarRef::Global(state), vec![idx.clone()]),
+                CType::INT,
+                span,
+            )
+        };
+        let is = |v| {
+            bin(
+                IExprKind::Cmp,
+                BinOp::Eq,
+                elem(),
+                int(v, CType::INT, span),
+                CType::INT,
+            )
+        };
+        bin(IExprKind::Logic, BinOp::Or, is(1), is(3), CType::INT)
+    }
+
+    /// A new block of site `h`: its address (of type `ty`).
+    pub(super) fn alloc(&mut self, h: usize, ty: CType, span: Span) -> IExpr {
+        let site = self.program.heap.sites[h].clone();
+        let live = self.program.heap.live.expect("a site makes the live count");
+        let n = i128::from(site.block);
+        let i32t = CType::INT;
+        let next = || mk(IExprKind::Var(VarRef::Global(site.next)), i32t, span);
+        let at = |j: i128| {
+            bin(
+                IExprKind::Arith,
+                BinOp::Add,
+                next(),
+                int(j, i32t, span),
+                i32t,
+            )
+        };
+        // Full: the execution ends (no NULL is returned).
+        let full = bin(
+            IExprKind::Cmp,
+            BinOp::Gt,
+            at(n + 1),
+            int(i128::from(site.capacity), i32t, span),
+            i32t,
+        );
+        let stop = self.end_execution(span);
+        let mut out = mk(
+            IExprKind::Cond(Box::new(full), Box::new(stop), Box::new(int(0, i32t, span))),
+            i32t,
+            span,
+        );
+        let mut nondet = site.nondet;
+        for j in 0..n {
+            let s = if j == 0 { 1 } else { 3 };
+            out = comma(out, set(site.state, at(j), int(s, i32t, span), i32t));
+            for &g in &site.cells {
+                let cty = self.program.globals[g].ty;
+                let value = if site.zeroed {
+                    int(0, cty, span)
+                } else {
+                    nondet += 1;
+                    mk(IExprKind::Nondet(nondet - 1), cty, span)
+                };
+                out = comma(out, set(g, at(j), value, cty));
+            }
+        }
+        let var = |g| mk(IExprKind::Var(VarRef::Global(g)), i32t, span);
+        let plus = |g, d| {
+            bin(
+                IExprKind::Arith,
+                BinOp::Add,
+                var(g),
+                int(d, i32t, span),
+                i32t,
+            )
+        };
+        out = comma(
+            out,
+            mk(
+                IExprKind::Assign(VarRef::Global(live), Box::new(plus(live, 1))),
+                i32t,
+                span,
+            ),
+        );
+        out = comma(
+            out,
+            mk(
+                IExprKind::Assign(VarRef::Global(site.next), Box::new(plus(site.next, n + 1))),
+                i32t,
+                span,
+            ),
+        );
+        let base = int(i128::from(site.bases[0]), ty, span);
+        let start = super::convert(
+            bin(
+                IExprKind::Arith,
+                BinOp::Sub,
+                next(),
+                int(n + 1, i32t, span),
+                i32t,
+            ),
+            ty,
+        );
+        comma(out, bin(IExprKind::Arith, BinOp::Add, base, start, ty))
+    }
+
+    /// `free(temp)` with `temp`'s points-to targets (target cell, shifted cell).
+    pub(super) fn free(&mut self, temp: VarRef, targets: &[(u32, u32)], span: Span) -> IExpr {
+        let pty = self.program.var(self.f(), temp).ty;
+        let i32t = CType::INT;
+        let t = || mk(IExprKind::Var(temp), pty, span);
+        let mut out = self.invalid_op(MemViolation::Free, span, t());
+        let live = self.program.heap.live;
+        for &(c, _) in targets.iter().rev() {
+            let Some(&h) = self.objects.heap.get(&c) else {
+                continue;
+            };
+            let site = &self.program.heap.sites[h];
+            if self.objects.base(c) != site.bases[0] {
+                continue; // a pointer to another field than the first is never a block start
+            }
+            let (b, cap) = (i128::from(site.bases[0]), i128::from(site.capacity));
+            let idx = || bin(IExprKind::Arith, BinOp::Sub, t(), int(b, pty, span), pty);
+            let cmp = |op, a, x| bin(IExprKind::Cmp, op, a, x, i32t);
+            let and = |a, x| bin(IExprKind::Logic, BinOp::And, a, x, i32t);
+            let state = || {
+                mk(
+                    IExprKind::Elem(VarRef::Global(site.state), vec![idx()]),
+                    i32t,
+                    span,
+                )
+            };
+            let ok = and(
+                and(
+                    cmp(BinOp::Le, int(b, pty, span), t()),
+                    cmp(BinOp::Lt, t(), int(b + cap, pty, span)),
+                ),
+                cmp(BinOp::Eq, state(), int(1, i32t, span)),
+            );
+            let mut release = int(0, i32t, span);
+            for j in 0..i128::from(site.block) {
+                let at = bin(IExprKind::Arith, BinOp::Add, idx(), int(j, pty, span), pty);
+                let s = if j == 0 { 2 } else { 4 };
+                release = comma(release, set(site.state, at, int(s, i32t, span), i32t));
+            }
+            if let Some(live) = live {
+                let var = mk(IExprKind::Var(VarRef::Global(live)), i32t, span);
+                let minus = bin(IExprKind::Arith, BinOp::Sub, var, int(1, i32t, span), i32t);
+                release = comma(
+                    release,
+                    mk(
+                        IExprKind::Assign(VarRef::Global(live), Box::new(minus)),
+                        i32t,
+                        span,
+                    ),
+                );
+            }
+            let release = comma(release, int(0, i32t, span));
+            out = mk(
+                IExprKind::Cond(Box::new(ok), Box::new(release), Box::new(out)),
+                i32t,
+                span,
+            );
+        }
+        let null = bin(IExprKind::Cmp, BinOp::Eq, t(), int(0, pty, span), i32t);
+        mk(
+            IExprKind::Cond(Box::new(null), Box::new(int(0, i32t, span)), Box::new(out)),
+            i32t,
+            span,
+        )
+    }
+}
+
+/// Adds `__memory_violation(kind, at, pointer)`, whose body is the error.
+pub(super) fn add_violation_fn(program: &mut Program) {
+    if program.heap.violation_fn.is_some() {
+        return;
+    }
+    let span = Span::new(0, 0);
+    let long = |name: &str| VarInfo {
+        name: name.to_owned(),
+        ty: CType::of_rank(5, true, super::super::types::DataModel::Lp64),
+        span,
+        dims: vec![],
+    };
+    program.heap.violation_fn = Some(program.functions.len());
+    program.functions.push(Function {
+        name: "__memory_violation".to_owned(),
+        ret: Some(CType::INT),
+        params: 3,
+        locals: vec![long("kind"), long("at"), long("pointer")],
+        body: vec![IStmt {
+            kind: IStmtKind::Error,
+            span,
+        }],
+        cfa: Default::default(),
+        loop_scopes: vec![],
+        labels: vec![],
+        span,
+    });
+}
+
+/// The property's checks on the lowered program: error calls become aborts when the property
+/// is not unreach-call, and leak checks are inserted when it checks leaks.
+pub(super) fn property_checks(program: &mut Program) {
+    let checks = program.heap.checks;
+    let synthetic =
+        |f: &Function| f.name == "__memory_violation" || f.name == "__invalid_dereference";
+    if !checks.error_calls {
+        for f in program.functions.iter_mut().filter(|f| !synthetic(f)) {
+            no_error_calls(&mut f.body);
+        }
+    }
+    let Some(live) = program.heap.live.filter(|_| checks.leaks) else {
+        return;
+    };
+    add_violation_fn(program);
+    let viol = program.heap.violation_fn.expect("just added");
+    let main = program.main;
+    for (k, f) in program.functions.iter_mut().enumerate() {
+        if synthetic(f) {
+            continue;
+        }
+        let mut ctx = LeakCtx {
+            live,
+            viol,
+            is_main: k == main,
+            locals: &mut f.locals,
+        };
+        ctx.stmts(&mut f.body);
+        if k == main {
+            let end = Span::new(f.span.end.saturating_sub(1), f.span.end);
+            f.body
+                .push(leak_check(live, viol, MemViolation::LeakAtEnd, end));
+        }
+    }
+}
+
+fn no_error_calls(stmts: &mut [IStmt]) {
+    for s in stmts {
+        match &mut s.kind {
+            IStmtKind::Error => s.kind = IStmtKind::Abort,
+            IStmtKind::Assert(c) => s.kind = IStmtKind::Assume(c.clone()),
+            IStmtKind::If(_, a, b) => {
+                no_error_calls(a);
+                no_error_calls(b);
+            }
+            IStmtKind::Loop { body, .. }
+            | IStmtKind::Block(body)
+            | IStmtKind::Switch { body, .. } => no_error_calls(body),
+            _ => {}
+        }
+    }
+}
+
+/// `if (live != 0) __memory_violation(kind, at, 0);`
+fn leak_check(live: usize, viol: usize, kind: MemViolation, span: Span) -> IStmt {
+    let i32t = CType::INT;
+    let long = CType::of_rank(5, true, super::super::types::DataModel::Lp64);
+    let var = mk(IExprKind::Var(VarRef::Global(live)), i32t, span);
+    let cond = bin(IExprKind::Cmp, BinOp::Ne, var, int(0, i32t, span), i32t);
+    let args = vec![
+        int(kind as i128, long, span),
+        int(span.start as i128, long, span),
+        int(0, long, span),
+    ];
+    let call = mk(IExprKind::Call(viol, args), i32t, span);
+    IStmt {
+        kind: IStmtKind::If(
+            cond,
+            vec![IStmt {
+                kind: IStmtKind::Expr(call),
+                span,
+            }],
+            vec![],
+        ),
+        span,
+    }
+}
+
+struct LeakCtx<'a> {
+    live: usize,
+    viol: usize,
+    is_main: bool,
+    locals: &'a mut Vec<VarInfo>,
+}
+
+impl LeakCtx<'_> {
+    fn stmts(&mut self, stmts: &mut [IStmt]) {
+        for s in stmts {
+            let span = s.span;
+            match &mut s.kind {
+                IStmtKind::Abort => {
+                    let check = leak_check(self.live, self.viol, MemViolation::LeakAtAbort, span);
+                    let abort = IStmt {
+                        kind: IStmtKind::Abort,
+                        span,
+                    };
+                    s.kind = IStmtKind::Block(vec![check, abort]);
+                }
+                IStmtKind::Return(value) if self.is_main => {
+                    let check = leak_check(self.live, self.viol, MemViolation::LeakAtEnd, span);
+                    let mut out = vec![];
+                    // The value first (it may free), then the check.
+                    let value = value.take().map(|e| {
+                        let l = self.locals.len();
+                        self.locals.push(VarInfo {
+                            name: format!("ret@{}", span.start),
+                            ty: e.ty,
+                            span,
+                            dims: vec![],
+                        });
+                        let ty = e.ty;
+                        out.push(IStmt {
+                            kind: IStmtKind::Expr(mk(
+                                IExprKind::Assign(VarRef::Local(l), Box::new(e)),
+                                ty,
+                                span,
+                            )),
+                            span,
+                        });
+                        mk(IExprKind::Var(VarRef::Local(l)), ty, span)
+                    });
+                    out.push(check);
+                    out.push(IStmt {
+                        kind: IStmtKind::Return(value),
+                        span,
+                    });
+                    s.kind = IStmtKind::Block(out);
+                }
+                IStmtKind::If(_, a, b) => {
+                    self.stmts(a);
+                    self.stmts(b);
+                }
+                IStmtKind::Loop { body, .. }
+                | IStmtKind::Block(body)
+                | IStmtKind::Switch { body, .. } => self.stmts(body),
+                _ => {}
+            }
+        }
+    }
+}
