@@ -136,7 +136,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         live_variables_only: !args.all_variables,
     };
     if args.emit_chc {
-        return match c::load_with(&store, &src, args.data_model, &encode) {
+        return match c::load_checked(&store, &src, args.data_model, &encode, property.checks()) {
             Ok((_, tr)) => (
                 SystemPrinter::new(&store, &tr.system).script(),
                 String::new(),
@@ -157,6 +157,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         testing: !args.no_testing,
         encode,
         forge: super::solve::forgery(),
+        checks: property.checks(),
     };
     let Verified {
         program,
@@ -214,8 +215,19 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 }
             }
         }
-        Verdict::Unsafe { values, target } => {
+        Verdict::Unsafe {
+            values,
+            target,
+            violation,
+        } => {
             out.push_str("unsafe\n");
+            if let Some(v) = &violation {
+                let (line, col) = hornbeam::syntax::parse::line_col(&src, v.at);
+                out.push_str(&format!(
+                    "{}: {} at {name}:{line}:{col}\n",
+                    v.property, v.what
+                ));
+            }
             if args.trace {
                 out.push_str(&trace_text(&program, &values, &src));
             }

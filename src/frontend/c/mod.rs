@@ -54,6 +54,16 @@ pub fn read_program(src: &str, model: DataModel) -> Result<Program, CError> {
     resolve::resolve(&items, src.len(), model)
 }
 
+/// Parses and resolves a C program with the checks of a property (see [`ir::MemChecks`]).
+pub fn read_program_checked(
+    src: &str,
+    model: DataModel,
+    checks: ir::MemChecks,
+) -> Result<Program, CError> {
+    let items = parse::parse_unit(src)?;
+    resolve::resolve_checked(&items, src.len(), model, checks)
+}
+
 /// Parses, resolves and translates a C program into clauses over `store`.
 pub fn load(
     store: &TermStore,
@@ -70,7 +80,18 @@ pub fn load_with(
     model: DataModel,
     options: &EncodeOptions,
 ) -> Result<(Program, Translation), CError> {
-    let program = read_program(src, model)?;
+    load_checked(store, src, model, options, ir::MemChecks::unreach_call())
+}
+
+/// Like [`load_with`], with the checks of a property.
+pub fn load_checked(
+    store: &TermStore,
+    src: &str,
+    model: DataModel,
+    options: &EncodeOptions,
+    checks: ir::MemChecks,
+) -> Result<(Program, Translation), CError> {
+    let program = read_program_checked(src, model, checks)?;
     let translation = translate_with(store, &program, options);
     Ok((program, translation))
 }

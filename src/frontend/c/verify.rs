@@ -11,6 +11,7 @@
 //! Must not: print or write files (`hornbeam verify` prints the [`Verdict`] and writes
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
+use super::ir::MemChecks;
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
 use crate::engine::driver::{self, EngineChoice, Forgery, SolveOptions};
@@ -38,6 +39,8 @@ pub struct VerifyOptions {
     /// For tests only: replace the engine's witness by a wrong one before it is checked (see
     /// [`Forgery`]), to show that the check catches it.
     pub forge: Option<Forgery>,
+    /// What is checked: the property's checks (default: unreach-call).
+    pub checks: MemChecks,
 }
 
 impl Default for VerifyOptions {
@@ -50,6 +53,7 @@ impl Default for VerifyOptions {
             testing: true,
             encode: EncodeOptions::default(),
             forge: None,
+            checks: MemChecks::unreach_call(),
         }
     }
 }
@@ -64,8 +68,11 @@ pub enum Verdict {
     Unsafe {
         /// The values, in the order the run consumed them.
         values: Vec<NondetValue>,
-        /// Byte offset of the error call reached.
+        /// Byte offset of the error call reached (of the invalid operation, for a memory
+        /// violation).
         target: usize,
+        /// Under a memory property: the violation the run reached.
+        violation: Option<interp::Violation>,
     },
     /// No answer, and why.
     Unknown(Reason),
@@ -106,7 +113,13 @@ pub struct VerifyTimes {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let (program, translation) = super::load_with(store, src, options.data_model, &options.encode)?;
+    let (program, translation) = super::load_checked(
+        store,
+        src,
+        options.data_model,
+        &options.encode,
+        options.checks,
+    )?;
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let mut times = VerifyTimes {
         load: ms(started.elapsed()),
@@ -151,10 +164,20 @@ fn test(
     let until = Instant::now() + Duration::from_secs_f64(share);
     let values = explore::search(program, 64, until, line_of)?;
     let run = replay(program, &values, line_of);
-    (run.outcome == interp::Outcome::Error).then(|| Verdict::Unsafe {
+    (run.outcome == interp::Outcome::Error).then(|| unsafe_verdict(values, run))
+}
+
+/// The verdict of a run that reached the error.
+fn unsafe_verdict(values: Vec<NondetValue>, run: interp::Finished) -> Verdict {
+    let target = match &run.violation {
+        Some(v) => v.at,
+        None => run.error_at.map_or(0, |s| s.start),
+    };
+    Verdict::Unsafe {
         values,
-        target: run.error_at.map_or(0, |s| s.start),
-    })
+        target,
+        violation: run.violation,
+    }
 }
 
 /// Solves the clauses and reads the answer back: the verdict, the engine that answered and its
@@ -189,16 +212,19 @@ fn read_back(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Verdict {
     match answer {
+        Answer::Sat(_) if memtrack_unproved(program) => Verdict::Unknown(Reason::GaveUp(
+            "the clauses prove that no block is left allocated at any end of the program, \
+             which implies valid-memtrack only for programs that always terminate: this one \
+             has loops or recursion"
+                .to_owned(),
+        )),
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(d) => {
             let values = trace::extract(store, tr, &d);
             let run = replay(program, &values, line_of);
             match run.outcome {
-                interp::Outcome::Error => Verdict::Unsafe {
-                    values,
-                    target: run.error_at.map_or(0, |s| s.start),
-                },
+                interp::Outcome::Error => unsafe_verdict(values, run),
                 interp::Outcome::Stuck(why) => Verdict::Unknown(Reason::GaveUp(format!(
                     "the counterexample of the clauses does not replay on the program ({why})"
                 ))),
@@ -232,4 +258,56 @@ pub fn replay(
         interp::Budget::default(),
         line_of,
     )
+}
+
+/// Whether a proof of the clauses leaves valid-memtrack open: the leak checks only look at the
+/// ends of executions, so a block lost in an execution that never ends escapes them; without
+/// loops and recursion every execution ends.
+fn memtrack_unproved(program: &Program) -> bool {
+    let checks = program.heap.checks;
+    if !checks.leaks || checks.cleanup || program.heap.live.is_none() {
+        return false;
+    }
+    program.functions.iter().any(|f| {
+        let mut calls = false;
+        for e in &f.cfa.edges {
+            let exprs: Vec<&super::ir::IExpr> = match &e.op {
+                super::cfa::Op::Expr(x) | super::cfa::Op::Assume(x, _) => vec![x],
+                super::cfa::Op::Init(_, Some(x)) | super::cfa::Op::Return(Some(x)) => vec![x],
+                _ => vec![],
+            };
+            let mut stack = exprs;
+            while let Some(x) = stack.pop() {
+                if let super::ir::IExprKind::Call(g, _) = x.kind {
+                    // A call of a defined function may recurse; the synthetic ones do not.
+                    calls |= Some(g) != program.heap.violation_fn
+                        && program.functions[g].name != "__invalid_dereference";
+                }
+                stack.extend(x.operands());
+            }
+        }
+        calls || has_cycle(&f.cfa)
+    })
+}
+
+/// Whether the CFA has a cycle (a loop).
+fn has_cycle(cfa: &super::cfa::Cfa) -> bool {
+    let n = cfa.locs.len();
+    let mut indegree = vec![0usize; n];
+    for e in &cfa.edges {
+        indegree[e.to.0 as usize] += 1;
+    }
+    let mut stack: Vec<usize> = (0..n).filter(|&l| indegree[l] == 0).collect();
+    let mut seen = 0;
+    while let Some(l) = stack.pop() {
+        seen += 1;
+        for &e in &cfa.out[l] {
+            let t = cfa.edge(e).to.0 as usize;
+            indegree[t] -= 1;
+            if indegree[t] == 0 {
+                stack.push(t);
+            }
+        }
+    }
+    seen < n
 }

@@ -244,6 +244,9 @@ impl Resolver {
                 if t.pointers > 0 || self.full_type(&t.specs, 0)?.is_ptr() {
                     return self.cast_ext(t, a, span);
                 }
+                if self.fty_of(a)?.decayed().is_ptr() {
+                    self.ptr_to_int.get_or_insert(span);
+                }
                 let a = self.expr(a)?;
                 match self.base_type(&t.specs)? {
                     Some(ty) => convert(a, ty),

@@ -314,10 +314,111 @@ pub(super) fn add_violation_fn(program: &mut Program) {
     });
 }
 
+/// Whether an index expression may be evaluated twice (no effects).
+fn pure(e: &IExpr) -> bool {
+    match &e.kind {
+        IExprKind::Const(_) | IExprKind::Var(_) => true,
+        IExprKind::Arith(_, a, b) | IExprKind::Cmp(_, a, b) => pure(a) && pure(b),
+        IExprKind::Convert(a) | IExprKind::Neg(a) | IExprKind::BitNot(a) | IExprKind::Not(a) => {
+            pure(a)
+        }
+        _ => false,
+    }
+}
+
+/// Under valid-deref, an index outside its array's dimension is a violation (not undefined
+/// behaviour that ends the execution): every access to a program array first tests its
+/// indices. An index with effects is `unsupported` there (it would be evaluated twice).
+fn array_bounds(program: &mut Program) -> Result<(), CError> {
+    let heap: std::collections::HashSet<usize> = program
+        .heap
+        .sites
+        .iter()
+        .flat_map(|s| s.cells.iter().copied().chain([s.state]))
+        .collect();
+    let viol = program.heap.violation_fn.expect("added by the caller");
+    let globals = program.globals.clone();
+    let mut error = None;
+    for f in &mut program.functions {
+        if f.name == "__memory_violation" || f.name == "__invalid_dereference" {
+            continue;
+        }
+        let locals = f.locals.clone();
+        let info = |v: VarRef| match v {
+            VarRef::Global(g) => &globals[g],
+            VarRef::Local(l) => &locals[l],
+        };
+        super::walk::each_stmt_expr(&mut f.body, &mut |e| {
+            super::walk::visit(e, &mut |x| {
+                let (var, index) = match &x.kind {
+                    IExprKind::Elem(v, idx) => (*v, idx),
+                    IExprKind::SetElem { var, index, .. } => (*var, index),
+                    _ => return,
+                };
+                if matches!(var, VarRef::Global(g) if heap.contains(&g)) {
+                    return;
+                }
+                if !index.iter().all(pure) {
+                    error.get_or_insert_with(|| {
+                        unsupported(x.span, "array indices with side effects under valid-deref")
+                    });
+                    return;
+                }
+                let span = x.span;
+                let i32t = CType::INT;
+                let mut ok = int(1, i32t, span);
+                for (i, d) in index.iter().zip(&info(var).dims) {
+                    let size = match d {
+                        Dim::Const(n) => mk(IExprKind::Const(n.clone()), i.ty, span),
+                        Dim::Var(v) => {
+                            let t = info(*v).ty;
+                            super::convert(mk(IExprKind::Var(*v), t, span), i.ty)
+                        }
+                    };
+                    let lo = bin(
+                        IExprKind::Cmp,
+                        BinOp::Le,
+                        int(0, i.ty, span),
+                        i.clone(),
+                        i32t,
+                    );
+                    let hi = bin(IExprKind::Cmp, BinOp::Lt, i.clone(), size, i32t);
+                    let both = bin(IExprKind::Logic, BinOp::And, lo, hi, i32t);
+                    ok = bin(IExprKind::Logic, BinOp::And, ok, both, i32t);
+                }
+                let long = CType::of_rank(5, true, super::super::types::DataModel::Lp64);
+                let args = vec![
+                    int(MemViolation::Deref as i128, long, span),
+                    int(span.start as i128, long, span),
+                    int(-1, long, span),
+                ];
+                let call = mk(IExprKind::Call(viol, args), i32t, span);
+                let ty = x.ty;
+                let inner = x.clone();
+                *x = mk(
+                    IExprKind::Cond(
+                        Box::new(ok),
+                        Box::new(inner),
+                        Box::new(super::convert(call, ty)),
+                    ),
+                    ty,
+                    span,
+                );
+            })
+        });
+    }
+    error.map_or(Ok(()), Err)
+}
+
 /// The property's checks on the lowered program: error calls become aborts when the property
-/// is not unreach-call, and leak checks are inserted when it checks leaks.
-pub(super) fn property_checks(program: &mut Program) {
+/// is not unreach-call, array bounds are checked under valid-deref, and leak checks are
+/// inserted when it checks leaks.
+pub(super) fn property_checks(program: &mut Program) -> Result<(), CError> {
     let checks = program.heap.checks;
+    if checks.deref_free {
+        add_violation_fn(program);
+        array_bounds(program)?;
+    }
     let synthetic =
         |f: &Function| f.name == "__memory_violation" || f.name == "__invalid_dereference";
     if !checks.error_calls {
@@ -326,7 +427,7 @@ pub(super) fn property_checks(program: &mut Program) {
         }
     }
     let Some(live) = program.heap.live.filter(|_| checks.leaks) else {
-        return;
+        return Ok(());
     };
     add_violation_fn(program);
     let viol = program.heap.violation_fn.expect("just added");
@@ -348,6 +449,7 @@ pub(super) fn property_checks(program: &mut Program) {
                 .push(leak_check(live, viol, MemViolation::LeakAtEnd, end));
         }
     }
+    Ok(())
 }
 
 fn no_error_calls(stmts: &mut [IStmt]) {

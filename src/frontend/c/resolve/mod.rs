@@ -103,6 +103,8 @@ struct Resolver {
     cur_params: usize,
     /// The allocation sites so far (`heap.rs`).
     heap: Heap,
+    /// The first cast of a pointer to an integer.
+    ptr_to_int: Option<Span>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -164,6 +166,7 @@ fn resolve_full(
         ptr_sites: vec![],
         cur_params: 0,
         heap: Heap::default(),
+        ptr_to_int: None,
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -206,6 +209,14 @@ fn resolve_full(
     for (f, params) in defs {
         functions.push(r.function(f, params)?);
     }
+    if let (Some(span), false) = (r.ptr_to_int, r.heap.sites.is_empty()) {
+        // Allocation gives fresh addresses; a real `malloc` may reuse a freed block's
+        // address, which only a pointer turned into an integer can observe.
+        return Err(unsupported(
+            span,
+            "casts of pointers to integers in programs that allocate memory",
+        ));
+    }
     let sites = std::mem::take(&mut r.ptr_sites);
     let mut program = Program {
         globals: r.globals,
@@ -219,7 +230,7 @@ fn resolve_full(
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
-    heap_lower::property_checks(&mut program);
+    heap_lower::property_checks(&mut program)?;
     for i in 0..program.functions.len() {
         let cfa = cfa::build(&program.functions[i], assert_error);
         program.functions[i].cfa = cfa;
