@@ -5,8 +5,10 @@ Usage: scripts/bench_c.py [--dir ../shared/svcomp/public] [--timeout 20] [--jobs
                           [--bin target/release/hornbeam] [--out bench-out/c.tsv] [--only SUBSTR]
                           [--extra=--all-variables]
 
-Reads DIR/expected.tsv (columns path, category, expected = safe|unsafe). Each task runs under
-`nice` with `--timeout T --trace`; a verdict that differs from the expected one is WRONG.
+Reads DIR/expected.tsv (columns path, category, expected = safe|unsafe; or, as in
+../shared/heap, path, expected = true|false and property: then each row runs with
+`--property PROPERTY` and its category is the path's folder and the property). Each task runs
+under `nice` with `--timeout T --trace`; a verdict that differs from the expected one is WRONG.
 Prints one table row per category (answered, safe, unsafe, unknown, wrong, errors) and writes
 one TSV line per task.
 """
@@ -15,8 +17,10 @@ from concurrent.futures import ThreadPoolExecutor
 from collections import defaultdict
 
 
-def run(binary, path, timeout, extra):
+def run(binary, path, timeout, extra, prop):
     t0 = time.time()
+    if prop:
+        extra = [*extra, "--property", prop]
     try:
         p = subprocess.run(["nice", binary, "verify", "--timeout", str(timeout), "--trace", *extra, path],
                            capture_output=True, text=True, timeout=timeout + 30)
@@ -44,10 +48,15 @@ def main():
     a = ap.parse_args()
     with open(os.path.join(a.dir, "expected.tsv")) as f:
         tasks = [r for r in csv.DictReader(f, delimiter="\t") if a.only in r["path"]]
+    for r in tasks:
+        r["expected"] = {"true": "safe", "false": "unsafe"}.get(r["expected"], r["expected"])
+        if "category" not in r:
+            folder = os.path.dirname(r["path"]) or os.path.basename(os.path.normpath(a.dir))
+            r["category"] = f"{folder} {r.get('property', '')}".strip()
     binary = os.path.abspath(a.bin)
 
     def job(r):
-        return r, run(binary, os.path.join(a.dir, r["path"]), a.timeout, a.extra)
+        return r, run(binary, os.path.join(a.dir, r["path"]), a.timeout, a.extra, r.get("property"))
 
     rows = []
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:

@@ -2,6 +2,8 @@
 //! `tests/data/c/`: every `safe/` program is verified `safe` (never `unsafe`), every `unsafe/`
 //! program `unsafe` with a replayed trace of its nondet values, every `error/` program fails
 //! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
+//! A first line `// property: valid-memsafety valid-free` checks that property instead of
+//! unreach-call and, for an unsafe program, that the answer names the violated sub-property.
 //! Snapshots of the emitted clauses pin the encoding of a few programs.
 
 use std::path::{Path, PathBuf};
@@ -39,6 +41,18 @@ fn check(input: &Path) -> Result<(), String> {
     if expected == "unsafe" {
         args.extend(["--engine", "bmc"]);
     }
+    // A first line `// property: NAME [SUB-PROPERTY]` checks that property (default
+    // unreach-call); an unsafe program's answer then names the violated sub-property.
+    let src = std::fs::read_to_string(input).map_err(|e| e.to_string())?;
+    let marker: Vec<String> = src
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("// property: "))
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    if let Some(p) = marker.first() {
+        args.extend(["--property", p.as_str()]);
+    }
     let out = Command::new(BIN)
         .args(&args)
         .output()
@@ -50,12 +64,18 @@ fn check(input: &Path) -> Result<(), String> {
     match expected.as_str() {
         "safe" if first == "safe" => Ok(()),
         "unsafe" if first == "unsafe" => {
+            let mut lines = stdout.lines().skip(1).peekable();
+            if let Some(sub) = marker.get(1) {
+                let named = lines.next().unwrap_or_default();
+                if !named.starts_with(&format!("{sub}: ")) || !named.contains(path) {
+                    return Err(format!(
+                        "expected `{sub}: ... at {path}:L:C`\n{}",
+                        describe()
+                    ));
+                }
+            }
             // The trace lists every nondet value with its line: `line L:C: text = value`.
-            if stdout
-                .lines()
-                .skip(1)
-                .all(|l| l.starts_with("line ") && l.contains(" = "))
-            {
+            if lines.all(|l| l.starts_with("line ") && l.contains(" = ")) {
                 Ok(())
             } else {
                 Err(format!("malformed trace\n{}", describe()))

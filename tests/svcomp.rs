@@ -115,8 +115,6 @@ fn other_property_files_are_refused_where_the_text_is() {
 fn other_property_names_and_missing_files_are_refused() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for name in [
-        "valid-memsafety",
-        "valid-memcleanup",
         "no-overflow",
         "termination",
         "no-data-race",

@@ -139,7 +139,24 @@ impl Resolver {
     fn sizeof_type(&mut self, e: &Expr) -> Result<Option<FTy>, CError> {
         Ok(match &e.kind {
             ExprKind::SizeofType(t) => Some(self.full_type(&t.specs, t.pointers)?),
-            ExprKind::SizeofExpr(x) => Some(self.fty_of(x)?),
+            ExprKind::SizeofExpr(x) => {
+                // `fty_of` decays arrays to pointers: their size is another matter.
+                let array = match &x.kind {
+                    ExprKind::Ident(n) => {
+                        self.lookup(n).is_some_and(|(v, _)| self.info(v).is_array())
+                    }
+                    ExprKind::Unary(UnOp::Deref, _) | ExprKind::Member(..) => false,
+                    _ => true,
+                };
+                let t = self.fty_of(x)?;
+                if array || matches!(t, FTy::Array(..)) {
+                    return Err(unsupported(
+                        e.span,
+                        "`sizeof` of an array or of this expression",
+                    ));
+                }
+                Some(t)
+            }
             _ => None,
         })
     }

@@ -161,7 +161,8 @@ impl Resolver {
             }
             ExprKind::Call(f, _) => match &f.kind {
                 ExprKind::Ident(n)
-                    if (n == "malloc" || n == "calloc")
+                    if super::heap::HEAP_FUNCTIONS.contains(&n.as_str())
+                        && n != "free"
                         && !self.sigs.get(n).is_some_and(|s| s.index.is_some()) =>
                 {
                     FTy::Ptr(Box::new(FTy::Void))
