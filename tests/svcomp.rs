@@ -222,8 +222,16 @@ fn replay(dir: &Path, program: &str, model: DataModel, yaml: &str) -> Result<(),
 #[test]
 fn violation_witnesses_are_well_formed_and_replay_to_the_error() {
     let dir = data("c");
+    // Programs unsafe under a memory property (a first line `// property: ...`) are unsafe
+    // under that property only; their witnesses are not checked here.
+    let unreach_call = |p: &PathBuf| {
+        !std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .starts_with("// property: ")
+    };
     let mut programs: Vec<(PathBuf, String, DataModel)> = files("c/unsafe", "c")
         .into_iter()
+        .filter(unreach_call)
         .map(|p| {
             let name = format!("unsafe/{}", p.file_name().unwrap().to_string_lossy());
             (dir.clone(), name, DataModel::Ilp32)
