@@ -4,7 +4,8 @@
 //! Design: every `malloc`/`calloc` call in the source is an *allocation site*. Its size must
 //! be a constant number of elements of one type, read off the argument: `sizeof(T)`,
 //! `sizeof e`, `n * sizeof(T)` or `sizeof(T) * n` with `n` a constant (`calloc(n, sizeof(T))`
-//! alike). The site is an unbounded array of such blocks, flattened like an array of structs
+//! alike), or a constant number of bytes (a block of `char`s, which only `char` accesses
+//! may read). The site is an unbounded array of such blocks, flattened like an array of structs
 //! (`struct_array.rs`): one global integer array per cell of `T`, [`CAPACITY`] elements each,
 //! plus a state array and a next-block counter (see [`crate::frontend::c::ir::HeapSite`]).
 //! For the points-to analysis the site is one abstract object; its cells get addresses like
@@ -122,7 +123,12 @@ impl Resolver {
                 let n = self.expr(n)?;
                 (s, fold(&n).ok_or_else(shape)?)
             }
-            _ => return Err(shape()),
+            // A constant number of bytes: a block of `char`s (an access through a pointer to
+            // another type is refused by the lowering).
+            _ => {
+                let n = self.expr(size)?;
+                (FTy::Scalar(CType::CHAR), fold(&n).ok_or_else(shape)?)
+            }
         };
         let total = k * count.unwrap_or_else(|| BigInt::from(1));
         let n = total.to_u64().filter(|n| (1..=MAX_BLOCK).contains(n));
