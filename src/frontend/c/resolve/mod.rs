@@ -26,6 +26,7 @@ mod heap;
 mod heap_lower;
 mod jumps;
 mod lower;
+mod mem_checks;
 mod places;
 mod pointers;
 mod struct_array;
@@ -230,7 +231,7 @@ fn resolve_full(
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
-    heap_lower::property_checks(&mut program)?;
+    mem_checks::property_checks(&mut program)?;
     for i in 0..program.functions.len() {
         let cfa = cfa::build(&program.functions[i], assert_error);
         program.functions[i].cfa = cfa;

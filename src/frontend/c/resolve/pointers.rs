@@ -163,7 +163,7 @@ impl Resolver {
                 ExprKind::Ident(n)
                     if super::heap::HEAP_FUNCTIONS.contains(&n.as_str())
                         && n != "free"
-                        && !self.sigs.get(n).is_some_and(|s| s.index.is_some()) =>
+                        && self.sigs.get(n).is_none_or(|s| s.index.is_none()) =>
                 {
                     FTy::Ptr(Box::new(FTy::Void))
                 }
