@@ -81,7 +81,8 @@ impl Machine<'_> {
                         3 | 4 => "free of a pointer into the middle of a block",
                         _ => "free of a pointer that is not the start of an allocated block",
                     },
-                    _ => "free of a pointer that does not point to the heap",
+                    Some(_) => "free of a pointer to a field of a block",
+                    None => "free of a pointer that does not point to the heap",
                 };
                 found("valid-free", what.to_owned())
             }
