@@ -2,8 +2,9 @@
 //! `tests/data/c/`: every `safe/` program is verified `safe` (never `unsafe`), every `unsafe/`
 //! program `unsafe` with a replayed trace of its nondet values, every `error/` program fails
 //! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
-//! A first line `// property: valid-memsafety valid-free` checks that property instead of
-//! unreach-call and, for an unsafe program, that the answer names the violated sub-property.
+//! A first line `// property: valid-memsafety valid-free` (the second line, after an error
+//! program's `// expect:`) checks that property instead of unreach-call and, for an unsafe
+//! program, that the answer names the violated sub-property.
 //! Snapshots of the emitted clauses pin the encoding of a few programs.
 
 use std::path::{Path, PathBuf};
@@ -41,13 +42,13 @@ fn check(input: &Path) -> Result<(), String> {
     if expected == "unsafe" {
         args.extend(["--engine", "bmc"]);
     }
-    // A first line `// property: NAME [SUB-PROPERTY]` checks that property (default
+    // A line `// property: NAME [SUB-PROPERTY]` (first or second) checks that property (default
     // unreach-call); an unsafe program's answer then names the violated sub-property.
     let src = std::fs::read_to_string(input).map_err(|e| e.to_string())?;
     let marker: Vec<String> = src
         .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("// property: "))
+        .take(2)
+        .find_map(|l| l.strip_prefix("// property: "))
         .map(|l| l.split_whitespace().map(str::to_owned).collect())
         .unwrap_or_default();
     if let Some(p) = marker.first() {
