@@ -262,3 +262,19 @@ fn points_to_of_pointers_to_locals() {
         resolve::resolve_with_points_to(&items, src.len(), DataModel::Ilp32).expect("resolves");
     insta::assert_snapshot!(pts);
 }
+
+#[test]
+fn heap_operations_are_listed_for_engines_over_the_cfa() {
+    use hornbeam::frontend::c::ir::HeapOpKind;
+    use hornbeam::frontend::c::{read_program, DataModel};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/safe/heap-dll.c");
+    let src = std::fs::read_to_string(path).expect("test file");
+    let p = read_program(&src, DataModel::Ilp32).expect("in the subset");
+    assert_eq!(p.heap.sites.len(), 2, "one allocation site per malloc call");
+    let count = |f: &dyn Fn(&HeapOpKind) -> bool| p.heap.ops.iter().filter(|o| f(&o.kind)).count();
+    assert_eq!(count(&|k| matches!(k, HeapOpKind::Alloc(_))), 2);
+    assert_eq!(count(&|k| matches!(k, HeapOpKind::Free(_))), 2);
+    // a->next = b; a->prev = NULL; b->next = NULL; b->prev = a; and b->prev->v = 2
+    assert_eq!(count(&|k| matches!(k, HeapOpKind::Store(..))), 5);
+    assert!(count(&|k| matches!(k, HeapOpKind::Load(..))) >= 2);
+}

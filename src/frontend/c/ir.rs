@@ -404,6 +404,39 @@ pub struct Heap {
     pub violation_fn: Option<usize>,
     /// What is checked.
     pub checks: MemChecks,
+    /// The heap operations as the source states them, before they were lowered into array
+    /// operations: what an engine over the CFA (a shape domain) reads to recognise them.
+    pub ops: Vec<HeapOp>,
+}
+
+/// A heap operation of the source: where, in which function, on which pointer.
+///
+/// The lowering saves the pointer in `pointer` (a local of `func`) just before the
+/// operation, and the CFA edge whose span contains `span` performs it (the lowered form is a
+/// case split over the points-to targets; see `resolve/lower.rs`).
+#[derive(Clone, Debug)]
+pub struct HeapOp {
+    /// The function (index among the definitions).
+    pub func: usize,
+    /// The operation's place in the source.
+    pub span: Span,
+    /// What it does.
+    pub kind: HeapOpKind,
+}
+
+/// The kinds of [`HeapOp`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapOpKind {
+    /// A new block of the allocation site with this index.
+    Alloc(usize),
+    /// `free(pointer)`.
+    Free(VarRef),
+    /// Reads the cell `off` cells after the one `pointer` points to (`p->f`, `*p`).
+    Load(VarRef, usize),
+    /// Writes it.
+    Store(VarRef, usize),
+    /// Its address (`&p->f`).
+    FieldAddr(VarRef, usize),
 }
 
 /// An allocation site: per cell of its element type, a global integer array of

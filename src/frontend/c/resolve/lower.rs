@@ -171,15 +171,18 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             violation,
             used_invalid: false,
             used_violation: false,
+            ops: vec![],
             error: None,
         };
         each_stmt_expr(&mut body, &mut |e| lw.expr(e));
+        let ops = std::mem::take(&mut lw.ops);
         used_invalid |= lw.used_invalid;
         used_violation |= lw.used_violation;
         if let Some(e) = lw.error {
             return Err(e);
         }
         program.functions[f].body = body;
+        program.heap.ops.extend(ops);
     }
     if used_invalid || used_violation {
         let span = Span::new(0, 0);
@@ -449,6 +452,8 @@ pub(super) struct Lower<'a> {
     violation: usize,
     used_invalid: bool,
     used_violation: bool,
+    /// The heap operations met (sites with a heap cell among their targets).
+    ops: Vec<HeapOp>,
     /// The first access through a pointer to another type (outside the subset).
     error: Option<CError>,
 }
@@ -482,6 +487,33 @@ impl Lower<'_> {
             self.used_invalid = true;
             mk(IExprKind::Call(self.invalid, vec![]), CType::INT)
         }
+    }
+
+    /// Records `site` in the heap operations when it allocates, frees, or may reach a heap
+    /// cell.
+    fn note_heap_op(&mut self, site: &Site, span: Span) {
+        let on_heap = |lw: &Self, temp| {
+            lw.targets(temp, 0)
+                .iter()
+                .any(|(c, _)| lw.objects.heap.contains_key(c))
+        };
+        let kind = match site.kind {
+            SiteKind::Alloc { heap } => HeapOpKind::Alloc(heap),
+            SiteKind::Free { temp } => HeapOpKind::Free(temp),
+            SiteKind::Load { temp, off } if on_heap(self, temp) => HeapOpKind::Load(temp, off),
+            SiteKind::Store { temp, off, .. } if on_heap(self, temp) => {
+                HeapOpKind::Store(temp, off)
+            }
+            SiteKind::FieldAddr { temp, off } if on_heap(self, temp) => {
+                HeapOpKind::FieldAddr(temp, off)
+            }
+            _ => return,
+        };
+        self.ops.push(HeapOp {
+            func: self.f,
+            span,
+            kind,
+        });
     }
 
     /// The function being lowered.
@@ -518,6 +550,7 @@ impl Lower<'_> {
     }
 
     fn site(&mut self, site: &Site, ty: CType, span: Span) -> IExpr {
+        self.note_heap_op(site, span);
         let mk = |kind, ty| IExpr { kind, ty, span };
         let (temp, off) = match site.kind {
             SiteKind::AddrOf {
