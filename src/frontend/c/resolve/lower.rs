@@ -13,7 +13,8 @@
 //!    allocated*: each becomes a global (`f.x`), so callees read and write it through pointers
 //!    and it travels through function summaries as globals do. That is only sound for
 //!    functions that are not recursive (one instance alive at a time); address-taken locals of
-//!    recursive functions are `unsupported`.
+//!    recursive functions are `unsupported`. The cells of every allocation site (`heap.rs`)
+//!    are objects too, laid out after the others (`heap_lower.rs`).
 //! 2. **Points-to sets**: facts (`addr`, `copy`, `load`, `store`, `field_addr`, `cell`) read
 //!    off the resolved program go through the Datalog rule set `cfa_pointsto` (top-level
 //!    `rules/`), Andersen-style.

@@ -6,7 +6,9 @@
 //! pointers: `structs.rs` (full types, flattening into one scalar per field), `pointers.rs`
 //! (places, pointer sites), `declare.rs` (their declarations and initialisers), `lower.rs`
 //! (object ids, points-to sets, sites lowered to scalar operations before the CFAs are built),
-//! `struct_array.rs` (arrays of structs: one integer array per field, elements as places).
+//! `struct_array.rs` (arrays of structs: one integer array per field, elements as places),
+//! `heap.rs` and `heap_lower.rs` (`malloc`/`free` as allocation sites), `mem_checks.rs` (the
+//! memory property's checks).
 //!
 //! Must not: translate to clauses or execute anything.
 
