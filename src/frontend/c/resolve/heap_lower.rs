@@ -22,6 +22,7 @@ use super::super::error::CError;
 use super::super::ir::*;
 use super::super::types::CType;
 use super::lower::{Lower, Objects};
+use super::pointers::{Site, SiteKind};
 use super::unsupported;
 use num_bigint::BigInt;
 
@@ -104,6 +105,68 @@ fn set(var: usize, index: IExpr, value: IExpr, ty: CType) -> IExpr {
 }
 
 impl Lower<'_> {
+    /// The end of an execution at an invalid operation of kind `kind` at `span` on the
+    /// address `t`: a memory violation when the property checks it, else undefined behaviour
+    /// (the execution ends, no error).
+    pub(super) fn invalid_op(&mut self, kind: MemViolation, span: Span, t: IExpr) -> IExpr {
+        let mk = |kind, ty| IExpr { kind, ty, span };
+        if self.program.heap.checks.deref_free {
+            self.used_violation = true;
+            let long = t.ty;
+            let args = vec![
+                mk(IExprKind::Const(BigInt::from(kind as i64)), long),
+                mk(IExprKind::Const(BigInt::from(span.start)), long),
+                t,
+            ];
+            mk(IExprKind::Call(self.violation, args), CType::INT)
+        } else {
+            self.used_invalid = true;
+            mk(IExprKind::Call(self.invalid, vec![]), CType::INT)
+        }
+    }
+
+    /// Records `site` in the heap operations when it allocates, frees, or may reach a heap
+    /// cell.
+    pub(super) fn note_heap_op(&mut self, site: &Site, span: Span) {
+        let on_heap = |lw: &Self, temp| {
+            lw.targets(temp, 0)
+                .iter()
+                .any(|(c, _)| lw.objects.heap.contains_key(c))
+        };
+        let kind = match site.kind {
+            SiteKind::Alloc { heap } => HeapOpKind::Alloc(heap),
+            SiteKind::Free { temp } => HeapOpKind::Free(temp),
+            SiteKind::Load { temp, off } if on_heap(self, temp) => HeapOpKind::Load(temp, off),
+            SiteKind::Store { temp, off, .. } if on_heap(self, temp) => {
+                HeapOpKind::Store(temp, off)
+            }
+            SiteKind::FieldAddr { temp, off } if on_heap(self, temp) => {
+                HeapOpKind::FieldAddr(temp, off)
+            }
+            _ => return,
+        };
+        self.ops.push(HeapOp {
+            func: self.f,
+            span,
+            kind,
+        });
+    }
+
+    /// The function being lowered.
+    pub(super) fn f(&self) -> usize {
+        self.f
+    }
+
+    /// A call that ends the execution without an error.
+    pub(super) fn end_execution(&mut self, span: Span) -> IExpr {
+        self.used_invalid = true;
+        IExpr {
+            kind: IExprKind::Call(self.invalid, vec![]),
+            ty: CType::INT,
+            span,
+        }
+    }
+
     /// The element of allocation site `h` that `temp` addresses through cell `c` is live.
     pub(super) fn live_element(&self, h: usize, c: u32, temp: VarRef, span: Span) -> IExpr {
         let state = self.program.heap.sites[h].state;

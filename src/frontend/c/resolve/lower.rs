@@ -37,7 +37,7 @@ use super::super::ir::*;
 use super::super::types::CType;
 use super::pointers::{Site, SiteKind, SITE_BASE};
 use super::unsupported;
-use super::walk::{each_stmt_expr, operands, recursive_functions, remap_stmts, visit};
+use super::walk::{each_stmt_expr, operands, visit};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, HashMap};
 
@@ -125,7 +125,7 @@ impl Objects {
 /// Lowers every site of `program`; returns the points-to relation as text (for tests).
 pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CError> {
     let mut sites = sites.to_vec();
-    let mut objects = make_static(program, &mut sites)?;
+    let mut objects = super::statics::make_static(program, &mut sites)?;
     super::heap_lower::register(program, &mut objects);
     objects.layout(program);
     super::heap_lower::bases(program, &objects)?;
@@ -236,89 +236,6 @@ fn report(
         .collect();
     lines.sort();
     lines.join("\n")
-}
-
-/// Makes address-taken locals globals, and gives every cell of every object an id.
-fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<Objects, CError> {
-    let recursive = recursive_functions(program);
-    // (function, first local) → first global
-    let mut moved: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut maps: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
-    let mut objects = Objects {
-        ids: HashMap::new(),
-        cells: BTreeMap::new(),
-        ranges: HashMap::new(),
-        heap: HashMap::new(),
-    };
-    let mut next_id = 1u32;
-    let mut n_objects = 0u32;
-    for s in sites.iter_mut() {
-        let SiteKind::AddrOf { root, cells, cell } = &mut s.kind else {
-            continue;
-        };
-        let vla = |info: &VarInfo| info.dims.iter().any(|d| matches!(d, Dim::Var(_)));
-        let root_info = program.var(s.func, *root);
-        if vla(root_info) {
-            return Err(unsupported(s.span, "pointers into variable-length arrays"));
-        }
-        let g = match *root {
-            VarRef::Global(g) => g,
-            VarRef::Local(l) => {
-                if recursive[s.func] {
-                    return Err(unsupported(
-                        s.span,
-                        "the address of a local of a recursive function",
-                    ));
-                }
-                *moved.entry((s.func, l)).or_insert_with(|| {
-                    let g = program.globals.len();
-                    let func = &program.functions[s.func];
-                    for k in 0..*cells {
-                        let info = &func.locals[l + k];
-                        program.globals.push(VarInfo {
-                            name: format!("{}.{}", func.name, info.name),
-                            ty: info.ty,
-                            span: info.span,
-                            dims: info.dims.clone(),
-                        });
-                        program.global_init.push(BigInt::from(0));
-                        program.global_elems.push(vec![]);
-                        maps.entry(s.func).or_default().insert(l + k, g + k);
-                    }
-                    g
-                })
-            }
-        };
-        if let VarRef::Local(l) = *cell {
-            *cell = VarRef::Global(maps[&s.func][&l]);
-        }
-        *root = VarRef::Global(g);
-        if !objects.ids.contains_key(&g) {
-            for k in 0..*cells {
-                objects.ids.insert(g + k, next_id);
-                objects.cells.insert(next_id, (g + k, n_objects));
-                next_id += 1;
-            }
-            n_objects += 1;
-        }
-    }
-    for (f, map) in maps {
-        let func = &mut program.functions[f];
-        let remap = |v: &mut VarRef| {
-            if let VarRef::Local(l) = *v {
-                if let Some(&g) = map.get(&l) {
-                    *v = VarRef::Global(g);
-                }
-            }
-        };
-        remap_stmts(&mut func.body, &remap);
-        for scope in &mut func.loop_scopes {
-            for (_, v) in &mut scope.names {
-                remap(v);
-            }
-        }
-    }
-    Ok(objects)
 }
 
 /// Reads the points-to facts off one function.
@@ -442,19 +359,19 @@ impl Extract<'_> {
 
 /// Replaces the sites of one function.
 pub(super) struct Lower<'a> {
-    f: usize,
+    pub(super) f: usize,
     pub(super) program: &'a Program,
     sites: &'a [Site],
     pub(super) objects: &'a Objects,
     facts: &'a Facts,
     pts: &'a HashMap<u32, Vec<u32>>,
-    invalid: usize,
+    pub(super) invalid: usize,
     /// `__memory_violation(kind, at, pointer)` (`heap_lower.rs`).
-    violation: usize,
-    used_invalid: bool,
-    used_violation: bool,
+    pub(super) violation: usize,
+    pub(super) used_invalid: bool,
+    pub(super) used_violation: bool,
     /// The heap operations met (sites with a heap cell among their targets).
-    ops: Vec<HeapOp>,
+    pub(super) ops: Vec<HeapOp>,
     /// The first access through a pointer to another type (outside the subset).
     error: Option<CError>,
 }
@@ -468,68 +385,6 @@ impl Lower<'_> {
                 }
             }
         });
-    }
-
-    /// The end of an execution at an invalid operation of kind `kind` at `span` on the
-    /// address `t`: a memory violation when the property checks it, else undefined behaviour
-    /// (the execution ends, no error).
-    pub(super) fn invalid_op(&mut self, kind: MemViolation, span: Span, t: IExpr) -> IExpr {
-        let mk = |kind, ty| IExpr { kind, ty, span };
-        if self.program.heap.checks.deref_free {
-            self.used_violation = true;
-            let long = t.ty;
-            let args = vec![
-                mk(IExprKind::Const(BigInt::from(kind as i64)), long),
-                mk(IExprKind::Const(BigInt::from(span.start)), long),
-                t,
-            ];
-            mk(IExprKind::Call(self.violation, args), CType::INT)
-        } else {
-            self.used_invalid = true;
-            mk(IExprKind::Call(self.invalid, vec![]), CType::INT)
-        }
-    }
-
-    /// Records `site` in the heap operations when it allocates, frees, or may reach a heap
-    /// cell.
-    fn note_heap_op(&mut self, site: &Site, span: Span) {
-        let on_heap = |lw: &Self, temp| {
-            lw.targets(temp, 0)
-                .iter()
-                .any(|(c, _)| lw.objects.heap.contains_key(c))
-        };
-        let kind = match site.kind {
-            SiteKind::Alloc { heap } => HeapOpKind::Alloc(heap),
-            SiteKind::Free { temp } => HeapOpKind::Free(temp),
-            SiteKind::Load { temp, off } if on_heap(self, temp) => HeapOpKind::Load(temp, off),
-            SiteKind::Store { temp, off, .. } if on_heap(self, temp) => {
-                HeapOpKind::Store(temp, off)
-            }
-            SiteKind::FieldAddr { temp, off } if on_heap(self, temp) => {
-                HeapOpKind::FieldAddr(temp, off)
-            }
-            _ => return,
-        };
-        self.ops.push(HeapOp {
-            func: self.f,
-            span,
-            kind,
-        });
-    }
-
-    /// The function being lowered.
-    pub(super) fn f(&self) -> usize {
-        self.f
-    }
-
-    /// A call that ends the execution without an error.
-    pub(super) fn end_execution(&mut self, span: Span) -> IExpr {
-        self.used_invalid = true;
-        IExpr {
-            kind: IExprKind::Call(self.invalid, vec![]),
-            ty: CType::INT,
-            span,
-        }
     }
 
     /// The targets of `temp` shifted by `off`: (id of the target, id of the shifted cell).

@@ -31,6 +31,7 @@ mod lower;
 mod mem_checks;
 mod places;
 mod pointers;
+mod statics;
 mod struct_array;
 mod structs;
 mod walk;
