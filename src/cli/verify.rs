@@ -3,7 +3,9 @@
 //! only after the counterexample's nondet values replay concretely to the error (with
 //! `--trace`, those values at their lines), or `unknown` with the reason on stderr.
 //!
-//! With `--property`, only SV-COMP's `unreach-call` is accepted; `--data-model` sets the width
+//! With `--property`, SV-COMP's `unreach-call` (the default), `valid-memsafety` and
+//! `valid-memcleanup` are accepted (after `unsafe` under a memory property, a second line names
+//! the violated sub-property and its place); `--data-model` sets the width
 //! of `long`; `--witness FILE` writes the library's SV-COMP witness after `safe` or `unsafe`
 //! (none after `unknown`, which says so on stderr). `--stats` prints one JSON object on stderr
 //! in the shape of `solve --stats` (`engine`, `answer`, `reason_kind` after `unknown`, sizes,
@@ -50,8 +52,8 @@ pub struct VerifyArgs {
     /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
     #[arg(long)]
     no_testing: bool,
-    /// The property: an SV-COMP property file (`.prp`) or a property name; only `unreach-call`
-    /// (the default) is supported.
+    /// The property: an SV-COMP property file (`.prp`) or a property name: `unreach-call`
+    /// (the default), `valid-memsafety` or `valid-memcleanup`.
     #[arg(long, value_name = "FILE.prp|NAME")]
     property: Option<String>,
     /// The data model: ILP32 (`long` of 32 bits, the default) or LP64 (`long` of 64 bits).
