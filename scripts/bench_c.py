@@ -7,20 +7,23 @@ Usage: scripts/bench_c.py [--dir ../shared/svcomp/public] [--timeout 20] [--jobs
 
 Reads DIR/expected.tsv (columns path, category, expected = safe|unsafe; or, as in
 ../shared/concurrency, expected = true|false and no category: the category is then the path's
-first folder). Each task runs under `nice` with `--timeout T --trace`; a verdict that differs
-from the expected one is WRONG. Prints one table row per category (answered, safe, unsafe,
-unknown, wrong, errors) and writes one TSV line per task. `--split FEATURES.tsv:COLUMN` uses
-that column of a per-path features table as the category instead (a trailing `-N` is dropped:
-`fixed-3` counts as `fixed`), e.g. `--dir ../shared/concurrency --split
-../shared/concurrency/features.tsv:threads`.
+first folder; ../shared/heap, path, expected = true|false and property: then each row runs with
+`--property PROPERTY` and its category is the path's folder and the property). Each task runs
+under `nice` with `--timeout T --trace`; a verdict that differs from the expected one is WRONG.
+Prints one table row per category (answered, safe, unsafe, unknown, wrong, errors) and writes
+one TSV line per task. `--split FEATURES.tsv:COLUMN` uses that column of a per-path features
+table as the category instead (a trailing `-N` is dropped: `fixed-3` counts as `fixed`), e.g.
+`--dir ../shared/concurrency --split ../shared/concurrency/features.tsv:threads`.
 """
 import argparse, csv, os, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from collections import defaultdict
 
 
-def run(binary, path, timeout, extra):
+def run(binary, path, timeout, extra, prop):
     t0 = time.time()
+    if prop:
+        extra = [*extra, "--property", prop]
     try:
         p = subprocess.run(["nice", binary, "verify", "--timeout", str(timeout), "--trace", *extra, path],
                            capture_output=True, text=True, timeout=timeout + 30)
@@ -58,11 +61,15 @@ def main():
                 split[r["path"]] = value.rsplit("-", 1)[0] if value.rsplit("-", 1)[-1].isdigit() else value
     for r in tasks:
         r["expected"] = {"true": "safe", "false": "unsafe"}.get(r["expected"], r["expected"])
-        r["category"] = split.get(r["path"]) or r.get("category") or r["path"].split("/")[0]
+        if r["path"] in split:
+            r["category"] = split[r["path"]]
+        elif "category" not in r:
+            folder = os.path.dirname(r["path"]) or os.path.basename(os.path.normpath(a.dir))
+            r["category"] = f"{folder} {r.get('property', '')}".strip()
     binary = os.path.abspath(a.bin)
 
     def job(r):
-        return r, run(binary, os.path.join(a.dir, r["path"]), a.timeout, a.extra)
+        return r, run(binary, os.path.join(a.dir, r["path"]), a.timeout, a.extra, r.get("property"))
 
     rows = []
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:

@@ -3,6 +3,9 @@
 //! program `unsafe` with a replayed trace of its nondet values (and, for threads, its
 //! schedule), every `error/` program fails
 //! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
+//! A first line `// property: valid-memsafety valid-free` (the second line, after an error
+//! program's `// expect:`) checks that property instead of unreach-call and, for an unsafe
+//! program, that the answer names the violated sub-property.
 //! Snapshots of the emitted clauses pin the encoding of a few programs.
 
 use std::path::{Path, PathBuf};
@@ -48,6 +51,18 @@ fn check(input: &Path) -> Result<(), String> {
     if expected == "unsafe" {
         args.extend(["--engine", "bmc"]);
     }
+    // A line `// property: NAME [SUB-PROPERTY]` (first or second) checks that property (default
+    // unreach-call); an unsafe program's answer then names the violated sub-property.
+    let src = std::fs::read_to_string(input).map_err(|e| e.to_string())?;
+    let marker: Vec<String> = src
+        .lines()
+        .take(2)
+        .find_map(|l| l.strip_prefix("// property: "))
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default();
+    if let Some(p) = marker.first() {
+        args.extend(["--property", p.as_str()]);
+    }
     let out = Command::new(BIN)
         .args(&args)
         .output()
@@ -59,9 +74,19 @@ fn check(input: &Path) -> Result<(), String> {
     match expected.as_str() {
         "safe" if first == "safe" => Ok(()),
         "unsafe" if first == "unsafe" => {
+            let mut lines = stdout.lines().skip(1).peekable();
+            if let Some(sub) = marker.get(1) {
+                let named = lines.next().unwrap_or_default();
+                if !named.starts_with(&format!("{sub}: ")) || !named.contains(path) {
+                    return Err(format!(
+                        "expected `{sub}: ... at {path}:L:C`\n{}",
+                        describe()
+                    ));
+                }
+            }
             // The trace lists every nondet value with its line: `line L:C: text = value`; for
             // a concurrent program, each turn of the schedule too: `thread K (f) at line L:C`.
-            if stdout.lines().skip(1).all(|l| {
+            if lines.all(|l| {
                 (l.starts_with("line ") && l.contains(" = "))
                     || (l.starts_with("thread ") && l.contains(" at line "))
             }) {
@@ -283,4 +308,20 @@ fn threads_created_in_a_loop_are_run_not_encoded() {
         err.contains(":13:5: unsupported: threads created in a loop"),
         "{err}"
     );
+}
+
+#[test]
+fn heap_operations_are_listed_for_engines_over_the_cfa() {
+    use hornbeam::frontend::c::ir::HeapOpKind;
+    use hornbeam::frontend::c::{read_program, DataModel};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/safe/heap-dll.c");
+    let src = std::fs::read_to_string(path).expect("test file");
+    let p = read_program(&src, DataModel::Ilp32).expect("in the subset");
+    assert_eq!(p.heap.sites.len(), 2, "one allocation site per malloc call");
+    let count = |f: &dyn Fn(&HeapOpKind) -> bool| p.heap.ops.iter().filter(|o| f(&o.kind)).count();
+    assert_eq!(count(&|k| matches!(k, HeapOpKind::Alloc(_))), 2);
+    assert_eq!(count(&|k| matches!(k, HeapOpKind::Free(_))), 2);
+    // a->next = b; a->prev = NULL; b->next = NULL; b->prev = a; and b->prev->v = 2
+    assert_eq!(count(&|k| matches!(k, HeapOpKind::Store(..))), 5);
+    assert!(count(&|k| matches!(k, HeapOpKind::Load(..))) >= 2);
 }

@@ -79,7 +79,15 @@ class Tool(benchexec.tools.template.BaseTool2):
         if first == "unsat":
             return result.RESULT_FALSE_PROP
         if first == "unsafe":
-            return result.RESULT_FALSE_REACH
+            # Under a memory property the next line names the violated sub-property:
+            # `valid-free: double free at prog.c:6:3`.
+            sub = lines[1].split(":", 1)[0] if len(lines) > 1 else ""
+            return {
+                "valid-deref": result.RESULT_FALSE_DEREF,
+                "valid-free": result.RESULT_FALSE_FREE,
+                "valid-memtrack": result.RESULT_FALSE_MEMTRACK,
+                "valid-memcleanup": result.RESULT_FALSE_MEMCLEANUP,
+            }.get(sub, result.RESULT_FALSE_REACH)
         if first == "unknown":
             return result.RESULT_UNKNOWN
         if first.startswith("(error") or run.exit_code.value == 2:

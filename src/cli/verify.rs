@@ -3,7 +3,9 @@
 //! only after the counterexample's nondet values replay concretely to the error (with
 //! `--trace`, those values at their lines), or `unknown` with the reason on stderr.
 //!
-//! With `--property`, only SV-COMP's `unreach-call` is accepted; `--data-model` sets the width
+//! With `--property`, SV-COMP's `unreach-call` (the default), `valid-memsafety` and
+//! `valid-memcleanup` are accepted (after `unsafe` under a memory property, a second line names
+//! the violated sub-property and its place); `--data-model` sets the width
 //! of `long`; `--witness FILE` writes the library's SV-COMP witness after `safe` or `unsafe`
 //! (none after `unknown`, which says so on stderr). `--stats` prints one JSON object on stderr
 //! in the shape of `solve --stats` (`engine`, `answer`, `reason_kind` after `unknown`, sizes,
@@ -56,8 +58,8 @@ pub struct VerifyArgs {
     /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
     #[arg(long)]
     no_testing: bool,
-    /// The property: an SV-COMP property file (`.prp`) or a property name; only `unreach-call`
-    /// (the default) is supported.
+    /// The property: an SV-COMP property file (`.prp`) or a property name: `unreach-call`
+    /// (the default), `valid-memsafety` or `valid-memcleanup`.
     #[arg(long, value_name = "FILE.prp|NAME")]
     property: Option<String>,
     /// The data model: ILP32 (`long` of 32 bits, the default) or LP64 (`long` of 64 bits).
@@ -143,7 +145,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         live_variables_only: !args.all_variables,
     };
     if args.emit_chc {
-        return match c::load_with(&store, &src, args.data_model, &encode) {
+        return match c::load_checked(&store, &src, args.data_model, &encode, property.checks()) {
             Ok((_, tr)) => (
                 SystemPrinter::new(&store, &tr.system).script(),
                 String::new(),
@@ -165,6 +167,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         testing: !args.no_testing,
         encode,
         forge: super::solve::forgery(),
+        checks: property.checks(),
     };
     let Verified {
         program,
@@ -234,8 +237,19 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 }
             }
         }
-        Verdict::Unsafe { values, target } => {
+        Verdict::Unsafe {
+            values,
+            target,
+            violation,
+        } => {
             out.push_str("unsafe\n");
+            if let Some(v) = &violation {
+                let (line, col) = hornbeam::syntax::parse::line_col(&src, v.at);
+                out.push_str(&format!(
+                    "{}: {} at {name}:{line}:{col}\n",
+                    v.property, v.what
+                ));
+            }
             if args.trace {
                 out.push_str(&trace_text(&program, &values, &src, schedule.as_ref()));
             }

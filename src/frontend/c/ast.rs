@@ -355,7 +355,11 @@ pub enum ExprKind {
     InitList(Vec<Expr>),
     /// `.f = e` in an initialiser list.
     Designated(String, Box<Expr>),
-    /// `sizeof` (unsupported).
+    /// `sizeof(type)`.
+    SizeofType(TypeName),
+    /// `sizeof e` (`e` is not evaluated).
+    SizeofExpr(Box<Expr>),
+    /// A construct outside the subset, named.
     Unsupported(&'static str),
     /// An expression nested more than [`MAX_NESTING`] deep (an error).
     TooDeep,
@@ -369,6 +373,7 @@ impl Expr {
             ExprKind::Unary(_, a)
             | ExprKind::IncDec(_, _, a)
             | ExprKind::Cast(_, a)
+            | ExprKind::SizeofExpr(a)
             | ExprKind::Member(a, _, _)
             | ExprKind::Designated(_, a) => a.depth,
             ExprKind::InitList(items) => items.iter().map(|a| a.depth).max().unwrap_or(0),

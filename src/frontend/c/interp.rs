@@ -73,7 +73,10 @@ impl Default for Budget {
 pub const NESTING: usize = 60_000;
 
 mod array;
+mod heap;
 pub mod sched;
+
+pub use heap::Violation;
 
 type Run<T> = Result<T, Outcome>;
 
@@ -109,6 +112,8 @@ struct Machine<'a> {
     /// The elements being updated (array, element number), innermost last.
     current: Vec<(VarRef, BigInt)>,
     error_at: Option<Span>,
+    /// The memory violation reached (`interp/heap.rs`).
+    violation: Option<Violation>,
     budget: Budget,
     steps: u64,
     depth: usize,
@@ -152,6 +157,8 @@ pub struct Finished {
     /// `__VERIFIER_assert(c)`, the error call of its definition in the program, else the
     /// assertion).
     pub error_at: Option<Span>,
+    /// With [`Outcome::Error`] under a memory property: the violation.
+    pub violation: Option<Violation>,
 }
 
 /// Like [`run_with`], also saying where the error was reached.
@@ -187,6 +194,7 @@ fn run_full(
         global_arrays: array::globals(p),
         current: vec![],
         error_at: None,
+        violation: None,
         budget,
         steps: 0,
         depth: 0,
@@ -201,6 +209,7 @@ fn run_full(
     };
     Finished {
         error_at: m.error_at.filter(|_| outcome == Outcome::Error),
+        violation: m.violation.filter(|_| outcome == Outcome::Error),
         outcome,
         consumed: m.consumed,
     }
@@ -248,6 +257,9 @@ impl Machine<'_> {
             self.tick()?;
             let loc = cfa.loc(at);
             at = match *cfa.out(at) {
+                [] if at == cfa.error && Some(f) == self.p.heap.violation_fn => {
+                    return Err(self.memory_violation(&locals));
+                }
                 [] if at == cfa.error => return Err(Outcome::Error),
                 [] => {
                     let what = match loc.kind {

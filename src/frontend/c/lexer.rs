@@ -420,7 +420,10 @@ fn mark_typedefs(toks: &mut [Spanned]) {
             if let Some(k) = last {
                 if let Tok::Ident(n) = &toks[k].1 {
                     names.insert(n.clone());
-                    toks[k].1 = Tok::TypeName(n.clone());
+                    // After `*` the name is a declarator (`typedef struct T {...} *P;`).
+                    if k == 0 || toks[k - 1].1 != Tok::Star {
+                        toks[k].1 = Tok::TypeName(n.clone());
+                    }
                 }
             }
             i = j;

@@ -58,6 +58,51 @@ pub fn read_program(src: &str, model: DataModel) -> Result<Program, CError> {
     resolve::resolve(&items, src.len(), model)
 }
 
+/// Parses and resolves a C program with the checks of a property (see [`ir::MemChecks`]).
+pub fn read_program_checked(
+    src: &str,
+    model: DataModel,
+    checks: ir::MemChecks,
+) -> Result<Program, CError> {
+    if !checks.error_calls {
+        reach_error_stops(src)?;
+    }
+    let items = parse::parse_unit(src)?;
+    resolve::resolve_checked(&items, src.len(), model, checks)
+}
+
+/// Under a memory property a call of `reach_error()` is no error: the execution goes on as the
+/// program's definition says. The front end replaces that definition (it is a built-in), so it
+/// takes it as ending the execution, which holds for SV-COMP's definitions (`assert(0)`,
+/// `__assert_fail`, `abort()`, or none); a definition that may return (an empty body, or
+/// anything else) is `unsupported`.
+fn reach_error_stops(src: &str) -> Result<(), CError> {
+    let mut from = 0;
+    while let Some(k) = src[from..].find("reach_error") {
+        let at = from + k;
+        from = at + "reach_error".len();
+        let rest = &src[from..];
+        let Some(close) = rest.find(')') else { break };
+        let params = rest[..close].trim_start();
+        if !params.starts_with('(') || params[1..].trim().trim_start_matches("void").trim() != "" {
+            continue;
+        }
+        let after = rest[close + 1..].trim_start();
+        if !after.starts_with('{') {
+            continue; // a declaration or a call
+        }
+        let body = &after[1..after.find('}').unwrap_or(after.len())];
+        let stops = ["assert", "abort", "exit", "__VERIFIER_error", "goto"];
+        if !stops.iter().any(|s| body.contains(s)) {
+            return Err(CError::unsupported(
+                ast::Span::new(at, at + "reach_error".len()),
+                "a definition of `reach_error` that may return, under a memory property".to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses, resolves and translates a C program into clauses over `store`.
 pub fn load(
     store: &TermStore,
@@ -74,7 +119,18 @@ pub fn load_with(
     model: DataModel,
     options: &EncodeOptions,
 ) -> Result<(Program, Translation), CError> {
-    let program = sequential(read_program(src, model)?)?;
+    load_checked(store, src, model, options, ir::MemChecks::unreach_call())
+}
+
+/// Like [`load_with`], with the checks of a property.
+pub fn load_checked(
+    store: &TermStore,
+    src: &str,
+    model: DataModel,
+    options: &EncodeOptions,
+    checks: ir::MemChecks,
+) -> Result<(Program, Translation), CError> {
+    let program = sequential(read_program_checked(src, model, checks)?)?;
     let translation = translate_with(store, &program, options);
     Ok((program, translation))
 }

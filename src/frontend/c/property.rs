@@ -1,18 +1,34 @@
 //! SV-COMP properties: which one `verify` checks, read from a property file (`.prp`) or given
-//! by name. Only `unreach-call` is supported: `CHECK( init(main()), LTL(G ! call(reach_error())) )`,
-//! or its older form with `__VERIFIER_error()`. Every other property (memory safety, overflow,
-//! termination, data races, ...) is refused with an error at the offending text.
+//! by name. Supported: `unreach-call` (`CHECK( init(main()), LTL(G ! call(reach_error())) )`,
+//! or its older form with `__VERIFIER_error()`), `valid-memsafety` (the three lines `LTL(G
+//! valid-free)`, `LTL(G valid-deref)`, `LTL(G valid-memtrack)`) and `valid-memcleanup`
+//! (`LTL(G valid-memcleanup)`). Every other property (overflow, termination, data races, ...)
+//! is refused with an error at the offending text.
 //!
 //! Must not: read files (the caller passes the text) or know how a property is checked.
 
 use super::ast::Span;
 use super::error::{CError, CErrorKind};
+use super::ir::MemChecks;
+
+/// Which of SV-COMP's properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropertyKind {
+    /// No call of the error function.
+    UnreachCall,
+    /// valid-free, valid-deref and valid-memtrack.
+    MemSafety,
+    /// Every allocated block freed by the end.
+    MemCleanup,
+}
 
 /// The properties `verify` checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Property {
     /// The function whose call is the error: `reach_error` or `__VERIFIER_error`.
     pub error_function: String,
+    /// Which property.
+    pub kind: PropertyKind,
 }
 
 impl Property {
@@ -20,26 +36,63 @@ impl Property {
     pub fn unreach_call() -> Self {
         Property {
             error_function: "reach_error".to_owned(),
+            kind: PropertyKind::UnreachCall,
+        }
+    }
+
+    /// A property of another kind (its error function is `reach_error`).
+    pub fn of_kind(kind: PropertyKind) -> Self {
+        Property {
+            kind,
+            ..Property::unreach_call()
         }
     }
 
     /// The property's name.
     pub fn name(&self) -> &'static str {
-        "unreach-call"
+        match self.kind {
+            PropertyKind::UnreachCall => "unreach-call",
+            PropertyKind::MemSafety => "valid-memsafety",
+            PropertyKind::MemCleanup => "valid-memcleanup",
+        }
+    }
+
+    /// What a run checks for this property.
+    pub fn checks(&self) -> MemChecks {
+        match self.kind {
+            PropertyKind::UnreachCall => MemChecks::unreach_call(),
+            PropertyKind::MemSafety => MemChecks {
+                deref_free: true,
+                leaks: true,
+                cleanup: false,
+                error_calls: false,
+            },
+            PropertyKind::MemCleanup => MemChecks {
+                deref_free: false,
+                leaks: true,
+                cleanup: true,
+                error_calls: false,
+            },
+        }
     }
 
     /// The property in SV-COMP's format (the `specification` of witnesses).
     pub fn text(&self) -> String {
-        format!(
-            "CHECK( init(main()), LTL(G ! call({}())) )",
-            self.error_function
-        )
+        let line = |p: &str| format!("CHECK( init(main()), LTL(G {p}) )");
+        match self.kind {
+            PropertyKind::UnreachCall => line(&format!("! call({}())", self.error_function)),
+            PropertyKind::MemSafety => ["valid-free", "valid-deref", "valid-memtrack"]
+                .map(line)
+                .join("\n"),
+            PropertyKind::MemCleanup => line("valid-memcleanup"),
+        }
     }
 }
 
 /// What `verify` supports, for messages.
 const SUPPORTED: &str =
-    "verify checks only unreach-call: CHECK( init(main()), LTL(G ! call(reach_error())) )";
+    "verify checks unreach-call (CHECK( init(main()), LTL(G ! call(reach_error())) )), \
+     valid-memsafety and valid-memcleanup";
 
 /// SV-COMP's property names and, for the ones refused, the LTL text that identifies them.
 const KNOWN: &[(&str, &str)] = &[
@@ -59,6 +112,8 @@ const KNOWN: &[(&str, &str)] = &[
 pub fn from_name(name: &str) -> Result<Property, String> {
     match name {
         "unreach-call" => Ok(Property::unreach_call()),
+        "valid-memsafety" => Ok(Property::of_kind(PropertyKind::MemSafety)),
+        "valid-memcleanup" => Ok(Property::of_kind(PropertyKind::MemCleanup)),
         _ if KNOWN.iter().any(|(n, _)| *n == name) => {
             Err(format!("property `{name}` is not supported: {SUPPORTED}"))
         }
@@ -116,16 +171,49 @@ pub fn parse(text: &str) -> Result<Property, CError> {
     }
     let mut k = 0;
     let mut function: Option<&str> = None;
+    let mut memory: Vec<&str> = vec![];
     while k < toks.len() {
-        // CHECK ( init ( main ( ) ) , LTL ( G ! call ( F ( ) ) ) )
-        let expected = [
-            "CHECK", "(", "init", "(", "main", "(", ")", ")", ",", "LTL", "(", "G", "!", "call",
-            "(", "", "(", ")", ")", ")", ")",
+        // CHECK ( init ( main ( ) ) , LTL ( G
+        let prefix = [
+            "CHECK", "(", "init", "(", "main", "(", ")", ")", ",", "LTL", "(", "G",
         ];
+        for (j, want) in prefix.iter().enumerate() {
+            if toks.get(k + j).map(|t| t.0) != Some(*want) {
+                return Err(refusal(&toks, k, k + j, at(k + j)));
+            }
+        }
+        let line = k;
+        k += prefix.len();
+        // valid-free ) ) | valid-deref ) ) | valid-memtrack ) ) | valid-memcleanup ) )
+        let memory_props = [
+            "valid-free",
+            "valid-deref",
+            "valid-memtrack",
+            "valid-memcleanup",
+        ];
+        if let Some(p) = toks
+            .get(k)
+            .map(|t| t.0)
+            .filter(|p| memory_props.contains(p))
+        {
+            for j in 1..3 {
+                if toks.get(k + j).map(|t| t.0) != Some(")") {
+                    return Err(refusal(&toks, line, k + j, at(k + j)));
+                }
+            }
+            if function.is_some() || memory.contains(&p) {
+                return Err(mixed(at(k)));
+            }
+            memory.push(p);
+            k += 3;
+            continue;
+        }
+        // ! call ( F ( ) ) ) )
+        let expected = ["!", "call", "(", "", "(", ")", ")", ")", ")"];
         for (j, want) in expected.iter().enumerate() {
             let got = toks.get(k + j).map(|t| t.0);
             let fine = match (j, got) {
-                (15, Some(f)) => {
+                (3, Some(f)) => {
                     let known = f == "reach_error" || f == "__VERIFIER_error";
                     let same = function.is_none_or(|g| g == f);
                     if known && same {
@@ -137,14 +225,40 @@ pub fn parse(text: &str) -> Result<Property, CError> {
                 (_, None) => false,
             };
             if !fine {
-                return Err(refusal(&toks, k, k + j, at(k + j)));
+                return Err(refusal(&toks, line, k + j, at(k + j)));
             }
+        }
+        if !memory.is_empty() {
+            return Err(mixed(at(k)));
         }
         k += expected.len();
     }
+    let kind = match memory.len() {
+        0 => PropertyKind::UnreachCall,
+        1 if memory[0] == "valid-memcleanup" => PropertyKind::MemCleanup,
+        3 if !memory.contains(&"valid-memcleanup") => PropertyKind::MemSafety,
+        _ => {
+            return Err(CError::unsupported(
+                at(0),
+                format!(
+                    "this combination of memory properties ({}): {SUPPORTED}",
+                    memory.join(", ")
+                ),
+            ))
+        }
+    };
     Ok(Property {
         error_function: function.unwrap_or("reach_error").to_owned(),
+        kind,
     })
+}
+
+/// The error for a property file that mixes unreach-call and memory properties.
+fn mixed(span: Span) -> CError {
+    CError::unsupported(
+        span,
+        format!("a property file of several properties: {SUPPORTED}"),
+    )
 }
 
 /// The error for a property line starting at token `line` that departs from `unreach-call` at
@@ -194,12 +308,19 @@ mod tests {
     }
 
     #[test]
-    fn other_properties_are_refused_at_their_text() {
+    fn memory_properties_are_read() {
+        let src = "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\nCHECK( init(main()), LTL(G valid-memtrack) )\n";
+        assert_eq!(parse(src).unwrap().kind, PropertyKind::MemSafety);
+        let src = "CHECK( init(main()), LTL(G valid-memcleanup) )\n";
+        assert_eq!(parse(src).unwrap().kind, PropertyKind::MemCleanup);
+        // Only two of the three memory-safety lines: refused.
         let src =
             "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n";
-        let e = parse(src).unwrap_err();
-        assert_eq!(&src[e.span.start..e.span.end], "valid-free");
-        assert!(e.message.contains("valid-memsafety"), "{}", e.message);
+        assert!(parse(src).is_err());
+    }
+
+    #[test]
+    fn other_properties_are_refused_at_their_text() {
         let e = parse("CHECK( init(main()), LTL(F end) )").unwrap_err();
         assert!(e.message.contains("termination"), "{}", e.message);
         let e = parse("CHECK( init(start()), LTL(G ! call(reach_error())) )").unwrap_err();
@@ -209,12 +330,11 @@ mod tests {
     #[test]
     fn names_other_than_unreach_call_are_refused() {
         assert_eq!(from_name("unreach-call"), Ok(Property::unreach_call()));
-        for n in [
-            "valid-memsafety",
-            "no-overflow",
-            "termination",
-            "no-data-race",
-        ] {
+        assert_eq!(
+            from_name("valid-memsafety").unwrap().kind,
+            PropertyKind::MemSafety
+        );
+        for n in ["no-overflow", "termination", "no-data-race"] {
             let e = from_name(n).unwrap_err();
             assert!(e.contains(n) && e.contains("unreach-call"), "{e}");
         }

@@ -12,6 +12,7 @@
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
 use super::interp::sched::{self, Step};
+use super::ir::MemChecks;
 use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
@@ -43,6 +44,8 @@ pub struct VerifyOptions {
     /// For tests only: replace the engine's witness by a wrong one before it is checked (see
     /// [`Forgery`]), to show that the check catches it.
     pub forge: Option<Forgery>,
+    /// What is checked: the property's checks (default: unreach-call).
+    pub checks: MemChecks,
 }
 
 impl Default for VerifyOptions {
@@ -56,6 +59,7 @@ impl Default for VerifyOptions {
             testing: true,
             encode: EncodeOptions::default(),
             forge: None,
+            checks: MemChecks::unreach_call(),
         }
     }
 }
@@ -70,8 +74,11 @@ pub enum Verdict {
     Unsafe {
         /// The values, in the order the run consumed them.
         values: Vec<NondetValue>,
-        /// Byte offset of the error call reached.
+        /// Byte offset of the error call reached (of the invalid operation, for a memory
+        /// violation).
         target: usize,
+        /// Under a memory property: the violation the run reached.
+        violation: Option<interp::Violation>,
     },
     /// No answer, and why.
     Unknown(Reason),
@@ -130,7 +137,7 @@ pub struct VerifyTimes {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let read = super::read_program(src, options.data_model)?;
+    let read = super::read_program_checked(src, options.data_model, options.checks)?;
     let (program, conc) = if threads::is_concurrent(&read) {
         let c = threads::analyze(read)?;
         if c.unbounded.is_some() {
@@ -282,17 +289,24 @@ fn test(
     if let Some(t) = conc.filter(|t| t.program.unbounded.is_some()) {
         // No product to replay on: the scheduler's own replay is the check.
         let run = schedule_run(t, &values, line_of).finished;
-        return (run.outcome == interp::Outcome::Error).then(|| Verdict::Unsafe {
-            values,
-            target: run.error_at.map_or(0, |s| s.start),
-        });
+        return (run.outcome == interp::Outcome::Error).then(|| unsafe_verdict(values, run));
     }
     let run = replay(program, &values, line_of);
     let real = run.outcome == interp::Outcome::Error && confirmed(conc, &values, line_of).is_ok();
-    real.then(|| Verdict::Unsafe {
+    real.then(|| unsafe_verdict(values, run))
+}
+
+/// The verdict of a run that reached the error.
+fn unsafe_verdict(values: Vec<NondetValue>, run: interp::Finished) -> Verdict {
+    let target = match &run.violation {
+        Some(v) => v.at,
+        None => run.error_at.map_or(0, |s| s.start),
+    };
+    Verdict::Unsafe {
         values,
-        target: run.error_at.map_or(0, |s| s.start),
-    })
+        target,
+        violation: run.violation,
+    }
 }
 
 /// Solves the clauses and reads the answer back: the verdict, the engine that answered and its
@@ -338,6 +352,12 @@ fn read_back(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Verdict {
     match answer {
+        Answer::Sat(_) if memtrack_unproved(program) => Verdict::Unknown(Reason::GaveUp(
+            "the clauses prove that no block is left allocated at any end of the program, \
+             which implies valid-memtrack only for programs that always terminate: this one \
+             has loops or recursion"
+                .to_owned(),
+        )),
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(d) => {
@@ -345,10 +365,7 @@ fn read_back(
             let run = replay(program, &values, line_of);
             match run.outcome {
                 interp::Outcome::Error => match confirmed(conc, &values, line_of) {
-                    Ok(()) => Verdict::Unsafe {
-                        values,
-                        target: run.error_at.map_or(0, |s| s.start),
-                    },
+                    Ok(()) => unsafe_verdict(values, run),
                     // The product reaches the error and the threads under its schedule do
                     // not: a bug of the product.
                     Err(why) => Verdict::Unknown(Reason::WitnessFailed(format!(
@@ -388,4 +405,71 @@ pub fn replay(
         interp::Budget::default(),
         line_of,
     )
+}
+
+/// Whether a proof of the clauses leaves valid-memtrack open: the leak checks only look at the
+/// ends of executions, so a block lost in an execution that never ends escapes them; without
+/// loops and recursion every execution ends.
+fn memtrack_unproved(program: &Program) -> bool {
+    let checks = program.heap.checks;
+    if !checks.leaks || checks.cleanup || program.heap.live.is_none() {
+        return false;
+    }
+    // The call graph, as a CFA-like adjacency list over functions.
+    let calls: Vec<Vec<usize>> = program
+        .functions
+        .iter()
+        .map(|f| {
+            let mut out = vec![];
+            for e in &f.cfa.edges {
+                let mut stack: Vec<&super::ir::IExpr> = match &e.op {
+                    super::cfa::Op::Expr(x) | super::cfa::Op::Assume(x, _) => vec![x],
+                    super::cfa::Op::Init(_, Some(x)) | super::cfa::Op::Return(Some(x)) => vec![x],
+                    _ => vec![],
+                };
+                while let Some(x) = stack.pop() {
+                    if let super::ir::IExprKind::Call(g, _) = x.kind {
+                        out.push(g);
+                    }
+                    stack.extend(x.operands());
+                }
+            }
+            out
+        })
+        .collect();
+    program.functions.iter().any(|f| has_cycle(&f.cfa)) || graph_has_cycle(&calls)
+}
+
+/// Whether a directed graph (successors per node) has a cycle: Kahn's algorithm.
+fn graph_has_cycle(succ: &[Vec<usize>]) -> bool {
+    let n = succ.len();
+    let mut indegree = vec![0usize; n];
+    for s in succ.iter().flatten() {
+        indegree[*s] += 1;
+    }
+    let mut stack: Vec<usize> = (0..n).filter(|&l| indegree[l] == 0).collect();
+    let mut seen = 0;
+    while let Some(l) = stack.pop() {
+        seen += 1;
+        for &t in &succ[l] {
+            indegree[t] -= 1;
+            if indegree[t] == 0 {
+                stack.push(t);
+            }
+        }
+    }
+    seen < n
+}
+
+/// Whether the CFA has a cycle (a loop).
+fn has_cycle(cfa: &super::cfa::Cfa) -> bool {
+    let succ: Vec<Vec<usize>> = (0..cfa.locs.len())
+        .map(|l| {
+            cfa.out[l]
+                .iter()
+                .map(|&e| cfa.edge(e).to.0 as usize)
+                .collect()
+        })
+        .collect();
+    graph_has_cycle(&succ)
 }

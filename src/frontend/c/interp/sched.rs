@@ -131,6 +131,7 @@ pub fn run_scheduled(
         global_arrays: array::globals(p),
         current: vec![],
         error_at: None,
+        violation: None,
         budget,
         steps: 0,
         depth: 0,
@@ -256,6 +257,7 @@ pub fn run_scheduled(
     Scheduled {
         finished: Finished {
             error_at: m.error_at.filter(|_| outcome == Outcome::Error),
+            violation: m.violation.filter(|_| outcome == Outcome::Error),
             outcome,
             consumed: m.consumed,
         },

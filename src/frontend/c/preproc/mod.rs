@@ -154,7 +154,30 @@ pub fn preprocess(src: &str) -> Result<(String, Vec<Directive>), CError> {
                     .ok_or_else(|| misplaced("#endif without #if"))?;
             }
             _ if !live => {}
-            "include" | "pragma" | "line" | "ident" | "warning" | "" => {}
+            "include" => {
+                // The headers are never read; the few names of theirs the subset knows are
+                // defined here (unless the program defined them).
+                let header = |h: &str| args.contains(&format!("<{h}>"));
+                let mut names: Vec<(&str, &str)> = vec![];
+                if header("stdbool.h") {
+                    names.extend([("bool", " _Bool"), ("true", " 1"), ("false", " 0")]);
+                }
+                if header("stdlib.h") {
+                    names.extend([("EXIT_SUCCESS", " 0"), ("EXIT_FAILURE", " 1")]);
+                }
+                for (name, body) in names {
+                    if table.macros.contains_key(name) {
+                        continue;
+                    }
+                    let m = Rc::new(Macro::parse(body, at, line)?);
+                    table.macros.insert(name.to_owned(), m.clone());
+                    directives.push(Directive {
+                        at,
+                        kind: DirectiveKind::Define(name.to_owned(), m),
+                    });
+                }
+            }
+            "pragma" | "line" | "ident" | "warning" | "" => {}
             w if w.chars().all(|c| c.is_ascii_digit()) => {}
             "error" => {
                 return Err(CError::new(

@@ -34,6 +34,10 @@ impl Resolver {
         let span = e.span;
         let mk = |kind, ty| IExpr { kind, ty, span };
         Ok(match &e.kind {
+            ExprKind::Ident(n) if n == "NULL" && self.lookup(n).is_none() => {
+                mk(IExprKind::Const(BigInt::from(0)), self.ptr_ctype())
+            }
+            ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => self.sizeof_value(e)?,
             ExprKind::Ident(n) => {
                 let (v, ty) = self.variable(n, span)?;
                 if self.info(v).is_array() {
@@ -190,6 +194,9 @@ impl Resolver {
                     self.sites.push(NondetSite { ty, span });
                     return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), ty));
                 }
+                if let Some(x) = self.heap_call(name, args, span)? {
+                    return Ok(x);
+                }
                 if name == "main" {
                     // `main`'s returns end the execution; calling it is outside the subset.
                     return Err(unsupported(span, "calls of `main`"));
@@ -234,8 +241,11 @@ impl Resolver {
                 mk(IExprKind::Call(index, iargs), ret.unwrap_or(CType::INT))
             }
             ExprKind::Cast(t, a) => {
-                if t.pointers > 0 {
+                if t.pointers > 0 || self.full_type(&t.specs, 0)?.is_ptr() {
                     return self.cast_ext(t, a, span);
+                }
+                if self.fty_of(a)?.decayed().is_ptr() {
+                    self.ptr_to_int.get_or_insert(span);
                 }
                 let a = self.expr(a)?;
                 match self.base_type(&t.specs)? {

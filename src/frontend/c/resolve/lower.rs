@@ -13,7 +13,8 @@
 //!    allocated*: each becomes a global (`f.x`), so callees read and write it through pointers
 //!    and it travels through function summaries as globals do. That is only sound for
 //!    functions that are not recursive (one instance alive at a time); address-taken locals of
-//!    recursive functions are `unsupported`.
+//!    recursive functions are `unsupported`. The cells of every allocation site (`heap.rs`)
+//!    are objects too, laid out after the others (`heap_lower.rs`).
 //! 2. **Points-to sets**: facts (`addr`, `copy`, `load`, `store`, `field_addr`, `cell`) read
 //!    off the resolved program by `points_to.rs` go through the Datalog rule set
 //!    `cfa_pointsto` (top-level `rules/`), Andersen-style.
@@ -37,18 +38,20 @@ use super::super::types::CType;
 use super::pointers::{Site, SiteKind, SITE_BASE};
 use super::points_to::{key, report, Extract, Facts};
 use super::unsupported;
-use super::walk::{each_stmt_expr, recursive_functions, remap_stmts, visit};
+use super::walk::{each_stmt_expr, visit};
 use num_bigint::BigInt;
 use std::collections::{BTreeMap, HashMap};
 
 /// The lowering's view of the objects: id per global cell, cell per id, address ranges.
 pub(super) struct Objects {
     /// Global index of each address-taken cell → its id.
-    pub ids: HashMap<usize, u32>,
+    pub(super) ids: HashMap<usize, u32>,
     /// id → (global index, object index).
-    pub cells: BTreeMap<u32, (usize, u32)>,
+    pub(super) cells: BTreeMap<u32, (usize, u32)>,
     /// id → the cell's first address and its number of elements (`None`: a scalar).
-    pub ranges: HashMap<u32, (u64, Option<u64>)>,
+    pub(super) ranges: HashMap<u32, (u64, Option<u64>)>,
+    /// id of a heap cell → its allocation site.
+    pub(super) heap: HashMap<u32, usize>,
 }
 
 impl Objects {
@@ -72,7 +75,7 @@ impl Objects {
     }
 
     /// The first address of a cell.
-    fn base(&self, id: u32) -> u64 {
+    pub(super) fn base(&self, id: u32) -> u64 {
         self.ranges[&id].0
     }
 }
@@ -80,13 +83,16 @@ impl Objects {
 /// Lowers every site of `program`; returns the points-to relation as text (for tests).
 pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CError> {
     let mut sites = sites.to_vec();
-    let mut objects = make_static(program, &mut sites)?;
+    let mut objects = super::statics::make_static(program, &mut sites)?;
+    super::heap_lower::register(program, &mut objects);
     objects.layout(program);
+    super::heap_lower::bases(program, &objects)?;
     let mut facts = Facts::default();
     for (&id, &(g, o)) in &objects.cells {
         let v = facts.node(key(0, VarRef::Global(g)));
         facts.prog.cell.push((id, v, o));
     }
+    let heap_first: Vec<usize> = program.heap.sites.iter().map(|s| s.cells[0]).collect();
     for f in 0..program.functions.len() {
         let body = std::mem::take(&mut program.functions[f].body);
         let mut ex = Extract {
@@ -94,6 +100,7 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             facts: &mut facts,
             sites: &sites,
             objects: &objects,
+            heap_first: &heap_first,
         };
         ex.stmts(&body);
         program.functions[f].body = body;
@@ -107,7 +114,9 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
         v.sort_unstable();
     }
     let invalid = program.functions.len();
+    let violation = invalid + 1;
     let mut used_invalid = false;
+    let mut used_violation = false;
     for f in 0..program.functions.len() {
         let mut body = std::mem::take(&mut program.functions[f].body);
         let mut lw = Lower {
@@ -118,17 +127,23 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             facts: &facts,
             pts: &pts,
             invalid,
+            violation,
             used_invalid: false,
+            used_violation: false,
+            ops: vec![],
             error: None,
         };
         each_stmt_expr(&mut body, &mut |e| lw.expr(e));
+        let ops = std::mem::take(&mut lw.ops);
         used_invalid |= lw.used_invalid;
+        used_violation |= lw.used_violation;
         if let Some(e) = lw.error {
             return Err(e);
         }
         program.functions[f].body = body;
+        program.heap.ops.extend(ops);
     }
-    if used_invalid {
+    if used_invalid || used_violation {
         let span = Span::new(0, 0);
         program.functions.push(Function {
             name: "__invalid_dereference".to_owned(),
@@ -145,101 +160,27 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             span,
         });
     }
+    if used_violation {
+        super::heap_lower::add_violation_fn(program);
+    }
     Ok(report(program, &facts, &pts, &objects))
 }
 
-/// Makes address-taken locals globals, and gives every cell of every object an id.
-fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<Objects, CError> {
-    let recursive = recursive_functions(program);
-    // (function, first local) → first global
-    let mut moved: HashMap<(usize, usize), usize> = HashMap::new();
-    let mut maps: HashMap<usize, HashMap<usize, usize>> = HashMap::new();
-    let mut objects = Objects {
-        ids: HashMap::new(),
-        cells: BTreeMap::new(),
-        ranges: HashMap::new(),
-    };
-    let mut next_id = 1u32;
-    let mut n_objects = 0u32;
-    for s in sites.iter_mut() {
-        let SiteKind::AddrOf { root, cells, cell } = &mut s.kind else {
-            continue;
-        };
-        let vla = |info: &VarInfo| info.dims.iter().any(|d| matches!(d, Dim::Var(_)));
-        let root_info = program.var(s.func, *root);
-        if vla(root_info) {
-            return Err(unsupported(s.span, "pointers into variable-length arrays"));
-        }
-        let g = match *root {
-            VarRef::Global(g) => g,
-            VarRef::Local(l) => {
-                if recursive[s.func] {
-                    return Err(unsupported(
-                        s.span,
-                        "the address of a local of a recursive function",
-                    ));
-                }
-                *moved.entry((s.func, l)).or_insert_with(|| {
-                    let g = program.globals.len();
-                    let func = &program.functions[s.func];
-                    for k in 0..*cells {
-                        let info = &func.locals[l + k];
-                        program.globals.push(VarInfo {
-                            name: format!("{}.{}", func.name, info.name),
-                            ty: info.ty,
-                            span: info.span,
-                            dims: info.dims.clone(),
-                        });
-                        program.global_init.push(BigInt::from(0));
-                        program.global_elems.push(vec![]);
-                        maps.entry(s.func).or_default().insert(l + k, g + k);
-                    }
-                    g
-                })
-            }
-        };
-        if let VarRef::Local(l) = *cell {
-            *cell = VarRef::Global(maps[&s.func][&l]);
-        }
-        *root = VarRef::Global(g);
-        if !objects.ids.contains_key(&g) {
-            for k in 0..*cells {
-                objects.ids.insert(g + k, next_id);
-                objects.cells.insert(next_id, (g + k, n_objects));
-                next_id += 1;
-            }
-            n_objects += 1;
-        }
-    }
-    for (f, map) in maps {
-        let func = &mut program.functions[f];
-        let remap = |v: &mut VarRef| {
-            if let VarRef::Local(l) = *v {
-                if let Some(&g) = map.get(&l) {
-                    *v = VarRef::Global(g);
-                }
-            }
-        };
-        remap_stmts(&mut func.body, &remap);
-        for scope in &mut func.loop_scopes {
-            for (_, v) in &mut scope.names {
-                remap(v);
-            }
-        }
-    }
-    Ok(objects)
-}
-
 /// Replaces the sites of one function.
-struct Lower<'a> {
-    f: usize,
-    program: &'a Program,
+pub(super) struct Lower<'a> {
+    pub(super) f: usize,
+    pub(super) program: &'a Program,
     sites: &'a [Site],
-    objects: &'a Objects,
+    pub(super) objects: &'a Objects,
     facts: &'a Facts,
     pts: &'a HashMap<u32, Vec<u32>>,
-    invalid: usize,
-    used_invalid: bool,
+    pub(super) invalid: usize,
+    /// `__memory_violation(kind, at, pointer)` (`heap_lower.rs`).
+    pub(super) violation: usize,
+    pub(super) used_invalid: bool,
+    pub(super) used_violation: bool,
+    /// The heap operations met (sites with a heap cell among their targets).
+    pub(super) ops: Vec<HeapOp>,
     /// The first access through a pointer to another type (outside the subset).
     error: Option<CError>,
 }
@@ -256,7 +197,7 @@ impl Lower<'_> {
     }
 
     /// The targets of `temp` shifted by `off`: (id of the target, id of the shifted cell).
-    fn targets(&self, temp: VarRef, off: usize) -> Vec<(u32, u32)> {
+    pub(super) fn targets(&self, temp: VarRef, off: usize) -> Vec<(u32, u32)> {
         let Some(&n) = self.facts.nodes.get(&key(self.f, temp)) else {
             return vec![];
         };
@@ -274,6 +215,7 @@ impl Lower<'_> {
     }
 
     fn site(&mut self, site: &Site, ty: CType, span: Span) -> IExpr {
+        self.note_heap_op(site, span);
         let mk = |kind, ty| IExpr { kind, ty, span };
         let (temp, off) = match site.kind {
             SiteKind::AddrOf {
@@ -284,6 +226,11 @@ impl Lower<'_> {
                 return mk(IExprKind::Const(BigInt::from(base)), ty);
             }
             SiteKind::AddrOf { .. } => unreachable!("address-taken cells are globals"),
+            SiteKind::Alloc { heap } => return self.alloc(heap, ty, span),
+            SiteKind::Free { temp } => {
+                let targets = self.targets(temp, 0);
+                return self.free(temp, &targets, span);
+            }
             SiteKind::Load { temp, off }
             | SiteKind::Store { temp, off, .. }
             | SiteKind::FieldAddr { temp, off } => (temp, off),
@@ -299,6 +246,15 @@ impl Lower<'_> {
         }
         let pty = self.program.var(self.f, temp).ty;
         let t = || mk(IExprKind::Var(temp), pty);
+        // `&t->f` accesses no memory: under valid-deref an address outside every target is
+        // no violation yet (it becomes one where it is dereferenced: NULL stands for it).
+        let field_addr = matches!(site.kind, SiteKind::FieldAddr { .. });
+        let invalid = if field_addr && self.program.heap.checks.deref_free {
+            mk(IExprKind::Const(BigInt::from(0)), ty)
+        } else {
+            let call = self.invalid_op(MemViolation::Deref, span, t());
+            super::convert(call, ty)
+        };
         let num = |n: i128| mk(IExprKind::Const(BigInt::from(n)), pty);
         let cmp = |op, a, b| mk(IExprKind::Cmp(op, Box::new(a), Box::new(b)), CType::INT);
         let and = |a, b| {
@@ -310,13 +266,19 @@ impl Lower<'_> {
         let arith = |op, a, b| mk(IExprKind::Arith(op, Box::new(a), Box::new(b)), pty);
         let (ranges, cells) = (&self.objects.ranges, &self.objects.cells);
         let base = |c: u32| i128::from(ranges[&c].0);
-        // `t` lies in `c`'s range.
+        // `t` lies in `c`'s range (for a heap cell: in a live block).
         let inside = |c: u32| match ranges[&c] {
             (b, None) => cmp(BinOp::Eq, t(), num(i128::from(b))),
-            (b, Some(n)) => and(
-                cmp(BinOp::Le, num(i128::from(b)), t()),
-                cmp(BinOp::Lt, t(), num(i128::from(b + n))),
-            ),
+            (b, Some(n)) => {
+                let range = and(
+                    cmp(BinOp::Le, num(i128::from(b)), t()),
+                    cmp(BinOp::Lt, t(), num(i128::from(b + n))),
+                );
+                match self.objects.heap.get(&c) {
+                    Some(&h) if !field_addr => and(range, self.live_element(h, c, temp, span)),
+                    _ => range,
+                }
+            }
         };
         // The element of `d` that `t` addresses through `c` (`d`'s array, `c`'s index).
         let index = |c: u32| vec![arith(BinOp::Sub, t(), num(base(c)))];
@@ -334,8 +296,7 @@ impl Lower<'_> {
             SiteKind::FieldAddr { .. } => mk(IExprKind::Const(BigInt::from(base(d))), ty),
             _ => unreachable!(),
         };
-        self.used_invalid = true;
-        let invalid = conv(mk(IExprKind::Call(self.invalid, vec![]), CType::INT), ty);
+
         let Some((&last, rest)) = targets.split_last() else {
             return invalid;
         };

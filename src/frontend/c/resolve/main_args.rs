@@ -103,12 +103,14 @@ fn expr_names(e: &Expr, name: &str) -> bool {
             | ExprKind::Int(_)
             | ExprKind::Char(_)
             | ExprKind::Str
-            | ExprKind::Float => {}
+            | ExprKind::Float
+            | ExprKind::SizeofType(_) => {}
             ExprKind::Unary(_, a)
             | ExprKind::IncDec(_, _, a)
             | ExprKind::Cast(_, a)
             | ExprKind::Member(a, _, _)
-            | ExprKind::Designated(_, a) => stack.push(a),
+            | ExprKind::Designated(_, a)
+            | ExprKind::SizeofExpr(a) => stack.push(a),
             ExprKind::Binary(_, a, b)
             | ExprKind::Assign(_, a, b)
             | ExprKind::Comma(a, b)

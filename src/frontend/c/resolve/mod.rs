@@ -6,9 +6,12 @@
 //! `stmt.rs`, `goto`/labels/`switch` in `jumps.rs`. Structs and pointers: `structs.rs` (full
 //! types, flattening into one scalar or array per field), `pointers.rs` (pointer sites, full
 //! types of expressions), `places.rs` (where an lvalue lives, its address), `declare.rs` (their
-//! declarations and initialisers), `points_to.rs` (the points-to facts), `lower.rs`
-//! (addresses, points-to sets, sites lowered to scalar operations before the CFAs are built), `struct_array.rs` (arrays of structs and of
-//! pointers: one integer array per field, elements as places).
+//! declarations and initialisers), `points_to.rs` (the points-to facts), `statics.rs`
+//! (address-taken locals made globals, cell ids), `lower.rs` (addresses, points-to sets, sites
+//! lowered to scalar operations before the CFAs are built), `struct_array.rs` (arrays of
+//! structs and of pointers: one integer array per field, elements as places). The heap:
+//! `heap.rs` and `heap_lower.rs` (`malloc`/`free` as allocation sites), `mem_checks.rs` (the
+//! memory property's checks).
 //!
 //! Must not: translate to clauses or execute anything.
 
@@ -24,12 +27,16 @@ mod array;
 mod decl;
 mod declare;
 mod expr;
+mod heap;
+mod heap_lower;
 mod jumps;
 mod lower;
 mod main_args;
+mod mem_checks;
 mod places;
 mod pointers;
 mod points_to;
+mod statics;
 mod stmt;
 mod struct_array;
 mod structs;
@@ -105,6 +112,10 @@ struct Resolver {
     ptr_sites: Vec<pointers::Site>,
     /// The number of (flattened) parameters of the current function.
     cur_params: usize,
+    /// The allocation sites so far (`heap.rs`).
+    heap: Heap,
+    /// The first cast of a pointer to an integer.
+    ptr_to_int: Option<Span>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -116,12 +127,31 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     resolve_with_points_to(items, src_len, model).map(|r| r.0)
 }
 
+/// Resolves a parsed translation unit under a data model, with the checks of a property.
+pub fn resolve_checked(
+    items: &[Item],
+    src_len: usize,
+    model: DataModel,
+    checks: MemChecks,
+) -> Result<Program, CError> {
+    resolve_full(items, src_len, model, checks).map(|r| r.0)
+}
+
 /// Resolves a parsed translation unit; also returns the points-to relation of its pointer
 /// variables as text, one `variable -> cell#id, ...` per line.
 pub fn resolve_with_points_to(
     items: &[Item],
     src_len: usize,
     model: DataModel,
+) -> Result<(Program, String), CError> {
+    resolve_full(items, src_len, model, MemChecks::unreach_call())
+}
+
+fn resolve_full(
+    items: &[Item],
+    src_len: usize,
+    model: DataModel,
+    checks: MemChecks,
 ) -> Result<(Program, String), CError> {
     let items = main_args::drop_unused_main_params(items);
     let items = &items[..];
@@ -148,6 +178,8 @@ pub fn resolve_with_points_to(
         types: Default::default(),
         ptr_sites: vec![],
         cur_params: 0,
+        heap: Heap::default(),
+        ptr_to_int: None,
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];
@@ -190,6 +222,14 @@ pub fn resolve_with_points_to(
     for (f, params) in defs {
         functions.push(r.function(f, params)?);
     }
+    if let (Some(span), false) = (r.ptr_to_int, r.heap.sites.is_empty()) {
+        // Allocation gives fresh addresses; a real `malloc` may reuse a freed block's
+        // address, which only a pointer turned into an integer can observe.
+        return Err(unsupported(
+            span,
+            "casts of pointers to integers in programs that allocate memory",
+        ));
+    }
     let sites = std::mem::take(&mut r.ptr_sites);
     let mut program = Program {
         globals: r.globals,
@@ -199,8 +239,11 @@ pub fn resolve_with_points_to(
         main,
         nondet_sites: r.sites,
         assert_error,
+        heap: std::mem::take(&mut r.heap),
     };
+    program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
+    mem_checks::property_checks(&mut program)?;
     for i in 0..program.functions.len() {
         let cfa = cfa::build(&program.functions[i], assert_error);
         program.functions[i].cfa = cfa;

@@ -46,6 +46,10 @@ pub(super) enum SiteKind {
     },
     /// The address `off` cells after the one `temp` points to (`&p->f`).
     FieldAddr { temp: VarRef, off: usize },
+    /// A new block of the allocation site `heap` (`resolve/heap.rs`): its address.
+    Alloc { heap: usize },
+    /// `free` of the address in `temp`.
+    Free { temp: VarRef },
 }
 
 /// A pointer site: its function (index among the definitions), kind and place.
@@ -75,7 +79,7 @@ pub(super) fn is_null(e: &Expr) -> bool {
             !d.is_empty() && d.chars().all(|c| c == '0')
         }
         ExprKind::Cast(_, a) => is_null(a),
-        _ => false,
+        _ => super::heap::is_null_name(e),
     }
 }
 
@@ -156,6 +160,13 @@ impl Resolver {
                 }
             }
             ExprKind::Call(f, _) => match &f.kind {
+                ExprKind::Ident(n)
+                    if super::heap::HEAP_FUNCTIONS.contains(&n.as_str())
+                        && n != "free"
+                        && self.sigs.get(n).is_none_or(|s| s.index.is_none()) =>
+                {
+                    FTy::Ptr(Box::new(FTy::Void))
+                }
                 ExprKind::Ident(n) => match self.types.sigs.get(n) {
                     Some((r, _)) => r.clone(),
                     None => FTy::Scalar(CType::INT),

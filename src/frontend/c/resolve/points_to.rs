@@ -89,6 +89,8 @@ pub(super) struct Extract<'a> {
     pub facts: &'a mut Facts,
     pub sites: &'a [Site],
     pub objects: &'a Objects,
+    /// The first cell (global) of each allocation site.
+    pub heap_first: &'a [usize],
 }
 
 impl Extract<'_> {
@@ -177,8 +179,12 @@ impl Extract<'_> {
                     let t = self.facts.node(key(self.f, temp));
                     self.facts.prog.field_addr.push((n, t, off as u32));
                 }
-                // A store's value is the stored temporary's, after it.
-                SiteKind::Store { .. } | SiteKind::AddrOf { .. } => {}
+                SiteKind::Alloc { heap } => {
+                    let first = self.heap_first[heap];
+                    self.facts.prog.addr.push((n, self.objects.ids[&first]));
+                }
+                // A store's value is the stored temporary's, after it; `free` returns nothing.
+                SiteKind::Store { .. } | SiteKind::AddrOf { .. } | SiteKind::Free { .. } => {}
             },
             // The old value of a variable or element (`p++`, `a[i]++`), or the element's.
             IExprKind::Elem(v, _) | IExprKind::PostIncDec(v, _) => {

@@ -378,8 +378,18 @@ impl Resolver {
             let t = self.full_type(&specs, 0)?;
             self.types.typedefs.insert(n, t);
         } else {
-            // `typedef struct T {...};` or a declarator (`typedef struct T *P;` would not parse).
-            self.full_type(&d.specs, 0)?;
+            // `typedef struct T {...};`, or declarators: `typedef struct T *P;`.
+            let t = self.full_type(&d.specs, 0)?;
+            for item in &d.items {
+                let (Some(n), true) = (&item.decl.name, item.decl.suffixes.is_empty()) else {
+                    continue;
+                };
+                let mut t = t.clone();
+                for _ in 0..item.decl.pointers {
+                    t = FTy::Ptr(Box::new(t));
+                }
+                self.types.typedefs.insert(n.clone(), t);
+            }
         }
         Ok(())
     }

@@ -1,0 +1,259 @@
+//! Heap operations in the resolver: `malloc`, `calloc`, `free`, `NULL`, `sizeof`. Part of
+//! [`super`]; the allocation sites' operations are lowered by `heap_lower.rs`.
+//!
+//! Design: every `malloc`/`calloc` call in the source is an *allocation site*. Its size must
+//! be a constant number of elements of one type, read off the argument: `sizeof(T)`,
+//! `sizeof e`, `n * sizeof(T)` or `sizeof(T) * n` with `n` a constant (`calloc(n, sizeof(T))`
+//! alike), or a constant number of bytes (a block of `char`s, which only `char` accesses
+//! may read). The site is an unbounded array of such blocks, flattened like an array of structs
+//! (`struct_array.rs`): one global integer array per cell of `T`, [`CAPACITY`] elements each,
+//! plus a state array and a next-block counter (see [`crate::frontend::c::ir::HeapSite`]).
+//! For the points-to analysis the site is one abstract object; its cells get addresses like
+//! any other object's, so a pointer to a heap element is an address in the first cell's
+//! range and `p->f` moves it into `f`'s range. The call itself becomes a pointer site
+//! ([`SiteKind::Alloc`]); `free(p)` saves `p` and becomes [`SiteKind::Free`].
+//!
+//! `NULL` (from `<stdlib.h>`/`<stddef.h>`, whose text is never read) is the null pointer
+//! constant when the program does not define it. `sizeof` elsewhere is the size in bytes of a
+//! scalar or pointer type under the data model; `sizeof` of a struct outside an allocation,
+//! `realloc`, `alloca` and allocation sizes of other shapes are `unsupported`.
+//!
+//! Must not: lay out addresses or lower the sites (that is `lower.rs` and `heap_lower.rs`).
+
+use super::super::ast::*;
+use super::super::error::{CError, CErrorKind};
+use super::super::ir::*;
+use super::super::types::CType;
+use super::array::fold;
+use super::pointers::{comma, mk, SiteKind};
+use super::structs::FTy;
+use super::{convert, unsupported, Resolver};
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
+
+/// Elements per cell array of an allocation site: allocations beyond it end the execution
+/// (an out-of-memory failure the model does not return as `NULL`).
+pub(super) const CAPACITY: u64 = 1 << 20;
+
+/// The largest number of elements of one block (each is initialised one by one).
+const MAX_BLOCK: u64 = 64;
+
+/// The functions of `<stdlib.h>` this module handles.
+pub(super) const HEAP_FUNCTIONS: &[&str] = &["malloc", "calloc", "free", "realloc", "alloca"];
+
+impl Resolver {
+    /// A call of a heap function the program does not define: `Ok(None)` for other names.
+    pub(super) fn heap_call(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<Option<IExpr>, CError> {
+        if !HEAP_FUNCTIONS.contains(&name) || self.sigs.get(name).is_some_and(|s| s.index.is_some())
+        {
+            return Ok(None);
+        }
+        let arity = |n: usize| {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(CError::new(
+                    CErrorKind::Name,
+                    span,
+                    format!("`{name}` takes {n} argument(s), {} given", args.len()),
+                ))
+            }
+        };
+        let pty = self.ptr_ctype();
+        match name {
+            "malloc" => {
+                arity(1)?;
+                let (t, n) = self.alloc_size(&args[0], None)?;
+                Ok(Some(self.alloc_site(t, n, false, span)?))
+            }
+            "calloc" => {
+                arity(2)?;
+                let count = self.expr(&args[0])?;
+                let k = fold(&count).ok_or_else(|| {
+                    unsupported(
+                        args[0].span,
+                        "`calloc` of a non-constant number of elements",
+                    )
+                })?;
+                let (t, n) = self.alloc_size(&args[1], Some(k))?;
+                Ok(Some(self.alloc_site(t, n, true, span)?))
+            }
+            "free" => {
+                arity(1)?;
+                let a = &args[0];
+                if !super::pointers::is_null(a) && !self.fty_of(a)?.decayed().is_ptr() {
+                    return Err(unsupported(
+                        a.span,
+                        "`free` of a value that is not a pointer",
+                    ));
+                }
+                let value = convert(self.expr(a)?, pty);
+                let temp = self.temp(pty, a.span);
+                let save = mk(IExprKind::Assign(temp, Box::new(value)), pty, a.span);
+                let site = self.site(SiteKind::Free { temp }, CType::INT, span);
+                Ok(Some(comma(save, site)))
+            }
+            _ => Err(unsupported(span, &format!("`{name}`"))),
+        }
+    }
+
+    /// The element type and number of elements of an allocation of `size` bytes (times
+    /// `count`, for `calloc`).
+    fn alloc_size(&mut self, size: &Expr, count: Option<BigInt>) -> Result<(FTy, u64), CError> {
+        let shape = || {
+            unsupported(
+                size.span,
+                "allocation sizes other than a constant multiple of `sizeof(T)`",
+            )
+        };
+        let (t, k) = match &size.kind {
+            ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => {
+                (self.sizeof_type(size)?.ok_or_else(shape)?, BigInt::from(1))
+            }
+            ExprKind::Binary(BinOp::Mul, a, b) => {
+                let (s, n) = match self.sizeof_type(a)? {
+                    Some(t) => (t, b),
+                    None => (self.sizeof_type(b)?.ok_or_else(shape)?, a),
+                };
+                let n = self.expr(n)?;
+                (s, fold(&n).ok_or_else(shape)?)
+            }
+            // A constant number of bytes: a block of `char`s (an access through a pointer to
+            // another type is refused by the lowering).
+            _ => {
+                let n = self.expr(size)?;
+                (FTy::Scalar(CType::CHAR), fold(&n).ok_or_else(shape)?)
+            }
+        };
+        let total = k * count.unwrap_or_else(|| BigInt::from(1));
+        let n = total.to_u64().filter(|n| (1..=MAX_BLOCK).contains(n));
+        let n = n.ok_or_else(|| {
+            unsupported(
+                size.span,
+                "allocations of no element or of more than 64 elements",
+            )
+        })?;
+        Ok((t, n))
+    }
+
+    /// The type `sizeof` names, when `e` is a `sizeof`.
+    fn sizeof_type(&mut self, e: &Expr) -> Result<Option<FTy>, CError> {
+        Ok(match &e.kind {
+            ExprKind::SizeofType(t) => Some(self.full_type(&t.specs, t.pointers)?),
+            ExprKind::SizeofExpr(x) => {
+                // `fty_of` decays arrays to pointers: their size is another matter.
+                let array = match &x.kind {
+                    ExprKind::Ident(n) => {
+                        self.lookup(n).is_some_and(|(v, _)| self.info(v).is_array())
+                    }
+                    ExprKind::Unary(UnOp::Deref, _) | ExprKind::Member(..) => false,
+                    _ => true,
+                };
+                let t = self.fty_of(x)?;
+                if array || matches!(t, FTy::Array(..)) {
+                    return Err(unsupported(
+                        e.span,
+                        "`sizeof` of an array or of this expression",
+                    ));
+                }
+                Some(t)
+            }
+            _ => None,
+        })
+    }
+
+    /// `sizeof` as a value: the size in bytes of a scalar or pointer type.
+    pub(super) fn sizeof_value(&mut self, e: &Expr) -> Result<IExpr, CError> {
+        let t = self.sizeof_type(e)?.unwrap_or(FTy::Void);
+        let bytes = match &t {
+            FTy::Scalar(c) => u64::from(c.bits.max(8) / 8),
+            FTy::Ptr(_) => u64::from(self.ptr_ctype().bits / 8),
+            _ => {
+                return Err(unsupported(
+                    e.span,
+                    "`sizeof` of this type outside an allocation",
+                ))
+            }
+        };
+        let ty = CType::of_rank(4, false, self.model);
+        Ok(mk(IExprKind::Const(BigInt::from(bytes)), ty, e.span))
+    }
+
+    /// A new allocation site of `n` elements of type `t`: its globals, and the site.
+    fn alloc_site(&mut self, t: FTy, n: u64, zeroed: bool, span: Span) -> Result<IExpr, CError> {
+        if matches!(t, FTy::Void) {
+            return Err(unsupported(span, "allocations of `void`"));
+        }
+        self.check_complete(&t, span)?;
+        if self.has_array_cells(&t) {
+            return Err(unsupported(
+                span,
+                "heap blocks of structs with array fields",
+            ));
+        }
+        let index = self.heap.sites.len();
+        let label = format!("heap#{index}");
+        let mut cells = vec![];
+        for (suffix, leaf) in self.cells(&t) {
+            let ty = self.leaf_ctype(&leaf);
+            cells.push(self.heap_global(format!("{label}{suffix}"), ty, true, span));
+        }
+        let state = self.heap_global(format!("{label}.state"), CType::INT, true, span);
+        let next = self.heap_global(format!("{label}.next"), CType::INT, false, span);
+        if self.heap.live.is_none() {
+            self.heap.live =
+                Some(self.heap_global("heap.live".to_owned(), CType::INT, false, span));
+        }
+        let nondet = self.sites.len();
+        if !zeroed {
+            for _ in 0..n {
+                for &c in &cells {
+                    let ty = self.globals[c].ty;
+                    self.sites.push(NondetSite { ty, span });
+                }
+            }
+        }
+        self.heap.sites.push(HeapSite {
+            nondet,
+            span,
+            cells,
+            bases: vec![],
+            state,
+            next,
+            block: n,
+            capacity: CAPACITY,
+            zeroed,
+        });
+        Ok(self.site(SiteKind::Alloc { heap: index }, self.ptr_ctype(), span))
+    }
+
+    /// A hidden global of the heap: an array of [`CAPACITY`] elements or a scalar, zero.
+    fn heap_global(&mut self, name: String, ty: CType, array: bool, span: Span) -> usize {
+        let g = self.globals.len();
+        let dims = if array {
+            vec![Dim::Const(BigInt::from(CAPACITY))]
+        } else {
+            vec![]
+        };
+        self.globals.push(VarInfo {
+            name,
+            ty,
+            span,
+            dims,
+        });
+        self.global_init.push(BigInt::from(0));
+        self.global_elems.push(vec![]);
+        self.global_defined.push(true);
+        g
+    }
+}
+
+/// Whether `name` is `NULL` as the headers define it (the program did not define it).
+pub(super) fn is_null_name(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Ident(n) if n == "NULL")
+}
