@@ -248,11 +248,18 @@ fn concrete_exploration_finds_shallow_errors_and_never_fakes_one() {
         "unsafe/control.c",
         "unsafe/functions.c",
     ] {
-        assert!(find(name).is_some(), "{name}: no run reaches the error");
+        let found = find(name);
+        assert!(
+            matches!(found, Some(explore::Found::Error(_))),
+            "{name}: no run reaches the error ({found:?})"
+        );
     }
+    // Nor does any run show the points-to sets incomplete (a dereference lowered as invalid
+    // reaching an object).
     for f in programs("safe") {
         let name = format!("safe/{}", f.file_name().unwrap().to_string_lossy());
-        assert!(find(&name).is_none(), "{name}: a run reaches the error");
+        let found = find(&name);
+        assert!(found.is_none(), "{name}: {found:?}");
     }
 }
 
@@ -324,4 +331,93 @@ fn heap_operations_are_listed_for_engines_over_the_cfa() {
     // a->next = b; a->prev = NULL; b->next = NULL; b->prev = a; and b->prev->v = 2
     assert_eq!(count(&|k| matches!(k, HeapOpKind::Store(..))), 5);
     assert!(count(&|k| matches!(k, HeapOpKind::Load(..))) >= 2);
+}
+
+/// A dereference is lowered as a case split over its pointer's points-to set, ending the run
+/// quietly when no target matches; a gap in that set would make the clauses miss executions.
+/// Emptying the sets after lowering (every dereference's case split made false) must make the
+/// interpreter stop with `Outcome::Gap` where the address lies in an object, under
+/// unreach-call (`__invalid_dereference`) and under valid-memsafety (`__memory_violation`),
+/// and the concrete search must report it.
+#[test]
+fn a_points_to_gap_is_caught_by_the_interpreter() {
+    use hornbeam::frontend::c::cfa::Op;
+    use hornbeam::frontend::c::explore::{self, Found};
+    use hornbeam::frontend::c::interp::Outcome;
+    use hornbeam::frontend::c::ir::{IExpr, IExprKind, MemChecks};
+    use hornbeam::frontend::c::{read_program_checked, verify, DataModel};
+    use std::time::{Duration, Instant};
+
+    /// Makes every case split that ends in one of `ends` take that end.
+    fn empty_sets(e: &mut IExpr, ends: &[usize]) -> usize {
+        let mut n = 0;
+        if let IExprKind::Cond(c, _, b) = &mut e.kind {
+            if matches!(&b.kind, IExprKind::Call(f, _) if ends.contains(f)) {
+                c.kind = IExprKind::Const(0.into());
+                n += 1;
+            }
+        }
+        match &mut e.kind {
+            IExprKind::Arith(_, a, b)
+            | IExprKind::Cmp(_, a, b)
+            | IExprKind::Logic(_, a, b)
+            | IExprKind::Comma(a, b) => n + empty_sets(a, ends) + empty_sets(b, ends),
+            IExprKind::Cond(a, b, c) => {
+                n + empty_sets(a, ends) + empty_sets(b, ends) + empty_sets(c, ends)
+            }
+            IExprKind::Not(a)
+            | IExprKind::Neg(a)
+            | IExprKind::BitNot(a)
+            | IExprKind::Convert(a)
+            | IExprKind::Assign(_, a) => n + empty_sets(a, ends),
+            IExprKind::Call(_, args) => {
+                n + args.iter_mut().map(|a| empty_sets(a, ends)).sum::<usize>()
+            }
+            _ => n,
+        }
+    }
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/gap");
+    for (name, checks) in [
+        ("deref-local.c", MemChecks::unreach_call()),
+        (
+            "deref-heap.c",
+            hornbeam::frontend::c::property::from_name("valid-memsafety")
+                .expect("a property")
+                .checks(),
+        ),
+    ] {
+        let src = std::fs::read_to_string(dir.join(name)).expect("test file");
+        let mut p = read_program_checked(&src, DataModel::Ilp32, checks).expect("in the subset");
+        // Unchanged, no run shows a gap.
+        let until = Instant::now() + Duration::from_secs(10);
+        let found = explore::search(&p, 16, until, &|_| 0);
+        assert!(!matches!(found, Some(Found::Gap(_))), "{name}: {found:?}");
+        let ends: Vec<usize> = p
+            .invalid_fn
+            .into_iter()
+            .chain(p.heap.violation_fn)
+            .collect();
+        let mut emptied = 0;
+        for f in &mut p.functions {
+            for e in &mut f.cfa.edges {
+                match &mut e.op {
+                    Op::Expr(x) | Op::Assume(x, _) | Op::Init(_, Some(x)) => {
+                        emptied += empty_sets(x, &ends)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(emptied > 0, "{name}: no dereference found");
+        let run = verify::replay(&p, &[], &|_| 0);
+        assert!(
+            matches!(&run.outcome, Outcome::Gap(why) if why.contains("points-to")),
+            "{name}: {:?}",
+            run.outcome
+        );
+        let until = Instant::now() + Duration::from_secs(10);
+        let found = explore::search(&p, 16, until, &|_| 0);
+        assert!(matches!(found, Some(Found::Gap(_))), "{name}: {found:?}");
+    }
 }

@@ -5,7 +5,8 @@
 //! nondet value is run once, and the search stops after a run its time cut short (the next
 //! ones, through the same loops, would be cut short too). Whatever it finds is a real execution of the program
 //! under C's semantics (the interpreter stops on undefined behaviour), so it is a sound way to
-//! answer `unsafe`; it never answers `safe`.
+//! answer `unsafe`; it never answers `safe`. A run that shows the front end's points-to sets
+//! incomplete ([`Outcome::Gap`]) is reported as such: the clauses cannot be trusted then.
 //!
 //! Must not: use terms, clauses or a solver.
 
@@ -18,6 +19,15 @@ use super::types::CType;
 use num_bigint::BigInt;
 use std::collections::HashMap;
 use std::time::Instant;
+
+/// What the runs found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// A run reached the error: its nondet values in order.
+    Error(Vec<NondetValue>),
+    /// A run showed the points-to sets incomplete ([`Outcome::Gap`]): why.
+    Gap(String),
+}
 
 /// A small deterministic generator (xorshift64*), so runs are reproducible.
 struct Random(u64);
@@ -61,14 +71,14 @@ impl Chooser for Random {
     }
 }
 
-/// Searches for an execution reaching the error, until `until` or after `runs` runs; returns
-/// its nondet values in order.
+/// Searches for an execution reaching the error (or showing a gap), until `until` or after
+/// `runs` runs.
 pub fn search(
     p: &Program,
     runs: usize,
     until: Instant,
     line_of: &dyn Fn(usize) -> usize,
-) -> Option<Vec<NondetValue>> {
+) -> Option<Found> {
     for i in 0..runs {
         let now = Instant::now();
         if now >= until {
@@ -94,8 +104,10 @@ pub fn search(
             let mut rng = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
             run_with(p, HashMap::new(), &mut rng, budget, line_of)
         };
-        if outcome == Outcome::Error {
-            return Some(consumed);
+        match outcome {
+            Outcome::Error => return Some(Found::Error(consumed)),
+            Outcome::Gap(why) => return Some(Found::Gap(why)),
+            Outcome::NoError(_) | Outcome::Stuck(_) => {}
         }
         // A run that needs no nondet value is the only run there is; after a run that its
         // time cut short, the others would be cut short too (loops bounded by nondet values).
@@ -158,7 +170,7 @@ pub fn search_threads(
     runs: usize,
     until: Instant,
     line_of: &dyn Fn(usize) -> usize,
-) -> Option<Vec<NondetValue>> {
+) -> Option<Found> {
     for i in 0..runs {
         let now = Instant::now();
         if now >= until {
@@ -182,8 +194,10 @@ pub fn search_threads(
         };
         let scheduler: &mut dyn Scheduler = if i % 2 == 0 { &mut turns } else { &mut robin };
         let run = sched::run_scheduled(c, scheduler, &[], &mut values, Some(site), budget, line_of);
-        if run.finished.outcome == Outcome::Error {
-            return Some(run.values);
+        match run.finished.outcome {
+            Outcome::Error => return Some(Found::Error(run.values)),
+            Outcome::Gap(why) => return Some(Found::Gap(why)),
+            Outcome::NoError(_) | Outcome::Stuck(_) => {}
         }
     }
     None

@@ -36,6 +36,10 @@ pub enum Outcome {
     NoError(String),
     /// The run could not be completed (undefined behaviour, budget).
     Stuck(String),
+    /// The run showed the front end's points-to sets incomplete: a dereference lowered as
+    /// invalid reached an address inside an object (see [`Program::invalid_fn`]). The
+    /// clauses may then miss executions: a bug of the front end, never an answer.
+    Gap(String),
 }
 
 /// Limits of a run.
@@ -244,6 +248,11 @@ impl Machine<'_> {
             return Err(Outcome::Stuck("call depth budget exhausted".to_owned()));
         }
         self.enter()?;
+        if Some(f) == self.p.invalid_fn {
+            if let Some(a) = args.first() {
+                self.check_invalid(a)?;
+            }
+        }
         let fun = &self.p.functions[f];
         let cfa = &fun.cfa;
         let mut locals: Vec<BigInt> = vec![BigInt::zero(); fun.locals.len()];

@@ -365,6 +365,25 @@ pub struct Program {
     pub assert_error: Option<Span>,
     /// The heap: its allocation sites and what is checked (see [`Heap`]).
     pub heap: Heap,
+    /// The address range of every address-taken cell outside the heap, by first address.
+    pub ranges: Vec<AddressRange>,
+    /// `__invalid_dereference(address)`, which ends an execution at an invalid dereference
+    /// (undefined behaviour), when the lowering needed it. A dereference is lowered as a case
+    /// split over the pointer's points-to set, so an address that lies in an object (a range
+    /// of [`Program::ranges`], or a live heap element) reaching this call shows that set
+    /// incomplete: the interpreter stops such a run with [`crate::frontend::c::interp::Outcome::Gap`].
+    pub invalid_fn: Option<usize>,
+}
+
+/// The addresses of one address-taken cell: `first .. first + len` (one per element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddressRange {
+    /// The cell (a global).
+    pub global: usize,
+    /// Its first address.
+    pub first: u64,
+    /// Its number of addresses (1 for a scalar).
+    pub len: u64,
 }
 
 /// What a run checks besides the error calls: the memory-safety properties that are errors

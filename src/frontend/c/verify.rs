@@ -264,7 +264,9 @@ fn confirmed(
     let run = schedule_run(t, values, line_of);
     match run.finished.outcome {
         interp::Outcome::Error => Ok(()),
-        interp::Outcome::Stuck(why) | interp::Outcome::NoError(why) => Err(why),
+        interp::Outcome::Stuck(why) | interp::Outcome::NoError(why) | interp::Outcome::Gap(why) => {
+            Err(why)
+        }
     }
 }
 
@@ -282,9 +284,18 @@ fn test(
         .timeout
         .map_or(3.0, |t| (t.as_secs_f64() * 0.2).min(3.0));
     let until = Instant::now() + Duration::from_secs_f64(share);
-    let values = match conc {
+    let found = match conc {
         Some(t) => explore::search_threads(&t.program, t.site, 256, until, line_of)?,
         None => explore::search(program, 64, until, line_of)?,
+    };
+    let values = match found {
+        explore::Found::Error(values) => values,
+        // The clauses were built on these points-to sets: no answer from them either.
+        explore::Found::Gap(why) => {
+            return Some(Verdict::Unknown(Reason::WitnessFailed(format!(
+                "a concrete run found a bug of the front end ({why})"
+            ))))
+        }
     };
     if let Some(t) = conc.filter(|t| t.program.unbounded.is_some()) {
         // No product to replay on: the scheduler's own replay is the check.
@@ -374,6 +385,9 @@ fn read_back(
                 },
                 interp::Outcome::Stuck(why) => Verdict::Unknown(Reason::GaveUp(format!(
                     "the counterexample of the clauses does not replay on the program ({why})"
+                ))),
+                interp::Outcome::Gap(why) => Verdict::Unknown(Reason::WitnessFailed(format!(
+                    "the replay of the counterexample found a bug of the front end ({why})"
                 ))),
                 // The run ended without the error: the clauses' counterexample is spurious.
                 // With an exact translation that is a bug of the encoding.

@@ -49,6 +49,34 @@ fn locate<'p>(sites: &'p [HeapSite], v: &BigInt) -> Option<(&'p HeapSite, usize,
 }
 
 impl Machine<'_> {
+    /// The check of an address that a dereference lowered as invalid reached: inside an
+    /// object (a static cell's range, a live heap element) it shows the points-to set the
+    /// lowering used incomplete ([`Outcome::Gap`]).
+    pub(super) fn check_invalid(&self, address: &BigInt) -> Result<(), Outcome> {
+        let gap = |what: String| {
+            Err(Outcome::Gap(format!(
+                "a dereference lowered as invalid reached {what}: its pointer's points-to set \
+                 misses it"
+            )))
+        };
+        let Some(a) = address.to_u64() else {
+            return Ok(());
+        };
+        let at = self.p.ranges.partition_point(|r| r.first <= a);
+        if let Some(r) = at.checked_sub(1).map(|k| &self.p.ranges[k]) {
+            if a < r.first + r.len {
+                return gap(format!("`{}`", self.p.globals[r.global].name));
+            }
+        }
+        if let Some((s, _, i)) = locate(&self.p.heap.sites, address) {
+            if matches!(state(self, s, &i), 1 | 3) {
+                let line = (self.line_of)(s.span.start);
+                return gap(format!("a live block allocated at line {line}"));
+            }
+        }
+        Ok(())
+    }
+
     /// The outcome of reaching `__memory_violation` with these arguments.
     pub(super) fn memory_violation(&mut self, args: &[BigInt]) -> Outcome {
         let code = args.first().and_then(|c| c.to_i64()).unwrap_or(0);
@@ -63,6 +91,9 @@ impl Machine<'_> {
                 } else if ptr == BigInt::from(-1) {
                     "array index out of bounds".to_owned()
                 } else {
+                    if let Err(gap) = self.check_invalid(&ptr) {
+                        return gap;
+                    }
                     match locate(sites, &ptr).map(|(s, _, i)| state(self, s, &i)) {
                         Some(2 | 4) => "dereference of a freed pointer".to_owned(),
                         Some(_) => "dereference outside an allocated block".to_owned(),
@@ -77,6 +108,13 @@ impl Machine<'_> {
             Some(MemViolation::Free) => {
                 let what = match locate(sites, &ptr) {
                     Some((s, 0, i)) => match state(self, s, &i) {
+                        1 => {
+                            return Outcome::Gap(format!(
+                                "the free at line {} of the start of a live block was lowered \
+                                 as invalid: the pointer's points-to set misses its site",
+                                (self.line_of)(at)
+                            ))
+                        }
                         2 => "double free",
                         3 | 4 => "free of a pointer into the middle of a block",
                         _ => "free of a pointer that is not the start of an allocated block",

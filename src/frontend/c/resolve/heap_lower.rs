@@ -120,8 +120,24 @@ impl Lower<'_> {
             ];
             mk(IExprKind::Call(self.violation, args), CType::INT)
         } else {
-            self.used_invalid = true;
-            mk(IExprKind::Call(self.invalid, vec![]), CType::INT)
+            // The address goes along for the interpreter's check of the points-to sets (see
+            // `Program::invalid_fn`); an invalid `free` may well be of an object's address.
+            let arg = match kind {
+                MemViolation::Deref => t,
+                _ => mk(IExprKind::Const(BigInt::from(0)), t.ty),
+            };
+            self.end_call(arg)
+        }
+    }
+
+    /// A call of `__invalid_dereference(address)`, which ends the execution without an error.
+    pub(super) fn end_call(&mut self, address: IExpr) -> IExpr {
+        self.used_invalid = true;
+        let span = address.span;
+        IExpr {
+            kind: IExprKind::Call(self.invalid, vec![address]),
+            ty: CType::INT,
+            span,
         }
     }
 
@@ -159,12 +175,7 @@ impl Lower<'_> {
 
     /// A call that ends the execution without an error.
     pub(super) fn end_execution(&mut self, span: Span) -> IExpr {
-        self.used_invalid = true;
-        IExpr {
-            kind: IExprKind::Call(self.invalid, vec![]),
-            ty: CType::INT,
-            span,
-        }
+        self.end_call(int(0, pointer_type(), span))
     }
 
     /// The element of allocation site `h` that `temp` addresses through cell `c` is live.
@@ -346,6 +357,11 @@ impl Lower<'_> {
 }
 
 /// Adds `__memory_violation(kind, at, pointer)`, whose body is the error.
+/// The type of the address parameters of the synthetic functions: a 64-bit `long`.
+pub(super) fn pointer_type() -> CType {
+    CType::of_rank(5, true, super::super::types::DataModel::Lp64)
+}
+
 pub(super) fn add_violation_fn(program: &mut Program) {
     if program.heap.violation_fn.is_some() {
         return;
@@ -353,7 +369,7 @@ pub(super) fn add_violation_fn(program: &mut Program) {
     let span = Span::new(0, 0);
     let long = |name: &str| VarInfo {
         name: name.to_owned(),
-        ty: CType::of_rank(5, true, super::super::types::DataModel::Lp64),
+        ty: pointer_type(),
         span,
         dims: vec![],
     };

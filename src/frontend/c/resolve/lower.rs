@@ -24,10 +24,12 @@
 //!    `t - base(c)` of the field's array; a write updates every target `d` as `d = in(c) ? v : d`
 //!    (an array element only under `in(c)`), `&x` is the constant address, `&t->f` is `t` moved
 //!    from `c`'s range to the field's. Accesses into variable-length or multi-dimensional
-//!    arrays through pointers are `unsupported`. `invalid()` is a synthetic
+//!    arrays through pointers are `unsupported`. `invalid(t)` is a synthetic
 //!    function that aborts: a null, dangling or otherwise invalid dereference is undefined
 //!    behaviour, so the execution ends there (not an error), in the clauses and in the
-//!    interpreter alike.
+//!    interpreter alike. It takes the address so that the interpreter can check the
+//!    points-to sets: an address inside an object (`Program::ranges`, a live heap element)
+//!    reaching it means a set missed a target, and the run stops with `Outcome::Gap`.
 //!
 //! Must not: build CFAs (the caller does, after lowering).
 
@@ -143,13 +145,30 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
         program.functions[f].body = body;
         program.heap.ops.extend(ops);
     }
+    program.ranges = objects
+        .ranges
+        .iter()
+        .filter(|(id, _)| !objects.heap.contains_key(id))
+        .map(|(&id, &(first, len))| AddressRange {
+            global: objects.cells[&id].0,
+            first,
+            len: len.unwrap_or(1),
+        })
+        .collect();
+    program.ranges.sort_by_key(|r| r.first);
     if used_invalid || used_violation {
         let span = Span::new(0, 0);
+        program.invalid_fn = Some(program.functions.len());
         program.functions.push(Function {
             name: "__invalid_dereference".to_owned(),
             ret: Some(CType::INT),
-            params: 0,
-            locals: vec![],
+            params: 1,
+            locals: vec![VarInfo {
+                name: "address".to_owned(),
+                ty: super::heap_lower::pointer_type(),
+                span,
+                dims: vec![],
+            }],
             body: vec![IStmt {
                 kind: IStmtKind::Abort,
                 span,

@@ -240,6 +240,8 @@ fn resolve_full(
         nondet_sites: r.sites,
         assert_error,
         heap: std::mem::take(&mut r.heap),
+        ranges: vec![],
+        invalid_fn: None,
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
