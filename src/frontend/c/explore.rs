@@ -71,6 +71,23 @@ impl Chooser for Random {
     }
 }
 
+/// The budget of the next run and its deadline (`None` once `until` has passed): each run may
+/// take half the time left, so short runs leave the rest.
+fn next_budget(until: Instant, steps: u64) -> Option<(Budget, Instant)> {
+    let now = Instant::now();
+    if now >= until {
+        return None;
+    }
+    let deadline = now + until.saturating_duration_since(now) / 2;
+    let budget = Budget {
+        steps,
+        depth: 5_000,
+        nesting: super::interp::NESTING / 4,
+        deadline: Some(deadline),
+    };
+    Some((budget, deadline))
+}
+
 /// Searches for an execution reaching the error (or showing a gap), until `until` or after
 /// `runs` runs.
 pub fn search(
@@ -80,17 +97,8 @@ pub fn search(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Option<Found> {
     for i in 0..runs {
-        let now = Instant::now();
-        if now >= until {
+        let Some((budget, deadline)) = next_budget(until, u64::MAX) else {
             break;
-        }
-        // Each run may take half the time left; short runs leave the rest.
-        let deadline = now + until.saturating_duration_since(now) / 2;
-        let budget = Budget {
-            steps: u64::MAX,
-            depth: 5_000,
-            nesting: super::interp::NESTING / 4,
-            deadline: Some(deadline),
         };
         let (outcome, consumed) = if i == 1 {
             run_with(
@@ -172,16 +180,8 @@ pub fn search_threads(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Option<Found> {
     for i in 0..runs {
-        let now = Instant::now();
-        if now >= until {
+        let Some((budget, _)) = next_budget(until, 1_000_000) else {
             break;
-        }
-        let deadline = now + until.saturating_duration_since(now) / 2;
-        let budget = Budget {
-            steps: 1_000_000,
-            depth: 5_000,
-            nesting: super::interp::NESTING / 4,
-            deadline: Some(deadline),
         };
         let mut turns = Random(0x2545_F491_4F6C_DD1D ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9));
         let mut values = Random(0x9E37_79B9_7F4A_7C15 ^ (i as u64).wrapping_mul(0x1000_0000_01B3));

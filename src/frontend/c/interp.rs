@@ -186,36 +186,55 @@ fn run_full(
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Finished {
-    let mut m = Machine {
-        p,
-        globals: p.global_init.clone(),
-        nondet,
-        chooser,
-        consumed: vec![],
-        elements,
-        instances: HashMap::new(),
-        frames: vec![],
-        global_arrays: array::globals(p),
-        current: vec![],
-        error_at: None,
-        violation: None,
-        budget,
-        steps: 0,
-        depth: 0,
-        nesting: 0,
-        line_of,
-    };
+    let mut m = Machine::new(p, nondet, elements, chooser, budget, line_of);
     let nparams = p.functions[p.main].params;
     let args = (0..nparams).map(|_| BigInt::zero()).collect();
     let outcome = match m.call(p.main, args) {
         Ok(_) => Outcome::NoError("main returned".to_owned()),
         Err(o) => o,
     };
-    Finished {
-        error_at: m.error_at.filter(|_| outcome == Outcome::Error),
-        violation: m.violation.filter(|_| outcome == Outcome::Error),
-        outcome,
-        consumed: m.consumed,
+    m.finish(outcome)
+}
+
+impl<'a> Machine<'a> {
+    /// A machine at the start of a run: globals initialised, nothing called yet.
+    fn new(
+        p: &'a Program,
+        nondet: HashMap<usize, VecDeque<BigInt>>,
+        elements: HashMap<(usize, usize, Option<BigInt>), BigInt>,
+        chooser: &'a mut dyn Chooser,
+        budget: Budget,
+        line_of: &'a dyn Fn(usize) -> usize,
+    ) -> Self {
+        Machine {
+            p,
+            globals: p.global_init.clone(),
+            nondet,
+            chooser,
+            consumed: vec![],
+            elements,
+            instances: HashMap::new(),
+            frames: vec![],
+            global_arrays: array::globals(p),
+            current: vec![],
+            error_at: None,
+            violation: None,
+            budget,
+            steps: 0,
+            depth: 0,
+            nesting: 0,
+            line_of,
+        }
+    }
+
+    /// What the run that ended with `outcome` leaves.
+    fn finish(self, outcome: Outcome) -> Finished {
+        Finished {
+            error_at: self.error_at.filter(|_| outcome == Outcome::Error),
+            violation: self.violation.filter(|_| outcome == Outcome::Error),
+            outcome,
+            consumed: self.consumed,
+        }
     }
 }
 

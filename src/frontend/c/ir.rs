@@ -196,6 +196,34 @@ impl IExpr {
             IExprKind::Cond(c, a, b) => vec![c, a, b],
         }
     }
+
+    /// [`IExpr::operands`], to rewrite them.
+    pub fn operands_mut(&mut self) -> Vec<&mut IExpr> {
+        match &mut self.kind {
+            IExprKind::Const(_)
+            | IExprKind::Var(_)
+            | IExprKind::Nondet(_)
+            | IExprKind::PostIncDec(..)
+            | IExprKind::Current => vec![],
+            IExprKind::Arith(_, a, b)
+            | IExprKind::Cmp(_, a, b)
+            | IExprKind::Logic(_, a, b)
+            | IExprKind::Comma(a, b) => vec![a, b],
+            IExprKind::Not(a)
+            | IExprKind::Neg(a)
+            | IExprKind::BitNot(a)
+            | IExprKind::Convert(a)
+            | IExprKind::Assign(_, a) => vec![a],
+            IExprKind::Call(_, args) | IExprKind::Elem(_, args) => args.iter_mut().collect(),
+            IExprKind::SetElem { index, value, .. } => {
+                let mut out: Vec<&mut IExpr> = index.iter_mut().collect();
+                out.push(value);
+                out
+            }
+            IExprKind::ArrayDecl { elems, .. } => elems.iter_mut().map(|(_, v)| v).collect(),
+            IExprKind::Cond(c, a, b) => vec![c, a, b],
+        }
+    }
 }
 
 /// A resolved statement.
@@ -511,6 +539,21 @@ pub struct HeapSite {
     pub zeroed: bool,
     /// The first of the site's `block * cells` nondet sites (when not zeroed).
     pub nondet: usize,
+}
+
+/// Marks every function that calls a marked one, directly or through other calls (`callees[f]`
+/// lists the functions `f` calls): the property spreads up the call graph.
+pub fn mark_callers(marked: &mut [bool], callees: &[Vec<usize>]) {
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (f, calls) in callees.iter().enumerate() {
+            if !marked[f] && calls.iter().any(|&c| marked[c]) {
+                marked[f] = true;
+                changed = true;
+            }
+        }
+    }
 }
 
 impl Program {

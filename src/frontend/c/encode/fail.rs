@@ -30,15 +30,6 @@ pub(super) fn may_fail(p: &Program) -> Vec<bool> {
             }
         }
     }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in 0..n {
-            if !direct[i] && callees[i].iter().any(|&c| direct[c]) {
-                direct[i] = true;
-                changed = true;
-            }
-        }
-    }
+    crate::frontend::c::ir::mark_callers(&mut direct, &callees);
     direct
 }

@@ -22,6 +22,19 @@ pub fn run_given(
     budget: Budget,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Finished {
+    let (queues, elements) = split_values(values);
+    run_full(p, queues, elements, chooser, budget, line_of)
+}
+
+/// The nondet values of a list as the machine takes them: per site a queue, and the elements
+/// of uninitialised arrays by (site, instance, element).
+#[allow(clippy::type_complexity)]
+pub(super) fn split_values(
+    values: &[NondetValue],
+) -> (
+    HashMap<usize, VecDeque<BigInt>>,
+    HashMap<(usize, usize, Option<BigInt>), BigInt>,
+) {
     let mut queues: HashMap<usize, VecDeque<_>> = HashMap::new();
     let mut elements = HashMap::new();
     for v in values {
@@ -32,7 +45,7 @@ pub fn run_given(
             }
         }
     }
-    run_full(p, queues, elements, chooser, budget, line_of)
+    (queues, elements)
 }
 
 /// An array's value.

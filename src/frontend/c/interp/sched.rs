@@ -109,35 +109,8 @@ pub fn run_scheduled(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Scheduled {
     let p = &c.program;
-    let mut queues: HashMap<usize, VecDeque<BigInt>> = HashMap::new();
-    let mut elements = HashMap::new();
-    for v in values {
-        match &v.element {
-            None => queues.entry(v.site).or_default().push_back(v.value.clone()),
-            Some(e) => {
-                elements.insert((v.site, e.instance, e.index.clone()), v.value.clone());
-            }
-        }
-    }
-    let mut m = Machine {
-        p,
-        globals: p.global_init.clone(),
-        nondet: queues,
-        chooser,
-        consumed: vec![],
-        elements,
-        instances: HashMap::new(),
-        frames: vec![],
-        global_arrays: array::globals(p),
-        current: vec![],
-        error_at: None,
-        violation: None,
-        budget,
-        steps: 0,
-        depth: 0,
-        nesting: 0,
-        line_of,
-    };
+    let (queues, elements) = array::split_values(values);
+    let mut m = Machine::new(p, queues, elements, chooser, budget, line_of);
     // Without a fixed set, threads are made as they are created.
     let fixed = if c.unbounded.is_some() {
         &c.threads[..1]
@@ -255,12 +228,7 @@ pub fn run_scheduled(
         }
     }
     Scheduled {
-        finished: Finished {
-            error_at: m.error_at.filter(|_| outcome == Outcome::Error),
-            violation: m.violation.filter(|_| outcome == Outcome::Error),
-            outcome,
-            consumed: m.consumed,
-        },
+        finished: m.finish(outcome),
         steps,
         values: trace,
     }

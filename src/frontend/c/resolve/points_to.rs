@@ -7,7 +7,6 @@
 use super::super::ir::*;
 use super::lower::Objects;
 use super::pointers::{Site, SiteKind, SITE_BASE};
-use super::walk::operands;
 use std::collections::HashMap;
 
 #[allow(missing_docs)]
@@ -150,7 +149,7 @@ impl Extract<'_> {
             }
             _ => {}
         }
-        for c in operands(e) {
+        for c in e.operands() {
             self.expr(c);
         }
     }

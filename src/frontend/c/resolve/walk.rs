@@ -70,39 +70,9 @@ pub(super) fn each_stmt_expr(stmts: &mut [IStmt], f: &mut dyn FnMut(&mut IExpr))
     }
 }
 
-/// The direct operands of an expression.
-pub(super) fn children(e: &mut IExpr) -> Vec<&mut IExpr> {
-    match &mut e.kind {
-        IExprKind::Const(_) | IExprKind::Var(_) | IExprKind::Nondet(_) => vec![],
-        IExprKind::PostIncDec(..) | IExprKind::Current => vec![],
-        IExprKind::Arith(_, a, b)
-        | IExprKind::Cmp(_, a, b)
-        | IExprKind::Logic(_, a, b)
-        | IExprKind::Comma(a, b) => vec![a, b],
-        IExprKind::Not(a)
-        | IExprKind::Neg(a)
-        | IExprKind::BitNot(a)
-        | IExprKind::Convert(a)
-        | IExprKind::Assign(_, a) => vec![a],
-        IExprKind::Call(_, args) | IExprKind::Elem(_, args) => args.iter_mut().collect(),
-        IExprKind::SetElem { index, value, .. } => {
-            let mut out: Vec<&mut IExpr> = index.iter_mut().collect();
-            out.push(value);
-            out
-        }
-        IExprKind::ArrayDecl { elems, .. } => elems.iter_mut().map(|(_, v)| v).collect(),
-        IExprKind::Cond(c, a, b) => vec![c, a, b],
-    }
-}
-
-/// The direct operands of an expression, read-only.
-pub(super) fn operands(e: &IExpr) -> Vec<&IExpr> {
-    e.operands()
-}
-
 /// Calls `f` on every node of an expression, operands first.
 pub(super) fn visit(e: &mut IExpr, f: &mut dyn FnMut(&mut IExpr)) {
-    for c in children(e) {
+    for c in e.operands_mut() {
         visit(c, f);
     }
     f(e);

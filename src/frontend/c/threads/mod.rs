@@ -265,16 +265,7 @@ fn touches_globals(p: &Program) -> Vec<bool> {
             direct[i] |= matches!(e.op, Op::Init(VarRef::Global(_), _) | Op::Thread(_));
         }
     }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in 0..n {
-            if !direct[i] && callees[i].iter().any(|&c| direct[c]) {
-                direct[i] = true;
-                changed = true;
-            }
-        }
-    }
+    crate::frontend::c::ir::mark_callers(&mut direct, &callees);
     direct
 }
 
