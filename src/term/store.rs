@@ -31,6 +31,8 @@ pub struct TermNode {
 struct VarInfo {
     name: Rc<str>,
     sort: Sort,
+    /// The variable this one is a [`TermStore::fresh_copy`] of.
+    copy_of: Option<VarId>,
 }
 
 #[derive(Default, Debug)]
@@ -95,6 +97,7 @@ impl TermStore {
         inner.vars.push(VarInfo {
             name: candidate,
             sort,
+            copy_of: None,
         });
         id
     }
@@ -102,7 +105,16 @@ impl TermStore {
     /// A fresh variable of `v`'s sort, named after `v` without the `!n` suffixes that earlier
     /// copies added (so names stay short however often a variable is copied).
     pub fn fresh_copy(&self, v: VarId) -> VarId {
-        self.new_var(base_name(&self.var_name(v)), self.var_sort(v))
+        let copy = self.new_var(base_name(&self.var_name(v)), self.var_sort(v));
+        self.inner.borrow_mut().vars[copy.0 as usize].copy_of = Some(v);
+        copy
+    }
+
+    /// The variable `v` is a [`TermStore::fresh_copy`] of, if it is one: the renamings of
+    /// transformations leave this trail, which the model validator follows to instantiate a
+    /// renamed existential with the variable it stands for.
+    pub fn copy_of(&self, v: VarId) -> Option<VarId> {
+        self.inner.borrow().vars[v.0 as usize].copy_of
     }
 
     /// A new variable named `name` if that is free, else named after it as

@@ -8,8 +8,10 @@
 //! `P`'s arguments stay as variables of the resolved clause, so a derivation of the new system
 //! already holds every intermediate value: splitting a step back into the original clause
 //! instances is bookkeeping, no solver. Models of inlined predicates are rebuilt from their
-//! definitions, with the intermediate variables eliminated by quantifier elimination when it
-//! succeeds (an existential quantifier is kept otherwise).
+//! definitions in the input system (under the interpretations of the predicates those use),
+//! with the intermediate variables eliminated by quantifier elimination when it succeeds (an
+//! existential quantifier over copies of the definition's variables is kept otherwise, which
+//! the validator instantiates with the variables themselves).
 
 use super::{compact, default_value, fresh_params, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
@@ -123,9 +125,8 @@ struct Back {
     origins: Vec<Origin>,
     /// The input system.
     orig: System,
-    /// Inlined predicates in inlining order, with their definitions at that moment (over
-    /// input predicate ids).
-    inlined: Vec<(PredId, Vec<Clause>)>,
+    /// Inlined predicates, in inlining order.
+    inlined: Vec<PredId>,
 }
 
 impl Transform for Inline {
@@ -156,8 +157,8 @@ impl Transform for Inline {
         }
         let mut inlined = Vec::new();
         for p in a.order.iter().copied().filter(|&p| !a.is_loop_head(p)) {
-            if let Some(defs) = self.inline_one(store, &mut work, &mut index, p) {
-                inlined.push((p, defs));
+            if self.inline_one(store, &mut work, &mut index, p) {
+                inlined.push(p);
             }
         }
         let (clauses, origins): (Vec<Clause>, Vec<Origin>) = work
@@ -177,26 +178,26 @@ impl Transform for Inline {
 }
 
 impl Inline {
-    /// Inlines `p` if it is not recursive and within bounds; returns its definitions.
+    /// Inlines `p` if it is not recursive and within bounds; says whether it did.
     fn inline_one(
         &self,
         store: &TermStore,
         work: &mut Vec<Option<Work>>,
         index: &mut Uses,
         p: PredId,
-    ) -> Option<Vec<Clause>> {
+    ) -> bool {
         let uses = |w: &Work| w.clause.body.iter().filter(|a| a.pred == p).count();
         let def_ids: Vec<usize> = index.defs(p);
         let user_ids: Vec<usize> = index.users(p);
         if def_ids.iter().any(|i| user_ids.contains(i)) {
-            return None;
+            return false;
         }
         let too_big = |&i: &usize| {
             let w = work[i].as_ref().expect("listed");
             w.clause.vars(store).len() > self.max_vars
         };
         if def_ids.iter().any(too_big) {
-            return None;
+            return false;
         }
         let n_defs = def_ids.len();
         let mut produced = 0usize;
@@ -205,7 +206,7 @@ impl Inline {
             produced = produced.saturating_add(n_defs.saturating_pow(k));
         }
         if produced > self.max_product.max(n_defs + user_ids.len()) {
-            return None;
+            return false;
         }
         let take = |i: usize, work: &mut Vec<Option<Work>>, index: &mut Uses| {
             let w = work[i].take().expect("listed");
@@ -236,7 +237,7 @@ impl Inline {
                 work.push(Some(w));
             }
         }
-        Some(defs.into_iter().map(|d| d.clause).collect())
+        true
     }
 }
 
@@ -341,19 +342,9 @@ impl BackTranslator for Back {
                 out.set(old, i.clone());
             }
         }
-        for (p, defs) in self.inlined.iter().rev() {
-            let params = fresh_params(store, &self.orig, *p);
-            let disjuncts: Vec<_> = defs
-                .iter()
-                .map(|d| definition_body(store, &out, d, &params, deadline))
-                .collect();
-            out.set(
-                *p,
-                Interp {
-                    params,
-                    body: store.or(disjuncts),
-                },
-            );
+        let mut done = BTreeSet::new();
+        for &p in &self.inlined {
+            self.rebuild(store, p, &mut done, &mut out, deadline);
         }
         out
     }
@@ -382,6 +373,51 @@ impl BackTranslator for Back {
 }
 
 impl Back {
+    /// Sets the interpretation of inlined predicate `p` in `out`: the disjunction, over its
+    /// definitions in the input system, of what each gives under `out` (the inlined predicates
+    /// its definitions use first). The strongest interpretation its definitions allow: the
+    /// same as rebuilding it from the resolvents, but its existentials are only the
+    /// definition's own variables, each a copy of it (which the validator instantiates with
+    /// the variable itself), and quantifier elimination works on one clause at a time.
+    fn rebuild(
+        &self,
+        store: &TermStore,
+        p: PredId,
+        done: &mut BTreeSet<PredId>,
+        out: &mut Model,
+        deadline: Deadline,
+    ) {
+        if !done.insert(p) {
+            return;
+        }
+        let defs: Vec<&Clause> = self
+            .orig
+            .clauses()
+            .map(|(_, c)| c)
+            .filter(|c| c.head_pred() == Some(p))
+            .collect();
+        for d in &defs {
+            for a in &d.body {
+                // Inlining never removes two predicates that use each other, so this ends.
+                if self.inlined.contains(&a.pred) {
+                    self.rebuild(store, a.pred, done, out, deadline);
+                }
+            }
+        }
+        let params = fresh_params(store, &self.orig, p);
+        let disjuncts: Vec<_> = defs
+            .iter()
+            .map(|d| definition_body(store, out, d, &params, deadline))
+            .collect();
+        out.set(
+            p,
+            Interp {
+                params,
+                body: store.or(disjuncts),
+            },
+        );
+    }
+
     /// Appends the input clause instances of `o` for step `n` (premises first); returns the
     /// index of `o`'s instance.
     fn emit(
@@ -427,6 +463,12 @@ impl Back {
 
 /// Most time full quantifier elimination may take for one definition.
 const FULL_QE_CAP: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Most locals left after light elimination for which full elimination is tried: on Kind 2's
+/// node steps (50-60 locals, many Boolean) it ran into its cap every time, a second lost per
+/// definition, while the validator instantiates the existentials of a definition with the
+/// definition's own variables at once.
+const FULL_QE_MAX_LOCALS: usize = 32;
 
 /// `∃ locals. constraint ∧ M(body)` of definition `d` with its head arguments renamed to
 /// `params`, the locals eliminated where quantifier elimination manages.
@@ -475,6 +517,9 @@ fn definition_body(
             return t;
         }
         let deadline = cap.map_or(deadline, |c| deadline.at_most(c));
+        if mode == QeMode::Full && ls.len() > FULL_QE_MAX_LOCALS {
+            break;
+        }
         if let Some(r) = eliminate(store, &ls, t, mode, deadline) {
             t = r;
         }

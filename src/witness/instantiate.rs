@@ -58,11 +58,47 @@ pub(super) fn check_by_instantiation(
             pool.push(*v);
         }
     }
+    // The existentials of a definition inlined away are copies of its clause's variables; at
+    // that clause, those the premise still has are their own instances. The rest is left to
+    // the loop, on the smaller problem first: only `Unsat` is conclusive there (a violation
+    // under a wrong guess is none), so anything else falls back to the whole problem.
+    let known = instance_by_origin(store, &ys, &pool);
+    if !known.is_empty() {
+        let rest: Vec<VarId> = ys
+            .iter()
+            .filter(|y| !known.contains_key(y))
+            .copied()
+            .collect();
+        let reduced = store.substitute(matrix, &known);
+        let half = deadline
+            .remaining()
+            .map_or(deadline, |r| deadline.at_most(r / 2));
+        if instantiate(store, premise, &pool, &rest, reduced, half) == SatResult::Unsat {
+            return SatResult::Unsat;
+        }
+    }
+    instantiate(store, premise, &pool, &ys, matrix, deadline)
+}
+
+/// The instantiation loop for `premise ∧ ¬∃ys. matrix` over the instantiation terms `pool`.
+fn instantiate(
+    store: &TermStore,
+    premise: TermId,
+    pool: &[VarId],
+    ys: &[VarId],
+    matrix: TermId,
+    deadline: Deadline,
+) -> SatResult {
+    let head_free: Vec<VarId> = store
+        .free_vars(matrix)
+        .into_iter()
+        .filter(|v| !ys.contains(v))
+        .collect();
     let mut outer = Smt::new(store, deadline);
     outer.assert(premise);
     let mut inner = Smt::new(store, deadline);
     inner.assert(matrix);
-    let mut chooser = Chooser::new(store, &ys, matrix, pool);
+    let mut chooser = Chooser::new(store, ys, matrix, pool.to_vec());
     for _ in 0..MAX_ROUNDS {
         match outer.check() {
             SatResult::Unsat => return SatResult::Unsat,
@@ -74,7 +110,7 @@ pub(super) fn check_by_instantiation(
         };
         let m: HashMap<VarId, Value> = m.into_iter().collect();
         let prefer = chooser.current_values(&m);
-        let Some(v) = solve_matrix(store, &mut inner, &head_free, &ys, &prefer, &m) else {
+        let Some(v) = solve_matrix(store, &mut inner, &head_free, ys, &prefer, &m) else {
             return SatResult::Unknown("cannot solve the head at a premise model".into());
         };
         let Some(v) = v else {
@@ -85,6 +121,35 @@ pub(super) fn check_by_instantiation(
         outer.assert(store.not(store.substitute(matrix, &map)));
     }
     SatResult::Unknown(format!("no instantiation in {MAX_ROUNDS} rounds"))
+}
+
+/// The existentials that stand for a variable of `pool`, mapped to it: for each, the nearest
+/// variable on its trail of copies ([`TermStore::copy_of`]) that is, or was copied into,
+/// exactly one pool variable of its sort. Inlining renames a definition's variables into the
+/// existentials of its predicate's interpretation, and the prenex form renames them again.
+fn instance_by_origin(store: &TermStore, ys: &[VarId], pool: &[VarId]) -> HashMap<VarId, TermId> {
+    let trail = |v: VarId| {
+        let mut out = vec![v];
+        while let Some(w) = store.copy_of(*out.last().expect("not empty")) {
+            out.push(w);
+        }
+        out
+    };
+    // Each variable on a pool variable's trail → the pool variables it leads to.
+    let mut reach: HashMap<VarId, Vec<VarId>> = HashMap::new();
+    for &p in pool {
+        for a in trail(p) {
+            reach.entry(a).or_default().push(p);
+        }
+    }
+    ys.iter()
+        .filter_map(|&y| {
+            let p = trail(y)
+                .into_iter()
+                .find_map(|a| reach.get(&a).filter(|ps| ps.len() == 1).map(|ps| ps[0]))?;
+            (store.var_sort(p) == store.var_sort(y)).then(|| (y, store.var(p)))
+        })
+        .collect()
 }
 
 /// The instantiation terms of the existential variables, revised at every sample.
@@ -467,6 +532,29 @@ mod tests {
         assert_eq!(instantiate(sys, good), SatResult::Unsat);
         let bad = "(define-fun even ((a Int)) Bool (exists ((k Int)) (= a (+ k k 1))))";
         assert_eq!(instantiate(sys, bad), SatResult::Sat);
+    }
+
+    #[test]
+    fn copies_are_instantiated_with_the_variable_they_copy() {
+        let store = TermStore::new();
+        let x = store.new_var("x", crate::term::Sort::Int);
+        let y = store.new_var("y", crate::term::Sort::Int);
+        // x → x1 → x2 (renamed twice, as inlining and the prenex form do); y1 copies y.
+        let x1 = store.fresh_copy(x);
+        let x2 = store.fresh_copy(x1);
+        let y1 = store.fresh_copy(y);
+        let fresh = store.new_var("z", crate::term::Sort::Int);
+        let got = instance_by_origin(&store, &[x2, y1, fresh], &[x, y]);
+        assert_eq!(got.get(&x2), Some(&store.var(x)));
+        assert_eq!(got.get(&y1), Some(&store.var(y)));
+        assert_eq!(got.get(&fresh), None, "no variable it copies");
+        // Two pool variables on one trail: the nearer wins; two copies of one variable in the
+        // pool (nothing nearer): no instance.
+        let got = instance_by_origin(&store, &[x2], &[x, x1]);
+        assert_eq!(got.get(&x2), Some(&store.var(x1)));
+        let x1b = store.fresh_copy(x);
+        let x3 = store.fresh_copy(x);
+        assert!(instance_by_origin(&store, &[x3], &[x1, x1b]).is_empty());
     }
 
     #[test]
