@@ -162,13 +162,9 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         (read, None)
     };
     let unbounded = conc.as_ref().is_some_and(|t| t.program.unbounded.is_some());
-    let translation = if unbounded {
-        Translation {
-            system: crate::chc::System::new(),
-            loops: vec![],
-            clauses: vec![],
-            approximate: false,
-        }
+    let translation = if let Some(t) = conc.as_ref().filter(|_| unbounded) {
+        let rely = threads::rely::rely(&t.program);
+        super::encode::rely::translate_rely(store, &rely).translation
     } else {
         super::translate_with(store, &program, &options.encode)
     };
@@ -183,16 +179,13 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     times.test = ms(tested.elapsed());
     let (verdict, engine, engine_stats) = match found {
         Some(v) => (v, TESTING, Stats::default()),
-        None if unbounded => (
-            Verdict::Unknown(Reason::GaveUp(
-                "threads created in a loop (an unbounded number of threads): the random \
-                 schedules found no error, and no clauses are built for them (the \
-                 thread-modular, rely-guarantee encoding is not implemented)"
-                    .to_owned(),
-            )),
-            TESTING,
-            Stats::default(),
-        ),
+        None if unbounded => {
+            let solving = Instant::now();
+            let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
+            let solved = solve_rely(store, &translation, options, left);
+            times.solve = ms(solving.elapsed());
+            solved
+        }
         None => {
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
@@ -338,6 +331,41 @@ fn solve(
     };
     let solved = driver::solve(store, &tr.system, &solve_options);
     let verdict = read_back(program, conc, tr, store, solved.answer, line_of);
+    (verdict, solved.engine, solved.stats)
+}
+
+/// Solves the rely-guarantee clauses of a program that creates threads in a loop: a model is
+/// a thread-modular proof for any number of threads; a derivation is no counterexample (the
+/// abstraction forgets how many threads there are and where each is), so it is `unknown`.
+fn solve_rely(
+    store: &TermStore,
+    tr: &Translation,
+    options: &VerifyOptions,
+    timeout: Option<Duration>,
+) -> (Verdict, &'static str, Stats) {
+    let engine = match &options.engine {
+        Selection::Auto => Selection::only(EngineKind::Pdr),
+        e => e.clone(),
+    };
+    let solve_options = SolveOptions {
+        engine,
+        deterministic: options.deterministic,
+        timeout,
+        validation_limit: options.validation_limit,
+        forge: options.forge,
+        ..SolveOptions::default()
+    };
+    let solved = driver::solve(store, &tr.system, &solve_options);
+    let verdict = match solved.answer {
+        Answer::Sat(model) => Verdict::Safe(model),
+        Answer::Unknown(reason) => Verdict::Unknown(reason),
+        Answer::Unsat(_) => Verdict::Unknown(Reason::GaveUp(
+            "threads created in a loop: the random schedules found no error, and the \
+             thread-modular (rely-guarantee) proof is too weak: its clauses have a \
+             derivation, which is no counterexample of the program"
+                .to_owned(),
+        )),
+    };
     (verdict, solved.engine, solved.stats)
 }
 

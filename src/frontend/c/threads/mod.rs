@@ -38,6 +38,7 @@
 mod explicit;
 mod inline;
 pub mod product;
+pub mod rely;
 
 use super::ast::Span;
 use super::cfa::{Cfa, EdgeId, LocId, Op};
@@ -361,7 +362,7 @@ fn inside_atomic(cfa: &Cfa) -> Vec<bool> {
 
 /// Per location of `main`: whether no path from the entry to it creates a thread (so `main`
 /// runs alone there).
-fn before_creation(cfa: &Cfa) -> Vec<bool> {
+pub(super) fn before_creation(cfa: &Cfa) -> Vec<bool> {
     let n = cfa.locs.len();
     let mut after = vec![false; n];
     let mut stack: Vec<usize> = cfa
