@@ -137,8 +137,8 @@ pub fn load_checked(
     if threads::is_concurrent(&program) {
         let c = threads::analyze(program)?;
         if c.unbounded.is_some() {
-            // Threads created in a loop: the rely-guarantee clauses.
-            let rely = threads::rely::rely(&c);
+            // Threads created in a loop: the rely-guarantee clauses (with every ghost).
+            let rely = threads::rely::rely(&c, true);
             let translation = encode::rely::translate_rely(store, &rely).translation;
             return Ok((rely.program, translation));
         }

@@ -162,9 +162,15 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         (read, None)
     };
     let unbounded = conc.as_ref().is_some_and(|t| t.program.unbounded.is_some());
-    let translation = if let Some(t) = conc.as_ref().filter(|_| unbounded) {
-        let rely = threads::rely::rely(&t.program);
-        super::encode::rely::translate_rely(store, &rely).translation
+    // Threads created in a loop: two rely-guarantee systems, without and with the
+    // last-writer ghosts (see `solve_rely`).
+    let mut relies = vec![];
+    let mut translation = if let Some(t) = conc.as_ref().filter(|_| unbounded) {
+        for writers in [false, true] {
+            let rely = threads::rely::rely(&t.program, writers);
+            relies.push(super::encode::rely::translate_rely(store, &rely).translation);
+        }
+        relies.pop().unwrap_or_else(|| unreachable!("two systems"))
     } else {
         super::translate_with(store, &program, &options.encode)
     };
@@ -182,9 +188,15 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         None if unbounded => {
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
-            let solved = solve_rely(store, &translation, options, left);
+            let plain = relies.pop().unwrap_or_else(|| unreachable!("two systems"));
+            let (verdict, engine, stats, model_of_plain) =
+                solve_rely(store, &plain, &translation, options, left);
             times.solve = ms(solving.elapsed());
-            solved
+            if model_of_plain {
+                // The invariants to print are the plain system's.
+                translation = plain;
+            }
+            (verdict, engine, stats)
         }
         None => {
             let solving = Instant::now();
@@ -334,29 +346,42 @@ fn solve(
     (verdict, solved.engine, solved.stats)
 }
 
-/// Solves the rely-guarantee clauses of a program that creates threads in a loop: a model is
-/// a thread-modular proof for any number of threads; a derivation is no counterexample (the
-/// abstraction forgets how many threads there are and where each is), so it is `unknown`.
+/// Solves the rely-guarantee clauses of a program that creates threads in a loop: first the
+/// system without the last-writer ghosts (smaller; half the time left, less if it finds a
+/// derivation), then the one with them. A model is a thread-modular proof for any number of
+/// threads; a derivation is no counterexample (the abstraction forgets how many threads there
+/// are and where each is), so it is `unknown`. The flag says whether the first system's model
+/// answered.
 fn solve_rely(
     store: &TermStore,
-    tr: &Translation,
+    plain: &Translation,
+    ghosts: &Translation,
     options: &VerifyOptions,
     timeout: Option<Duration>,
-) -> (Verdict, &'static str, Stats) {
+) -> (Verdict, &'static str, Stats, bool) {
     let engine = match &options.engine {
         Selection::Auto => Selection::only(EngineKind::Pdr),
         e => e.clone(),
     };
-    let solve_options = SolveOptions {
-        engine,
-        deterministic: options.deterministic,
-        timeout,
-        validation_limit: options.validation_limit,
-        forge: options.forge,
-        ..SolveOptions::default()
+    let started = Instant::now();
+    let run = |tr: &Translation, timeout: Option<Duration>| {
+        let solve_options = SolveOptions {
+            engine: engine.clone(),
+            deterministic: options.deterministic,
+            timeout,
+            validation_limit: options.validation_limit,
+            forge: options.forge,
+            ..SolveOptions::default()
+        };
+        driver::solve(store, &tr.system, &solve_options)
     };
-    let solved = driver::solve(store, &tr.system, &solve_options);
-    let verdict = match solved.answer {
+    let first = run(plain, timeout.map(|t| t / 2));
+    if let Answer::Sat(model) = first.answer {
+        return (Verdict::Safe(model), first.engine, first.stats, true);
+    }
+    let left = timeout.map(|t| t.saturating_sub(started.elapsed()));
+    let second = run(ghosts, left);
+    let verdict = match second.answer {
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(_) => Verdict::Unknown(Reason::GaveUp(
@@ -366,7 +391,7 @@ fn solve_rely(
                 .to_owned(),
         )),
     };
-    (verdict, solved.engine, solved.stats)
+    (verdict, second.engine, second.stats, false)
 }
 
 /// The verdict of the clauses' answer: a model proves the program safe, a derivation must

@@ -101,8 +101,9 @@ pub struct Rely {
     pub ghosts: Vec<VarRef>,
 }
 
-/// Builds the rely-guarantee program of `c`.
-pub fn rely(c: &Concurrent) -> Rely {
+/// Builds the rely-guarantee program of `c`, with the last-writer ghosts if `writers` (else
+/// only the thread identifiers).
+pub fn rely(c: &Concurrent, writers: bool) -> Rely {
     let mut p = c.program.clone();
     let main = p.main;
     let span = p.functions[main].span;
@@ -149,7 +150,7 @@ pub fn rely(c: &Concurrent) -> Rely {
     let own_globals = p.globals.len();
     let writes = writes_per_function(&p);
     let mut written = BTreeSet::new();
-    for &f in &funcs {
+    for &f in funcs.iter().filter(|_| writers) {
         for e in &p.functions[f].cfa.edges {
             written.extend(op_writes(&e.op, &writes));
         }
