@@ -385,9 +385,10 @@ fn solve_rely(
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(_) => Verdict::Unknown(Reason::GaveUp(
-            "threads created in a loop: the random schedules found no error, and the \
+            "threads created in a loop: the schedules run found no error, and the \
              thread-modular (rely-guarantee) proof is too weak: its clauses have a \
-             derivation, which is no counterexample of the program"
+             derivation, which is no counterexample of the program (only a schedule of the \
+             threads shows an error)"
                 .to_owned(),
         )),
     };

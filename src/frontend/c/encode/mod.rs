@@ -89,6 +89,10 @@ pub struct LoopHead {
     pub vars: Vec<Option<VarRef>>,
     /// Its location in the function's CFA.
     pub loc: LocId,
+    /// Whether this is no cut point but the environment relation of the rely-guarantee
+    /// clauses ([`rely`]): arguments the acting thread's identifier, the globals before and
+    /// after its step.
+    pub env: bool,
 }
 
 /// What the trace extraction needs to know about a clause.
@@ -139,7 +143,9 @@ pub struct ExtraCuts {
     /// cut point.
     pub keep: Vec<Vec<VarRef>>,
     /// Variables whose declarations without initialiser (`Op::Init(v, None)`) give any
-    /// integer, not only a value of their type (ghost variables that must never overflow).
+    /// integer, not only a value of their type, and (globals) whose values at the entry of a
+    /// function are not assumed within their type's range: ghost variables that must never
+    /// overflow.
     pub unbounded: Vec<VarRef>,
 }
 
@@ -314,7 +320,14 @@ impl Encoder<'_> {
         if !is_main {
             for (k, (name, ty)) in info[..self.snap].iter().enumerate() {
                 let sort = self.sorts[k].clone();
-                let t = self.fresh_slot(name.trim_end_matches("@entry"), *ty, &sort, &mut st);
+                let name = name.trim_end_matches("@entry");
+                let ghost =
+                    k >= f.params && self.extra.unbounded.contains(&VarRef::Global(k - f.params));
+                let t = if ghost {
+                    s.var(self.fresh_var(name))
+                } else {
+                    self.fresh_slot(name, *ty, &sort, &mut st)
+                };
                 entry.push(t);
             }
         }

@@ -186,6 +186,7 @@ impl Encoder<'_> {
             args: keep.iter().map(|&k| Some(info[k].clone())).collect(),
             vars: keep.iter().map(|&k| vars[k]).collect(),
             loc: at,
+            env: false,
         });
         CutPoint { pred, slots: keep }
     }

@@ -21,10 +21,11 @@
 //!
 //! Must not: solve, or treat a derivation as a counterexample.
 
-use super::{translate_extra, ClauseInfo, EncodeOptions, ExtraCuts, Translation};
+use super::{translate_extra, ClauseInfo, EncodeOptions, ExtraCuts, LoopHead, Translation};
 use crate::chc::{Atom, Clause, Head, PredId};
 use crate::frontend::c::ir::VarRef;
 use crate::frontend::c::threads::rely::Rely;
+use crate::frontend::c::types::CType;
 use crate::term::{Sort, TermId, TermStore, VarId};
 use std::collections::HashMap;
 
@@ -72,9 +73,11 @@ pub fn translate_rely(store: &TermStore, rely: &Rely) -> RelyTranslation {
     };
     let mut tr = translate_extra(store, p, &EncodeOptions::default(), &extra);
     let mut cuts: HashMap<PredId, Cut> = HashMap::new();
-    for lh in tr.loops.iter().filter(|l| l.func == main) {
+    for lh in tr.loops.iter_mut().filter(|l| l.func == main) {
         let l = lh.loc.0 as usize;
         let Some(owner) = rely.owner[l] else { continue };
+        // Printed as the template's (its names are the copy's: `f_x` for `f`'s `x`).
+        lh.func = rely.templates[owner].func;
         let pos = |v: VarRef| lh.vars.iter().position(|x| *x == Some(v));
         cuts.insert(
             lh.pred,
@@ -188,6 +191,18 @@ pub fn translate_rely(store: &TermStore, rely: &Rely) -> RelyTranslation {
         tr.system.add_clause(c);
         tr.clauses.push(ClauseInfo::default());
     }
+    let names = std::iter::once(("tid".to_owned(), CType::INT))
+        .chain(p.globals.iter().map(|g| (g.name.clone(), g.ty)))
+        .chain(p.globals.iter().map(|g| (format!("{}_post", g.name), g.ty)));
+    tr.loops.push(LoopHead {
+        pred: env,
+        func: main,
+        span: rely.created_in_loop,
+        args: names.map(Some).collect(),
+        vars: vec![None; 1 + 2 * ng],
+        loc: p.functions[main].cfa.entry,
+        env: true,
+    });
     RelyTranslation {
         translation: tr,
         env,

@@ -99,6 +99,8 @@ pub struct Rely {
     pub own_globals: usize,
     /// The ghost globals and locals, whose declarations without initialiser give any integer.
     pub ghosts: Vec<VarRef>,
+    /// A creation site in a loop of `main` (where the environment relation is reported).
+    pub created_in_loop: Span,
 }
 
 /// Builds the rely-guarantee program of `c`, with the last-writer ghosts if `writers` (else
@@ -333,6 +335,7 @@ pub fn rely(c: &Concurrent, writers: bool) -> Rely {
         point,
         own_globals,
         ghosts,
+        created_in_loop: c.unbounded.unwrap_or(span),
     }
 }
 
