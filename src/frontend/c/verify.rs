@@ -5,6 +5,10 @@
 //! derivation becomes nondet values ([`trace`]) that the interpreter replays
 //! ([`interp`]) before the program is called unsafe.
 //!
+//! A program whose `main` creates threads in a loop has no interleaving product: after the
+//! schedules, its rely-guarantee clauses are solved (`solve_rely`); their model proves it safe
+//! for any number of threads, their derivation is only a reason for `unknown`.
+//!
 //! Besides the verdict, [`Verified`] says who answered (the concrete runs or an engine), with
 //! the engine's counters and the time of each phase: what `hornbeam verify --stats` prints.
 //!
@@ -88,7 +92,8 @@ pub enum Verdict {
 pub struct Verified {
     /// The resolved program.
     pub program: Program,
-    /// Its clauses and what ties them to the source.
+    /// Its clauses and what ties them to the source (for threads created in a loop: the
+    /// rely-guarantee system whose model answered, else the one with the ghosts).
     pub translation: Translation,
     /// The answer.
     pub verdict: Verdict,
@@ -189,14 +194,19 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
             let plain = relies.pop().unwrap_or_else(|| unreachable!("two systems"));
-            let (verdict, engine, stats, model_of_plain) =
-                solve_rely(store, &plain, &translation, options, left);
+            let (verdict, engine, stats, plain_answered) =
+                solve_rely(store, &translation, &plain, options, left);
             times.solve = ms(solving.elapsed());
-            if model_of_plain {
+            if plain_answered {
                 // The invariants to print are the plain system's.
                 translation = plain;
             }
-            (verdict, engine, stats)
+            match verdict {
+                Verdict::Safe(_) if memtrack_unproved(&program) => {
+                    (Verdict::Unknown(memtrack_reason()), engine, stats)
+                }
+                v => (v, engine, stats),
+            }
         }
         None => {
             let solving = Instant::now();
@@ -347,15 +357,16 @@ fn solve(
 }
 
 /// Solves the rely-guarantee clauses of a program that creates threads in a loop: first the
-/// system without the last-writer ghosts (smaller; half the time left, less if it finds a
-/// derivation), then the one with them. A model is a thread-modular proof for any number of
-/// threads; a derivation is no counterexample (the abstraction forgets how many threads there
-/// are and where each is), so it is `unknown`. The flag says whether the first system's model
+/// system with the last-writer ghosts (half the time left, less if it finds a derivation),
+/// then the one without them (smaller: measured on the pthread sample, each proves tasks the
+/// other does not in time). A model is a thread-modular proof for any number of threads; a
+/// derivation is no counterexample (the abstraction forgets how many threads there are and
+/// where each is), so it is `unknown`. The flag says whether the second (plain) system
 /// answered.
 fn solve_rely(
     store: &TermStore,
-    plain: &Translation,
     ghosts: &Translation,
+    plain: &Translation,
     options: &VerifyOptions,
     timeout: Option<Duration>,
 ) -> (Verdict, &'static str, Stats, bool) {
@@ -375,14 +386,14 @@ fn solve_rely(
         };
         driver::solve(store, &tr.system, &solve_options)
     };
-    let first = run(plain, timeout.map(|t| t / 2));
+    let first = run(ghosts, timeout.map(|t| t / 2));
     if let Answer::Sat(model) = first.answer {
-        return (Verdict::Safe(model), first.engine, first.stats, true);
+        return (Verdict::Safe(model), first.engine, first.stats, false);
     }
     let left = timeout.map(|t| t.saturating_sub(started.elapsed()));
-    let second = run(ghosts, left);
+    let second = run(plain, left);
     let verdict = match second.answer {
-        Answer::Sat(model) => Verdict::Safe(model),
+        Answer::Sat(model) => return (Verdict::Safe(model), second.engine, second.stats, true),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(_) => Verdict::Unknown(Reason::GaveUp(
             "threads created in a loop: the schedules run found no error, and the \
@@ -406,12 +417,7 @@ fn read_back(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Verdict {
     match answer {
-        Answer::Sat(_) if memtrack_unproved(program) => Verdict::Unknown(Reason::GaveUp(
-            "the clauses prove that no block is left allocated at any end of the program, \
-             which implies valid-memtrack only for programs that always terminate: this one \
-             has loops or recursion"
-                .to_owned(),
-        )),
+        Answer::Sat(_) if memtrack_unproved(program) => Verdict::Unknown(memtrack_reason()),
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(d) => {
@@ -458,6 +464,16 @@ pub fn replay(
         &mut zeros,
         interp::Budget::default(),
         line_of,
+    )
+}
+
+/// Why a proof of the clauses leaves valid-memtrack open ([`memtrack_unproved`]).
+fn memtrack_reason() -> Reason {
+    Reason::GaveUp(
+        "the clauses prove that no block is left allocated at any end of the program, which \
+         implies valid-memtrack only for programs that always terminate: this one has loops \
+         or recursion"
+            .to_owned(),
     )
 }
 

@@ -15,8 +15,7 @@
 //! of it (thread-local loops and loops inside atomic sections keep their own cut points).
 //! Thread operations become ordinary operations:
 //!
-//! * `pthread_create(&h, 0, f, 0)`: `f_tid = next_tid; next_tid = any value > f_tid; h =
-//!   f_tid`, then a nondeterministic choice between going on in the creator and entering `f`'s
+//! * `pthread_create(&h, 0, f, 0)`: `f_tid = any integer above 1; h = f_tid`, then a nondeterministic choice between going on in the creator and entering `f`'s
 //!   copy at its entry: the clause into `f`'s entry is the creation clause (the creator's
 //!   invariant implies the new thread's entry invariant, its locals as the copy declares them).
 //! * `pthread_join`: no operation. A joined thread may be any of arbitrarily many instances, so
@@ -31,23 +30,29 @@
 //!
 //! A thread-modular proof sees other threads only through the globals, so it cannot tell that
 //! a mutex (or any flag a `__VERIFIER_atomic_*` function sets) is held by *me*. The literature
-//! adds thread identifiers; here each template has a ghost local `tid` (1 for `main`, a fresh
-//! value of the ghost global `next_tid` at each creation, which only grows and whose values
-//! are unbounded integers, so no two instances ever share one), and each global `g` written by
-//! a template a ghost global `w_g`, set to the writer's `tid` by every step that may write `g`.
+//! adds thread identifiers; here each template has a ghost local `tid` (1 for `main`, any
+//! unbounded integer above 1 for a created thread), and each global `g` written by a template a
+//! ghost global `w_g` (0 at first), set to the writer's `tid` by every step that may write `g`.
 //! The environment relation is `Env(t, g, g')` with `t` the acting instance's `tid`, and a
-//! stability clause only applies steps of another instance (`t != tid`): sound because
-//! identifiers are unique. "I hold `m`" is then expressible as `m == 1 && w_m == tid`, which no
+//! stability clause only applies steps of another instance (`t != tid`). Identifiers need not
+//! be unique in the clauses: the creation clause holds for *every* choice of the new
+//! identifier, so a model covers in particular the executions where the `k`-th created thread
+//! has identifier `k + 1`, pairwise distinct, and the soundness argument below uses only
+//! those (a counter instead would only add a variable to every predicate). "I hold `m`" is then expressible as `m == 1 && w_m == tid`, which no
 //! other instance's step can falsify without contradicting its own invariant. Ghosts never
 //! flow into the program's own variables, so the program's behaviour is that of the original.
 //!
 //! # Soundness
 //!
-//! Every reachable configuration of the program with any number of instances maps each
-//! instance of template `T` at point `l` to a model of `Inv_T(l)` over the globals and its own
-//! locals, by induction over the execution: a step of instance `j` is a clause of its template
-//! (its own new state), a guarantee `Env(tid_j, g, g')`, and for every other instance `i`
-//! (`tid_i != tid_j`) waiting at a point the stability clause gives its new state. Instances
+//! Every execution is equivalent to one where each thread runs its thread-local stretches
+//! right after its previous step (they commute with other threads' steps: the argument of the
+//! interleaving points, module `threads`). In such an execution, with the `k`-th created
+//! thread's identifier `k + 1`, every reachable configuration maps each instance of template
+//! `T` at point `l` to a model of `Inv_T(l)` over the globals and its own locals, by
+//! induction over the execution: a step of instance `j` is a clause of its template (its own
+//! new state; at a creation also the new instance's entry state), a guarantee
+//! `Env(tid_j, g, g')`, and for every other instance `i` (`tid_i != tid_j`) waiting at a
+//! point the stability clause gives its new state. Instances
 //! of the same template are each other's environment. `main` before its first creation runs
 //! alone, so neither stability nor guarantees apply there ([`Rely::shared`]). Where a step
 //! passes a cut point that is not an interleaving point (a thread-local loop, a loop inside
@@ -148,7 +153,7 @@ pub fn rely(c: &Concurrent, writers: bool) -> Rely {
         });
         t.tid = VarRef::Local(locals.len() - 1);
     }
-    // Ghost globals: next_tid, then a last writer per global some template writes.
+    // Ghost globals: a last writer per global some template writes.
     let own_globals = p.globals.len();
     let writes = writes_per_function(&p);
     let mut written = BTreeSet::new();
@@ -168,7 +173,6 @@ pub fn rely(c: &Concurrent, writers: bool) -> Rely {
         p.global_elems.push(vec![]);
         VarRef::Global(p.globals.len() - 1)
     };
-    let next_tid = add_global(&mut p, "__next_tid".to_owned(), 2);
     let mut writer = vec![None; own_globals];
     for &g in &written {
         let name = format!("__writer_{}", p.globals[g].name);
@@ -179,7 +183,7 @@ pub fn rely(c: &Concurrent, writers: bool) -> Rely {
         span,
     });
     let choice_site = p.nondet_sites.len() - 1;
-    let mut ghosts = vec![next_tid];
+    let mut ghosts: Vec<VarRef> = vec![];
     ghosts.extend(writer.iter().flatten().copied());
     ghosts.extend(templates.iter().map(|t| t.tid));
     let types: Vec<CType> = locals.iter().map(|l| l.ty).collect();
@@ -266,9 +270,8 @@ pub fn rely(c: &Concurrent, writers: bool) -> Rely {
                     };
                     let child = templates[j].tid;
                     let ops = vec![
-                        b.assign(child, b.var(next_tid, span), span),
-                        Op::Init(next_tid, None),
-                        Op::Assume(b.cmp(BinOp::Gt, next_tid, child, span), true),
+                        Op::Init(child, None),
+                        Op::Assume(b.cmp_const(BinOp::Gt, child, 1, span), true),
                         b.assign(rename(*handle), b.var(child, span), span),
                     ];
                     let ops = b.with_writers(ops, &writes, &writer, t.tid, span);
@@ -426,14 +429,6 @@ impl Build {
             ty,
             span,
         })
-    }
-
-    fn cmp(&self, op: BinOp, a: VarRef, b: VarRef, span: Span) -> IExpr {
-        IExpr {
-            kind: IExprKind::Cmp(op, Box::new(self.var(a, span)), Box::new(self.var(b, span))),
-            ty: CType::INT,
-            span,
-        }
     }
 
     fn cmp_const(&self, op: BinOp, a: VarRef, n: i64, span: Span) -> IExpr {
