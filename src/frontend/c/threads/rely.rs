@@ -304,14 +304,13 @@ pub fn rely(c: &Concurrent, writers: bool) -> Rely {
             b.chain(from, to, ops, span);
         }
     }
-    let n = b.locs.len();
     let (cfa, ids) = cfa::prune_mapped(b.locs, b.edges, entry, exit, error);
     let mut owner = vec![None; cfa.locs.len()];
     let mut shared = vec![false; cfa.locs.len()];
     let mut point = vec![false; cfa.locs.len()];
     let mut cuts = vec![];
-    for old in 0..n {
-        if let Some(new) = ids[old] {
+    for (old, new) in ids.iter().enumerate() {
+        if let Some(new) = *new {
             let i = new.0 as usize;
             owner[i] = b.owner[old];
             shared[i] = b.shared[old];
