@@ -229,8 +229,13 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             if args.invariants {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
+                    let what = if inv.env {
+                        "environment: a step of any thread".to_owned()
+                    } else {
+                        f.clone()
+                    };
                     out.push_str(&format!(
-                        "line {} ({f}): {}\n",
+                        "line {} ({what}): {}\n",
                         line_of(inv.offset),
                         inv.text
                     ));

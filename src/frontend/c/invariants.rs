@@ -22,6 +22,10 @@ pub struct Invariant {
     pub offset: usize,
     /// The invariant as a C expression.
     pub text: String,
+    /// Whether this is the environment relation of threads created in a loop (over `tid`, the
+    /// globals before and, suffixed `_post`, after a step of any thread) rather than a loop
+    /// or location invariant.
+    pub env: bool,
 }
 
 /// The invariant of every loop head, in source order.
@@ -49,6 +53,7 @@ pub fn invariants(store: &TermStore, tr: &Translation, model: &Model) -> Vec<Inv
             func: lh.func,
             offset: lh.span.start,
             text,
+            env: lh.env,
         });
     }
     out.sort_by_key(|i| i.offset);
@@ -70,7 +75,7 @@ pub fn exact_invariants(
 ) -> Vec<Invariant> {
     let mut out = vec![];
     for lh in &tr.loops {
-        let Some(i) = model.get(lh.pred) else {
+        let Some(i) = model.get(lh.pred).filter(|_| !lh.env) else {
             continue;
         };
         let func = &program.functions[lh.func];
@@ -97,6 +102,7 @@ pub fn exact_invariants(
                 func: lh.func,
                 offset: lh.span.start,
                 text: parts.join(" && "),
+                env: false,
             });
         }
     }

@@ -10,7 +10,8 @@
 //! writes both as SV-COMP witness files (and reads violation witnesses back), for the
 //! [`property`] checked under a [`DataModel`]. A program with POSIX threads is checked
 //! against the model of [`threads`] and verified through its interleaving product
-//! ([`threads::product`], built by [`sequential`]); `interp::sched` replays a counterexample's
+//! ([`threads::product`]) or, when `main` creates threads in a loop, through rely-guarantee
+//! clauses ([`threads::rely`], [`encode::rely`]); `interp::sched` replays a counterexample's
 //! schedule on the threads themselves.
 //!
 //! Reading, translating and interpreting recurse over the program's nesting, which the parser
@@ -45,7 +46,9 @@ lalrpop_util::lalrpop_mod!(
     "/c.rs"
 );
 
-pub use encode::{translate, translate_with, EncodeOptions, Translation};
+pub use encode::{
+    translate, translate_extra, translate_with, EncodeOptions, ExtraCuts, Translation,
+};
 pub use error::{CError, CErrorKind};
 pub use ir::Program;
 pub use types::DataModel;
@@ -130,23 +133,19 @@ pub fn load_checked(
     options: &EncodeOptions,
     checks: ir::MemChecks,
 ) -> Result<(Program, Translation), CError> {
-    let program = sequential(read_program_checked(src, model, checks)?)?;
+    let program = read_program_checked(src, model, checks)?;
+    if threads::is_concurrent(&program) {
+        let c = threads::analyze(program)?;
+        if c.unbounded.is_some() {
+            // Threads created in a loop: the rely-guarantee clauses (with every ghost).
+            let rely = threads::rely::rely(&c, true);
+            let translation = encode::rely::translate_rely(store, &rely).translation;
+            return Ok((rely.program, translation));
+        }
+        let program = threads::product::product(&c).program;
+        let translation = translate_with(store, &program, options);
+        return Ok((program, translation));
+    }
     let translation = translate_with(store, &program, options);
     Ok((program, translation))
-}
-
-/// The program the encoding reads: a sequential program itself, a concurrent one's
-/// interleaving product ([`threads::product`]).
-pub fn sequential(program: Program) -> Result<Program, CError> {
-    if !threads::is_concurrent(&program) {
-        return Ok(program);
-    }
-    let c = threads::analyze(program)?;
-    if let Some(span) = c.unbounded {
-        return Err(CError::unsupported(
-            span,
-            "threads created in a loop (an unbounded number of threads) have no clauses",
-        ));
-    }
-    Ok(threads::product::product(&c).program)
 }

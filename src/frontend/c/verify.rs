@@ -5,6 +5,10 @@
 //! derivation becomes nondet values ([`trace`]) that the interpreter replays
 //! ([`interp`]) before the program is called unsafe.
 //!
+//! A program whose `main` creates threads in a loop has no interleaving product: after the
+//! schedules, its rely-guarantee clauses are solved (`solve_rely`); their model proves it safe
+//! for any number of threads, their derivation is only a reason for `unknown`.
+//!
 //! Besides the verdict, [`Verified`] says who answered (the concrete runs or an engine), with
 //! the engine's counters and the time of each phase: what `hornbeam verify --stats` prints.
 //!
@@ -88,7 +92,8 @@ pub enum Verdict {
 pub struct Verified {
     /// The resolved program.
     pub program: Program,
-    /// Its clauses and what ties them to the source.
+    /// Its clauses and what ties them to the source (for threads created in a loop: the
+    /// rely-guarantee system whose model answered, else the one with the ghosts).
     pub translation: Translation,
     /// The answer.
     pub verdict: Verdict,
@@ -162,13 +167,15 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         (read, None)
     };
     let unbounded = conc.as_ref().is_some_and(|t| t.program.unbounded.is_some());
-    let translation = if unbounded {
-        Translation {
-            system: crate::chc::System::new(),
-            loops: vec![],
-            clauses: vec![],
-            approximate: false,
+    // Threads created in a loop: two rely-guarantee systems, without and with the
+    // last-writer ghosts (see `solve_rely`).
+    let mut relies = vec![];
+    let mut translation = if let Some(t) = conc.as_ref().filter(|_| unbounded) {
+        for writers in [false, true] {
+            let rely = threads::rely::rely(&t.program, writers);
+            relies.push(super::encode::rely::translate_rely(store, &rely).translation);
         }
+        relies.pop().unwrap_or_else(|| unreachable!("two systems"))
     } else {
         super::translate_with(store, &program, &options.encode)
     };
@@ -183,16 +190,24 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     times.test = ms(tested.elapsed());
     let (verdict, engine, engine_stats) = match found {
         Some(v) => (v, TESTING, Stats::default()),
-        None if unbounded => (
-            Verdict::Unknown(Reason::GaveUp(
-                "threads created in a loop (an unbounded number of threads): the random \
-                 schedules found no error, and no clauses are built for them (the \
-                 thread-modular, rely-guarantee encoding is not implemented)"
-                    .to_owned(),
-            )),
-            TESTING,
-            Stats::default(),
-        ),
+        None if unbounded => {
+            let solving = Instant::now();
+            let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
+            let plain = relies.pop().unwrap_or_else(|| unreachable!("two systems"));
+            let (verdict, engine, stats, plain_answered) =
+                solve_rely(store, &translation, &plain, options, left);
+            times.solve = ms(solving.elapsed());
+            if plain_answered {
+                // The invariants to print are the plain system's.
+                translation = plain;
+            }
+            match verdict {
+                Verdict::Safe(_) if memtrack_unproved(&program) => {
+                    (Verdict::Unknown(memtrack_reason()), engine, stats)
+                }
+                v => (v, engine, stats),
+            }
+        }
         None => {
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
@@ -352,6 +367,56 @@ fn solve(
     (verdict, solved.engine, solved.stats)
 }
 
+/// Solves the rely-guarantee clauses of a program that creates threads in a loop: first the
+/// system with the last-writer ghosts (half the time left, less if it finds a derivation),
+/// then the one without them (smaller: measured on the pthread sample, each proves tasks the
+/// other does not in time). A model is a thread-modular proof for any number of threads; a
+/// derivation is no counterexample (the abstraction forgets how many threads there are and
+/// where each is), so it is `unknown`. The flag says whether the second (plain) system
+/// answered.
+fn solve_rely(
+    store: &TermStore,
+    ghosts: &Translation,
+    plain: &Translation,
+    options: &VerifyOptions,
+    timeout: Option<Duration>,
+) -> (Verdict, &'static str, Stats, bool) {
+    let engine = match &options.engine {
+        Selection::Auto => Selection::only(EngineKind::Pdr),
+        e => e.clone(),
+    };
+    let started = Instant::now();
+    let run = |tr: &Translation, timeout: Option<Duration>| {
+        let solve_options = SolveOptions {
+            engine: engine.clone(),
+            deterministic: options.deterministic,
+            timeout,
+            validation_limit: options.validation_limit,
+            forge: options.forge,
+            ..SolveOptions::default()
+        };
+        driver::solve(store, &tr.system, &solve_options)
+    };
+    let first = run(ghosts, timeout.map(|t| t / 2));
+    if let Answer::Sat(model) = first.answer {
+        return (Verdict::Safe(model), first.engine, first.stats, false);
+    }
+    let left = timeout.map(|t| t.saturating_sub(started.elapsed()));
+    let second = run(plain, left);
+    let verdict = match second.answer {
+        Answer::Sat(model) => return (Verdict::Safe(model), second.engine, second.stats, true),
+        Answer::Unknown(reason) => Verdict::Unknown(reason),
+        Answer::Unsat(_) => Verdict::Unknown(Reason::GaveUp(
+            "threads created in a loop: the schedules run found no error, and the \
+             thread-modular (rely-guarantee) proof is too weak: its clauses have a \
+             derivation, which is no counterexample of the program (only a schedule of the \
+             threads shows an error)"
+                .to_owned(),
+        )),
+    };
+    (verdict, second.engine, second.stats, false)
+}
+
 /// The verdict of the clauses' answer: a model proves the program safe, a derivation must
 /// replay concretely to the error.
 fn read_back(
@@ -363,12 +428,7 @@ fn read_back(
     line_of: &dyn Fn(usize) -> usize,
 ) -> Verdict {
     match answer {
-        Answer::Sat(_) if memtrack_unproved(program) => Verdict::Unknown(Reason::GaveUp(
-            "the clauses prove that no block is left allocated at any end of the program, \
-             which implies valid-memtrack only for programs that always terminate: this one \
-             has loops or recursion"
-                .to_owned(),
-        )),
+        Answer::Sat(_) if memtrack_unproved(program) => Verdict::Unknown(memtrack_reason()),
         Answer::Sat(model) => Verdict::Safe(model),
         Answer::Unknown(reason) => Verdict::Unknown(reason),
         Answer::Unsat(d) => {
@@ -418,6 +478,16 @@ pub fn replay(
         &mut zeros,
         interp::Budget::default(),
         line_of,
+    )
+}
+
+/// Why a proof of the clauses leaves valid-memtrack open ([`memtrack_unproved`]).
+fn memtrack_reason() -> Reason {
+    Reason::GaveUp(
+        "the clauses prove that no block is left allocated at any end of the program, which \
+         implies valid-memtrack only for programs that always terminate: this one has loops \
+         or recursion"
+            .to_owned(),
     )
 }
 

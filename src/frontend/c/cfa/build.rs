@@ -288,6 +288,17 @@ pub(crate) fn prune(
     exit: LocId,
     error: LocId,
 ) -> Cfa {
+    prune_mapped(locs, edges, entry, exit, error).0
+}
+
+/// Like [`prune`], with the new number of each old location (`None`: dropped).
+pub(crate) fn prune_mapped(
+    locs: Vec<Location>,
+    edges: Vec<Edge>,
+    entry: LocId,
+    exit: LocId,
+    error: LocId,
+) -> (Cfa, Vec<Option<LocId>>) {
     let mut succ: Vec<Vec<usize>> = vec![vec![]; locs.len()];
     for (i, e) in edges.iter().enumerate() {
         succ[e.from.0 as usize].push(i);
@@ -329,12 +340,13 @@ pub(crate) fn prune(
         out[edge.from.0 as usize].push(EdgeId(kept_edges.len() as u32));
         kept_edges.push(edge);
     }
-    Cfa {
+    let cfa = Cfa {
         locs: kept,
         edges: kept_edges,
         out,
         entry: id(entry),
         exit: id(exit),
         error: id(error),
-    }
+    };
+    (cfa, new_id)
 }

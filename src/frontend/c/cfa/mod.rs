@@ -37,7 +37,7 @@ pub mod report;
 pub mod structure;
 
 pub use build::build;
-pub(crate) use build::prune;
+pub(crate) use build::{prune, prune_mapped};
 
 use super::ast::Span;
 use super::ir::{IExpr, ThreadOp, VarRef};

@@ -10,7 +10,7 @@ use super::state::{EventKind, State};
 use super::Encoder;
 use crate::chc::Atom;
 use crate::frontend::c::ast::BinOp;
-use crate::frontend::c::ir::{IExpr, IExprKind};
+use crate::frontend::c::ir::{IExpr, IExprKind, VarRef};
 use crate::frontend::c::types::CType;
 use crate::term::{Op, TermId};
 use num_bigint::BigInt;
@@ -360,7 +360,7 @@ impl Encoder<'_> {
         for g in 0..ng {
             let info = &self.program.globals[g];
             let v = self.fresh_sorted(&info.name.clone(), super::array::sort_of(info));
-            if !info.is_array() {
+            if !info.is_array() && !self.extra.unbounded.contains(&VarRef::Global(g)) {
                 self.range(s.var(v), self.program.globals[g].ty, &mut st);
             }
             new_globals.push(v);

@@ -56,6 +56,7 @@ mod bits;
 mod expr;
 mod fail;
 mod region;
+pub mod rely;
 mod state;
 
 use fail::may_fail;
@@ -63,7 +64,7 @@ use fail::may_fail;
 pub use state::{Event, EventKind};
 
 use super::ast::Span;
-use super::cfa::structure;
+use super::cfa::{structure, LocId};
 use super::ir::{Program, VarRef};
 use super::types::CType;
 use crate::chc::{Atom, Clause, Head, PredId, System};
@@ -86,6 +87,12 @@ pub struct LoopHead {
     pub args: Vec<Option<(String, CType)>>,
     /// For each argument, the variable it holds (`None` for values at function entry).
     pub vars: Vec<Option<VarRef>>,
+    /// Its location in the function's CFA.
+    pub loc: LocId,
+    /// Whether this is no cut point but the environment relation of the rely-guarantee
+    /// clauses ([`rely`]): arguments the acting thread's identifier, the globals before and
+    /// after its step.
+    pub env: bool,
 }
 
 /// What the trace extraction needs to know about a clause.
@@ -125,6 +132,23 @@ impl Default for EncodeOptions {
     }
 }
 
+/// Cut points of `main` besides its loop heads, and variables a cut-point predicate of `main`
+/// keeps whether or not they are live there: what the rely-guarantee encoding of threads
+/// created in a loop ([`super::threads::rely`]) needs of the large-block encoding.
+#[derive(Clone, Debug, Default)]
+pub struct ExtraCuts {
+    /// Further cut points of `main`'s CFA.
+    pub cuts: Vec<LocId>,
+    /// Per location of `main`'s CFA (or empty): the variables its predicate keeps, if it is a
+    /// cut point.
+    pub keep: Vec<Vec<VarRef>>,
+    /// Variables whose declarations without initialiser (`Op::Init(v, None)`) give any
+    /// integer, not only a value of their type, and (globals) whose values at the entry of a
+    /// function are not assumed within their type's range: ghost variables that must never
+    /// overflow.
+    pub unbounded: Vec<VarRef>,
+}
+
 /// Translates a resolved program into clauses over `store` with the default options.
 pub fn translate(store: &TermStore, program: &Program) -> Translation {
     translate_with(store, program, &EncodeOptions::default())
@@ -135,6 +159,17 @@ pub fn translate_with(
     store: &TermStore,
     program: &Program,
     options: &EncodeOptions,
+) -> Translation {
+    translate_extra(store, program, options, &ExtraCuts::default())
+}
+
+/// Translates a resolved program into clauses over `store`, with `extra` cut points and kept
+/// variables in `main`.
+pub fn translate_extra(
+    store: &TermStore,
+    program: &Program,
+    options: &EncodeOptions,
+    extra: &ExtraCuts,
 ) -> Translation {
     let may_fail = may_fail(program);
     let mut system = System::new();
@@ -170,6 +205,7 @@ pub fn translate_with(
         loops: vec![],
         clauses: vec![],
         approximate: false,
+        extra,
     };
     for f in 0..program.functions.len() {
         enc.function(f);
@@ -207,6 +243,8 @@ pub(super) struct Encoder<'a> {
     loops: Vec<LoopHead>,
     clauses: Vec<ClauseInfo>,
     approximate: bool,
+    /// Cut points and kept variables of `main` besides the loop heads and live variables.
+    extra: &'a ExtraCuts,
 }
 
 impl Encoder<'_> {
@@ -282,7 +320,14 @@ impl Encoder<'_> {
         if !is_main {
             for (k, (name, ty)) in info[..self.snap].iter().enumerate() {
                 let sort = self.sorts[k].clone();
-                let t = self.fresh_slot(name.trim_end_matches("@entry"), *ty, &sort, &mut st);
+                let name = name.trim_end_matches("@entry");
+                let ghost =
+                    k >= f.params && self.extra.unbounded.contains(&VarRef::Global(k - f.params));
+                let t = if ghost {
+                    s.var(self.fresh_var(name))
+                } else {
+                    self.fresh_slot(name, *ty, &sort, &mut st)
+                };
                 entry.push(t);
             }
         }
@@ -311,7 +356,17 @@ impl Encoder<'_> {
             st.env.push(t);
         }
         // The entry's region, then each cut point's.
-        let structure = structure::analyze(self.program, fi);
+        let mut structure = structure::analyze(self.program, fi);
+        if is_main && !self.extra.cuts.is_empty() {
+            structure.cut_points.extend(self.extra.cuts.iter().copied());
+            structure.cut_points.sort_unstable();
+            structure.cut_points.dedup();
+            for (live, keep) in structure.live.iter_mut().zip(&self.extra.keep) {
+                live.extend(keep.iter().copied());
+                live.sort_unstable();
+                live.dedup();
+            }
+        }
         let mut cuts = HashMap::new();
         for &c in &structure.cut_points {
             let cut = self.cut_point(c, &structure.live[c.0 as usize]);

@@ -96,6 +96,15 @@ impl Encoder<'_> {
                             st
                         })
                         .collect(),
+                    None if self.func == self.program.main && self.extra.unbounded.contains(r) => {
+                        states
+                            .into_iter()
+                            .map(|mut st| {
+                                st.env[slot] = s.var(self.fresh_var("ghost"));
+                                st
+                            })
+                            .collect()
+                    }
                     None => {
                         let ty = self.program.var(self.func, *r).ty;
                         states
@@ -176,6 +185,8 @@ impl Encoder<'_> {
             span,
             args: keep.iter().map(|&k| Some(info[k].clone())).collect(),
             vars: keep.iter().map(|&k| vars[k]).collect(),
+            loc: at,
+            env: false,
         });
         CutPoint { pred, slots: keep }
     }

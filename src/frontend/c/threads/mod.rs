@@ -8,8 +8,9 @@
 //!   thread (numbered from 1 in the order of the sites in `main`'s CFA) running the thread
 //!   function it names, with its own copy of that function's locals. A site on a cycle of
 //!   `main`'s CFA (a loop) may start any number of threads ([`Concurrent::unbounded`]): no
-//!   product then, only runs of the scheduler (each executed creation a new thread, numbered
-//!   in creation order); sites in other functions are `unsupported`.
+//!   product then, but runs of the scheduler (each executed creation a new thread, numbered
+//!   in creation order) and the thread-modular clauses of [`rely`]; sites in other functions
+//!   are `unsupported`.
 //! * **Semantics.** Sequential consistency: globals are shared, locals are thread-local; a
 //!   step of a thread is one CFA edge, executed atomically (the granularity of SV-COMP's
 //!   reference tools: an expression statement reading two shared variables is one step).
@@ -29,8 +30,9 @@
 //!   modelled yet, so `unsupported`).
 //!
 //! [`product`] turns a concurrent program into a sequential one (the interleaving product)
-//! that the existing encoding and interpreter read; `interp/sched.rs` replays a schedule on
-//! the concurrent program itself.
+//! that the existing encoding and interpreter read; [`rely`] one whose encoding, completed by
+//! `encode/rely.rs`, is a rely-guarantee proof for any number of threads; `interp/sched.rs`
+//! replays a schedule on the concurrent program itself.
 //!
 //! Must not: use terms, clauses or a solver; accept a program whose threads this model does
 //! not describe exactly (each such construct is an `unsupported` error at its place).
@@ -38,6 +40,7 @@
 mod explicit;
 mod inline;
 pub mod product;
+pub mod rely;
 
 use super::ast::Span;
 use super::cfa::{Cfa, EdgeId, LocId, Op};
@@ -64,8 +67,9 @@ pub struct Concurrent {
     /// no thread runs directly).
     pub points: Vec<Vec<bool>>,
     /// A creation site on a cycle of `main`'s CFA, if any: then any number of threads may
-    /// run, [`Concurrent::threads`] lists the sites (not the threads), no product exists,
-    /// and only the scheduler runs the program (a thread per creation executed).
+    /// run, [`Concurrent::threads`] lists the sites (not the threads), no product exists:
+    /// the scheduler runs the program (a thread per creation executed) and [`rely`] gives
+    /// its thread-modular clauses.
     pub unbounded: Option<Span>,
 }
 
@@ -352,7 +356,7 @@ fn inside_atomic(cfa: &Cfa) -> Vec<bool> {
 
 /// Per location of `main`: whether no path from the entry to it creates a thread (so `main`
 /// runs alone there).
-fn before_creation(cfa: &Cfa) -> Vec<bool> {
+pub(super) fn before_creation(cfa: &Cfa) -> Vec<bool> {
     let n = cfa.locs.len();
     let mut after = vec![false; n];
     let mut stack: Vec<usize> = cfa

@@ -178,7 +178,7 @@ pub fn product(c: &Concurrent) -> Product {
 }
 
 /// A CFA that returns at once.
-fn trivial(span: Span) -> Cfa {
+pub(super) fn trivial(span: Span) -> Cfa {
     let locs = vec![
         Location {
             kind: LocKind::Entry,
