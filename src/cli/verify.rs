@@ -238,8 +238,8 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                         line_of(*offset),
                         forests.len()
                     ));
-                    for f in forests {
-                        out.push_str(f);
+                    for (k, f) in forests.iter().enumerate() {
+                        out.push_str(&format!(" forest {}:\n{f}", k + 1));
                     }
                 }
             } else if args.invariants {

@@ -265,9 +265,9 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     })
 }
 
-/// The shape engine, under a memory property (at most a quarter of the time limit, 5 s
-/// without one); `None` when it does not apply. Its "don't know" leaves the program to the clause
-/// engines.
+/// The shape engine, under a memory property (at most half the time limit, 10 s without
+/// one); `None` when it does not apply. Its "don't know" leaves the program to the concrete
+/// runs and the clause engines.
 fn shape_engine(
     src: &str,
     options: &VerifyOptions,
@@ -278,9 +278,9 @@ fn shape_engine(
     if checks.error_calls || !(checks.deref_free || checks.leaks) {
         return None;
     }
-    let share = options
-        .timeout
-        .map_or(Duration::from_secs(5), |t| t.saturating_sub(started.elapsed()) / 4);
+    let share = options.timeout.map_or(Duration::from_secs(10), |t| {
+        t.saturating_sub(started.elapsed()) / 2
+    });
     let items = super::parse::parse_unit(src).ok()?;
     Some(shape::analyze(&items, Instant::now() + share, line_of))
 }

@@ -106,7 +106,9 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             Val::Undef => return Err(Fault::Free(span)),
             Val::Comp(c) => {
                 let mut cur = unfold(f, c, span)?;
-                let arity = cur.first().map_or(0, |g| g.comps[c].rules[g.comps[c].root][0].kids.len());
+                let arity = cur
+                    .first()
+                    .map_or(0, |g| g.comps[c].rules[g.comps[c].root][0].kids.len());
                 for i in 0..arity {
                     let mut next = vec![];
                     for g in &cur {
@@ -195,7 +197,11 @@ fn unfold(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
 /// field, where that field is a leaf (its value) or the root of a new component.
 fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest, Val)>, Fault> {
     let a = &f.comps[c];
-    let kid = a.rules[a.root][0].kids.get(i).copied().ok_or(Fault::Internal(span))?;
+    let kid = a.rules[a.root][0]
+        .kids
+        .get(i)
+        .copied()
+        .ok_or(Fault::Internal(span))?;
     let mut out = vec![];
     for u in &a.rules[kid] {
         let mut g = f.clone();

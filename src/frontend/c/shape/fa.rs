@@ -237,7 +237,15 @@ impl Forest {
             .filter(|(_, v)| **v != Val::Undef)
             .map(|(i, v)| format!("{} = {}", names[i], val_text(*v)))
             .collect();
-        let _ = writeln!(out, "  {}", if vars.is_empty() { "(no pointers set)".to_owned() } else { vars.join(", ") });
+        let _ = writeln!(
+            out,
+            "  {}",
+            if vars.is_empty() {
+                "(no pointers set)".to_owned()
+            } else {
+                vars.join(", ")
+            }
+        );
         for (i, c) in self.comps.iter().enumerate() {
             for (q, rs) in c.rules.iter().enumerate() {
                 let alts: Vec<String> = rs

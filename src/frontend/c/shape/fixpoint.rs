@@ -54,7 +54,7 @@ pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Inv
         if done > steps {
             return Err(Stop::Budget(format!("more than {steps} symbolic steps")));
         }
-        if done % 64 == 0 && Instant::now() > deadline {
+        if done.is_multiple_of(64) && Instant::now() > deadline {
             return Err(Stop::Budget("the time limit".into()));
         }
         // A forest since replaced by a larger one needs no post of its own.

@@ -229,6 +229,16 @@ impl Lower {
         if d.specs.words.iter().any(|(w, _)| *w == Spec::Static) && !global {
             return Err("a static local".into());
         }
+        if is_typedef && d.items.is_empty() {
+            // `typedef struct {...} Name;`: the parser reads the new name as a type name.
+            if let Some((Spec::Named(n), _)) = d.specs.words.last() {
+                let mut specs = d.specs.clone();
+                specs.words.pop();
+                let base = self.base_type(&specs)?;
+                self.typedefs.insert(n.clone(), base);
+                return Ok(());
+            }
+        }
         let base = self.base_type(&d.specs)?;
         for item in &d.items {
             let decl = &item.decl;
@@ -245,7 +255,8 @@ impl Lower {
             }
             let ty = self.ptr_type(base, decl.pointers)?;
             if is_typedef {
-                self.typedefs.insert(name.clone(), (base.0, base.1 + decl.pointers));
+                self.typedefs
+                    .insert(name.clone(), (base.0, base.1 + decl.pointers));
                 continue;
             }
             let scope = self.scopes.len() - 1;

@@ -153,7 +153,9 @@ impl Lower {
         let of = match &size.0.kind {
             ExprKind::SizeofType(tn) => {
                 let base = self.base_type(&tn.specs)?;
-                (tn.pointers == 0 && base.1 == 0).then_some(base.0).flatten()
+                (tn.pointers == 0 && base.1 == 0)
+                    .then_some(base.0)
+                    .flatten()
             }
             ExprKind::SizeofExpr(x) => match &x.kind {
                 ExprKind::Unary(UnOp::Deref, p) => match &p.kind {
@@ -174,13 +176,21 @@ impl Lower {
     }
 
     /// `v = e` for a pointer variable `v` to struct `t`.
-    pub(super) fn assign_var(&mut self, v: Var, t: usize, e: &Expr, span: Span) -> Result<(), String> {
+    pub(super) fn assign_var(
+        &mut self,
+        v: Var,
+        t: usize,
+        e: &Expr,
+        span: Span,
+    ) -> Result<(), String> {
         let mark = self.temps.len();
         if let Some(zeroed) = self.allocation(e, t)? {
             self.edge(Op::Alloc(v, t, zeroed), span);
         } else if let ExprKind::Member(b, f, arrow) = &e.kind {
             let (bv, bt) = self.base_var(b, *arrow)?;
-            let (i, ft) = self.field(bt, f)?.ok_or("an integer assigned to a pointer")?;
+            let (i, ft) = self
+                .field(bt, f)?
+                .ok_or("an integer assigned to a pointer")?;
             if ft != t {
                 return Err("a pointer of another struct type".into());
             }
@@ -215,7 +225,9 @@ impl Lower {
                 Ok((Operand::Var(t), Some(ft)))
             }
             ExprKind::Cast(tn, inner) => {
-                let to = self.type_name(tn)?.ok_or("a cast of a pointer to an integer")?;
+                let to = self
+                    .type_name(tn)?
+                    .ok_or("a cast of a pointer to an integer")?;
                 if let Some(zeroed) = self.allocation(inner, to)? {
                     let t = self.temp();
                     self.edge(Op::Alloc(t, to, zeroed), e.span);
@@ -235,6 +247,26 @@ impl Lower {
                 self.effect(a)?;
                 self.ptr(b)
             }
+            ExprKind::Cond(c, a, b) => {
+                let (al, bl, join) = (self.loc(), self.loc(), self.loc());
+                let t = self.temp();
+                self.cond(c, al, bl)?;
+                let mut ty = None;
+                for (l, x) in [(al, a), (bl, b)] {
+                    self.cur = l;
+                    let mark = self.temps.len();
+                    let (op, xt) = self.ptr(x)?;
+                    if ty.is_some() && xt.is_some() && ty != xt {
+                        return Err("a conditional between struct pointer types".into());
+                    }
+                    ty = ty.or(xt);
+                    self.edge(Op::Set(t, op), x.span);
+                    self.release(mark, x.span);
+                    self.edge_to(Op::Skip, x.span, join);
+                }
+                self.cur = join;
+                Ok((Operand::Var(t), ty))
+            }
             _ => Err("a pointer expression of this form".into()),
         }
     }
@@ -242,9 +274,7 @@ impl Lower {
     /// Whether `e` is a pointer expression (by its form; the resolver typed it already).
     fn is_ptr(&self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Ident(n) => {
-                matches!(self.lookup(n), Some(Name::Ptr(..))) || self.is_null(e)
-            }
+            ExprKind::Ident(n) => matches!(self.lookup(n), Some(Name::Ptr(..))) || self.is_null(e),
             ExprKind::Member(b, f, arrow) => {
                 let p = if *arrow {
                     b
@@ -257,12 +287,16 @@ impl Lower {
                     .and_then(|t| self.records[t].pointers.iter().find(|(n, _)| n == f))
                     .is_some()
             }
-            ExprKind::Cast(tn, _) => tn.pointers > 0 || matches!(tn.specs.words.first(), Some((Spec::Named(n), _)) if self.typedefs.get(n).is_some_and(|d| d.1 > 0)),
+            ExprKind::Cast(tn, _) => {
+                tn.pointers > 0
+                    || matches!(tn.specs.words.first(), Some((Spec::Named(n), _)) if self.typedefs.get(n).is_some_and(|d| d.1 > 0))
+            }
             ExprKind::Assign(_, lhs, _) => self.is_ptr(lhs),
             ExprKind::Call(f, _) => {
                 matches!(&f.kind, ExprKind::Ident(n) if n == "malloc" || n == "calloc")
             }
             ExprKind::Comma(_, b) => self.is_ptr(b),
+            ExprKind::Cond(_, a, b) => self.is_ptr(a) || self.is_ptr(b),
             _ => false,
         }
     }
@@ -365,7 +399,10 @@ impl Lower {
                 Ok(())
             }
             ExprKind::Binary(op, a, b) => {
-                let cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                let cmp = matches!(
+                    op,
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                );
                 for x in [a, b] {
                     if self.is_ptr(x) {
                         if !cmp {
@@ -514,7 +551,14 @@ impl Lower {
                 let (x, _) = self.ptr(a)?;
                 let (y, _) = self.ptr(b)?;
                 let eq = *op == BinOp::Eq;
-                self.test(Op::Assume(eq, x, y), Op::Assume(!eq, x, y), mark, e.span, t, f);
+                self.test(
+                    Op::Assume(eq, x, y),
+                    Op::Assume(!eq, x, y),
+                    mark,
+                    e.span,
+                    t,
+                    f,
+                );
                 Ok(())
             }
             _ if self.is_ptr(e) => {

@@ -98,20 +98,34 @@ pub fn analyze(items: &[Item], deadline: Instant, line_of: &dyn Fn(usize) -> usi
         }
     };
     if let Err(why) = fixpoint::check(&prog, &inv) {
-        return Outcome::Unknown(format!("the shape engine's fixpoint failed its check: {why}"));
+        return Outcome::Unknown(format!(
+            "the shape engine's fixpoint failed its check: {why}"
+        ));
     }
     let types: Vec<(String, Vec<String>)> = prog
         .types
         .iter()
-        .map(|t| (t.name.clone(), t.pointers.iter().map(|p| p.0.clone()).collect()))
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.pointers.iter().map(|p| p.0.clone()).collect(),
+            )
+        })
         .collect();
     let heads = prog
         .heads
         .iter()
         .map(|h| {
-            let forests = inv[h.loc].iter().map(|f| f.render(&prog.vars, &types)).collect();
+            let forests = inv[h.loc]
+                .iter()
+                .map(|f| f.render(&prog.vars, &types))
+                .collect();
             (h.offset, forests)
         })
         .collect();
     Outcome::Safe(Proof { heads })
 }
+
+#[cfg(test)]
+#[path = "engine_tests.rs"]
+mod tests;

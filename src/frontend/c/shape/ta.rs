@@ -2,10 +2,12 @@
 //!
 //! A tree's inner symbols are heap nodes ([`Symbol::Node`]: a struct type, one child per
 //! pointer field in field order); its leaves are `null`, an undefined pointer, or a reference
-//! to the root of another component ([`Leaf::Root`]). Every state carries a *signature*: the
-//! sequence of root references its trees contain, left to right. The automata built by the
-//! shape engine keep signatures consistent (every tree of a state has the same one), which
-//! tells exactly how often each component is referenced; [`TreeAut::signatures`] checks it.
+//! to the root of another component ([`Leaf::Root`]). Every state carries a *signature*
+//! ([`Sig`]): the root references its trees contain, in the order of first occurrence, each
+//! with "once" or "more than once". The automata built by the shape engine keep signatures
+//! consistent (every tree of a state has the same one), which tells whether a component is
+//! referenced exactly once (and may be glued back into its referrer);
+//! [`TreeAut::signatures`] checks it.
 //!
 //! Here: trimming (useless states removed, states renumbered from the root), union, language
 //! inclusion (exact, by a bottom-up subset construction over the pairs reachable from the
@@ -72,6 +74,10 @@ pub struct TreeAut {
 /// first occurrence, with how often (1, or 2 for "more than once").
 pub type Sig = Vec<(usize, u8)>;
 
+/// A state's tree prefixes one level deeper: its rules' symbols with their children's
+/// classes.
+type Prefixes = BTreeSet<(Symbol, Vec<usize>)>;
+
 /// The work bound of [`TreeAut::includes`] (pairs of a state and a set of states).
 const INCLUSION_PAIRS: usize = 20_000;
 
@@ -88,7 +94,10 @@ impl TreeAut {
             rules: vec![vec![]],
             root: 0,
         };
-        let ks = kids.iter().map(|&l| a.add_state(vec![Rule::leaf(l)])).collect();
+        let ks = kids
+            .iter()
+            .map(|&l| a.add_state(vec![Rule::leaf(l)]))
+            .collect();
         a.rules[0].push(Rule {
             sym: Symbol::Node(ty),
             kids: ks,
@@ -318,11 +327,10 @@ impl TreeAut {
             })
             .collect();
         for _ in 0..k {
-            let mut next_intern: HashMap<(Sig, BTreeSet<(Symbol, Vec<usize>)>), usize> =
-                HashMap::new();
+            let mut next_intern: HashMap<(Sig, Prefixes), usize> = HashMap::new();
             class = (0..self.rules.len())
                 .map(|q| {
-                    let shape: BTreeSet<(Symbol, Vec<usize>)> = self.rules[q]
+                    let shape: Prefixes = self.rules[q]
                         .iter()
                         .map(|r| (r.sym, r.kids.iter().map(|&c| class[c]).collect()))
                         .collect();
