@@ -435,3 +435,42 @@ fn a_points_to_gap_is_caught_by_the_interpreter() {
         assert!(matches!(found, Some(Found::Gap(_))), "{name}: {found:?}");
     }
 }
+
+#[test]
+fn the_shape_engine_proves_unbounded_lists_and_prints_its_forests() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/c/safe/shape-sll-reverse.c");
+    let out = Command::new(BIN)
+        .args([
+            "verify",
+            "--deterministic",
+            "--timeout",
+            "60",
+            "--no-testing",
+        ])
+        .args(["--property", "valid-memsafety", "--invariants", "--stats"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.starts_with("safe\n"), "{stdout}{stderr}");
+    assert!(stderr.contains("\"engine\":\"shape\""), "{stderr}");
+    // One block per loop head (three loops), each with its forest automata.
+    assert_eq!(stdout.matches("forest automata").count(), 3, "{stdout}");
+    assert!(stdout.contains("struct node{next: c0.q"), "{stdout}");
+    // Under unreach-call the engine does not run.
+    let out = Command::new(BIN)
+        .args([
+            "verify",
+            "--deterministic",
+            "--timeout",
+            "20",
+            "--no-testing",
+            "--stats",
+        ])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("\"engine\":\"shape\""), "{stderr}");
+}

@@ -177,6 +177,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         engine_stats,
         times,
         schedule,
+        shape,
     } = match c::verify::verify(&store, &src, &options) {
         Ok(v) => v,
         Err(e) => return failed(e),
@@ -201,6 +202,10 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 "total": start.elapsed().as_millis() as u64,
             },
             "engine_stats": engine_stats,
+            "shape": shape.as_ref().map(|s| match s {
+                c::shape::Outcome::Safe(_) => "safe".to_owned(),
+                c::shape::Outcome::Unknown(why) => why.clone(),
+            }),
         })
     });
     let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
@@ -226,7 +231,18 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             } else {
                 code = write_witness(args, &src, &property, &mut err, text);
             }
-            if args.invariants {
+            if let (true, Some(c::shape::Outcome::Safe(proof))) = (args.invariants, &shape) {
+                for (offset, forests) in &proof.heads {
+                    out.push_str(&format!(
+                        "line {} (main): {} forest automata\n",
+                        line_of(*offset),
+                        forests.len()
+                    ));
+                    for (k, f) in forests.iter().enumerate() {
+                        out.push_str(&format!(" forest {}:\n{f}", k + 1));
+                    }
+                }
+            } else if args.invariants {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
                     let what = if inv.env {

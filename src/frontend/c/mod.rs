@@ -34,6 +34,7 @@ pub mod parse;
 pub mod preproc;
 pub mod property;
 pub mod resolve;
+pub mod shape;
 pub mod threads;
 pub mod trace;
 pub mod types;

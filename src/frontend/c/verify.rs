@@ -17,6 +17,7 @@
 
 use super::interp::sched::{self, Step};
 use super::ir::MemChecks;
+use super::shape;
 use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
@@ -107,6 +108,9 @@ pub struct Verified {
     /// For a concurrent program (whose `program` is the interleaving product): the
     /// scheduler's nondet site and, after `unsafe`, the steps of the schedule replayed.
     pub schedule: Option<Schedule>,
+    /// What the shape engine ([`SHAPE`]) said, when it ran: after its `safe`, the verdict's
+    /// model is empty and the proof is its checked fixpoint at the loop heads.
+    pub shape: Option<shape::Outcome>,
 }
 
 /// The schedule of a concurrent program's counterexample.
@@ -127,6 +131,9 @@ struct Threads {
 /// The name [`Verified::engine`] gives the concrete runs made before solving.
 pub const TESTING: &str = "testing";
 
+/// The name [`Verified::engine`] gives the shape engine ([`shape`]).
+pub const SHAPE: &str = "shape";
+
 /// Milliseconds spent per phase of [`verify`].
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct VerifyTimes {
@@ -143,6 +150,33 @@ pub struct VerifyTimes {
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
     let read = super::read_program_checked(src, options.data_model, options.checks)?;
+    // The shape engine first: a proof needs neither the clauses nor the concrete runs.
+    let shape_outcome = if threads::is_concurrent(&read) {
+        None
+    } else {
+        shape_engine(src, options, started, &|off| line_col(src, off).0)
+    };
+    if let Some(shape::Outcome::Safe(_)) = shape_outcome {
+        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        return Ok(Verified {
+            program: read,
+            translation: Translation {
+                system: crate::chc::System::new(),
+                loops: vec![],
+                clauses: vec![],
+                approximate: false,
+            },
+            verdict: Verdict::Safe(Model::new()),
+            engine: SHAPE,
+            engine_stats: Stats::default(),
+            times: VerifyTimes {
+                solve: ms(started.elapsed()),
+                ..VerifyTimes::default()
+            },
+            schedule: None,
+            shape: shape_outcome,
+        });
+    }
     let (program, conc) = if threads::is_concurrent(&read) {
         let c = threads::analyze(read)?;
         if c.unbounded.is_some() {
@@ -242,7 +276,28 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         engine_stats,
         times,
         schedule,
+        shape: shape_outcome,
     })
+}
+
+/// The shape engine, under a memory property (at most half the time limit, 10 s without
+/// one); `None` when it does not apply. Its "don't know" leaves the program to the concrete
+/// runs and the clause engines.
+fn shape_engine(
+    src: &str,
+    options: &VerifyOptions,
+    started: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Option<shape::Outcome> {
+    let checks = options.checks;
+    if checks.error_calls || !(checks.deref_free || checks.leaks) {
+        return None;
+    }
+    let share = options.timeout.map_or(Duration::from_secs(10), |t| {
+        t.saturating_sub(started.elapsed()) / 2
+    });
+    let items = super::parse::parse_unit(src).ok()?;
+    Some(shape::analyze(&items, Instant::now() + share, line_of))
 }
 
 /// Replays a counterexample of the product on the concurrent program itself, under the

@@ -1,0 +1,232 @@
+//! Symbolic execution of one pointer statement on a forest automaton: the forests of the
+//! heaps the statement can lead to, normalised, or the memory fault it can make.
+//!
+//! A statement that reads or writes a node's field first *unfolds* the component whose root
+//! the pointer designates (one forest per rule of its root state, each with a fresh root
+//! state of that one rule) and then *materialises* the field (one forest per rule of the
+//! field's state: a leaf is kept as the field's value, a node is split off into a
+//! component of its own, which the field now references). The field's value is then a
+//! variable's value ([`Val`]) and the statement acts on the forest's variables and root
+//! rules only.
+//!
+//! Must not: join, abstract or decide (that is `fixpoint.rs`); return a fault for an
+//! execution it cannot rule out without saying so.
+
+use super::super::ast::Span;
+use super::fa::{Broken, Forest, Val};
+use super::pir::{Op, Operand, PointerProgram};
+use super::ta::{Leaf, Rule, Symbol, TreeAut};
+
+/// A memory fault some heap of the forest makes (under the abstraction: it may be
+/// spurious).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A dereference of a null, undefined or dangling pointer.
+    Deref(Span),
+    /// `free` of an undefined or dangling pointer.
+    Free(Span),
+    /// A node reachable from no variable.
+    Leak(Span),
+    /// The execution ends with blocks still allocated.
+    End(Span),
+    /// An automaton lost the consistency the domain relies on.
+    Internal(Span),
+}
+
+impl Fault {
+    /// The fault as text.
+    pub fn describe(&self, line_of: &dyn Fn(usize) -> usize) -> String {
+        let (what, s) = match self {
+            Fault::Deref(s) => ("a possibly invalid dereference", s),
+            Fault::Free(s) => ("a possibly invalid free", s),
+            Fault::Leak(s) => ("possibly unreachable memory (a leak)", s),
+            Fault::End(s) => ("blocks possibly still allocated at the end", s),
+            Fault::Internal(s) => ("an inconsistent forest automaton", s),
+        };
+        format!("{what} at line {}", line_of(s.start))
+    }
+}
+
+/// The forests after `op` from `f` (normalised), or a fault.
+pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Vec<Forest>, Fault> {
+    let out = match op {
+        Op::Skip => vec![f.clone()],
+        Op::Set(x, e) => {
+            let mut g = f.clone();
+            g.vars[*x] = operand(f, *e);
+            vec![g]
+        }
+        Op::Kill(xs) => {
+            let mut g = f.clone();
+            for &x in xs {
+                g.vars[x] = Val::Undef;
+            }
+            vec![g]
+        }
+        Op::Load(x, y, i) => {
+            let c = comp(f, *y).ok_or(Fault::Deref(span))?;
+            let mut out = vec![];
+            for g in unfold(f, c, span)? {
+                for (mut h, v) in materialize(&g, c, *i, span)? {
+                    h.vars[*x] = v;
+                    out.push(h);
+                }
+            }
+            out
+        }
+        Op::Store(y, i, e) => {
+            let c = comp(f, *y).ok_or(Fault::Deref(span))?;
+            let leaf = match operand(f, *e) {
+                Val::Null => Leaf::Null,
+                Val::Undef => Leaf::Undef,
+                Val::Comp(j) => Leaf::Root(j),
+            };
+            let mut out = vec![];
+            for g in unfold(f, c, span)? {
+                for (mut h, _) in materialize(&g, c, *i, span)? {
+                    let a = &mut h.comps[c];
+                    let s = a.add_state(vec![Rule::leaf(leaf)]);
+                    let root = a.root;
+                    a.rules[root][0].kids[*i] = s;
+                    out.push(h);
+                }
+            }
+            out
+        }
+        Op::Alloc(x, t, zeroed) => {
+            let fill = if *zeroed { Leaf::Null } else { Leaf::Undef };
+            let mut g = f.clone();
+            let kids = vec![fill; prog.types[*t].pointers.len()];
+            g.comps.push(TreeAut::node(*t, &kids));
+            g.vars[*x] = Val::Comp(g.comps.len() - 1);
+            vec![g]
+        }
+        Op::Free(x) => match f.vars[*x] {
+            Val::Null => vec![f.clone()],
+            Val::Undef => return Err(Fault::Free(span)),
+            Val::Comp(c) => {
+                let mut cur = unfold(f, c, span)?;
+                let arity = cur
+                    .first()
+                    .map_or(0, |g| g.comps[c].rules[g.comps[c].root][0].kids.len());
+                for i in 0..arity {
+                    let mut next = vec![];
+                    for g in &cur {
+                        next.extend(materialize(g, c, i, span)?.into_iter().map(|(h, _)| h));
+                    }
+                    cur = next;
+                }
+                cur.into_iter()
+                    .map(|mut g| {
+                        let mut keep = vec![true; g.comps.len()];
+                        keep[c] = false;
+                        g.retain_comps(&keep);
+                        g
+                    })
+                    .collect()
+            }
+        },
+        Op::Check(x) => {
+            comp(f, *x).ok_or(Fault::Deref(span))?;
+            vec![f.clone()]
+        }
+        Op::Assume(eq, a, b) => {
+            let same = match (operand(f, *a), operand(f, *b)) {
+                (Val::Undef, _) | (_, Val::Undef) => None,
+                (x, y) => Some(x == y),
+            };
+            if same.is_some_and(|s| s != *eq) {
+                vec![]
+            } else {
+                vec![f.clone()]
+            }
+        }
+        Op::Exit => {
+            if !f.comps.is_empty() {
+                return Err(Fault::End(span));
+            }
+            vec![]
+        }
+    };
+    let mut done = vec![];
+    for mut g in out {
+        match g.normalize() {
+            Ok(true) => done.push(g),
+            Ok(false) => {}
+            Err(Broken::Garbage) => return Err(Fault::Leak(span)),
+            Err(Broken::Inconsistent) => return Err(Fault::Internal(span)),
+        }
+    }
+    Ok(done)
+}
+
+/// An operand's value.
+fn operand(f: &Forest, e: Operand) -> Val {
+    match e {
+        Operand::Null => Val::Null,
+        Operand::Var(v) => f.vars[v],
+    }
+}
+
+/// The component a variable points to the root of.
+fn comp(f: &Forest, x: usize) -> Option<usize> {
+    match f.vars[x] {
+        Val::Comp(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// One forest per rule of component `c`'s root, whose root becomes a fresh state with that
+/// rule alone.
+fn unfold(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
+    let a = &f.comps[c];
+    let mut out = vec![];
+    for r in &a.rules[a.root] {
+        if !matches!(r.sym, Symbol::Node(_)) {
+            return Err(Fault::Internal(span));
+        }
+        let mut g = f.clone();
+        let root = g.comps[c].add_state(vec![r.clone()]);
+        g.comps[c].root = root;
+        out.push(g);
+    }
+    Ok(out)
+}
+
+/// With component `c`'s root unfolded: one forest per rule of the state of its `i`-th
+/// field, where that field is a leaf (its value) or the root of a new component.
+fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest, Val)>, Fault> {
+    let a = &f.comps[c];
+    let kid = a.rules[a.root][0]
+        .kids
+        .get(i)
+        .copied()
+        .ok_or(Fault::Internal(span))?;
+    let mut out = vec![];
+    for u in &a.rules[kid] {
+        let mut g = f.clone();
+        let (leaf, val) = match u.sym {
+            Symbol::Leaf(l) => (
+                l,
+                match l {
+                    Leaf::Null => Val::Null,
+                    Leaf::Undef => Val::Undef,
+                    Leaf::Root(j) => Val::Comp(j),
+                },
+            ),
+            Symbol::Node(_) => {
+                let mut split = g.comps[c].clone();
+                split.root = split.add_state(vec![u.clone()]);
+                g.comps.push(split);
+                let n = g.comps.len() - 1;
+                (Leaf::Root(n), Val::Comp(n))
+            }
+        };
+        let a = &mut g.comps[c];
+        let s = a.add_state(vec![Rule::leaf(leaf)]);
+        let root = a.root;
+        a.rules[root][0].kids[i] = s;
+        out.push((g, val));
+    }
+    Ok(out)
+}

@@ -1,0 +1,291 @@
+//! Forest automata: a heap split at its cut-points into tree components, each a tree
+//! automaton, glued by root references; the values of the pointer variables.
+//!
+//! Invariants of a normalised forest ([`Forest::normalize`]): every component's root is a heap
+//! node (null and undefined pointers are leaves, never components); every component is
+//! reachable from a variable (else its nodes are garbage: a leak); a component no variable
+//! points to is referenced at least twice, or only by itself (else it is glued back into its
+//! one referrer); components are numbered in the order a depth-first walk from the
+//! variables meets them, so that equal heaps have equal shapes ([`Forest::shape`]); every
+//! automaton's signatures are consistent (see `ta.rs`).
+//!
+//! Distinct components have distinct roots, so two pointers to the roots of components `i`
+//! and `j` are equal iff `i == j`.
+//!
+//! Must not: interpret statements (that is `exec.rs`); decide an answer.
+
+use super::ta::{Leaf, Sig, Symbol, TreeAut};
+use std::fmt::Write as _;
+
+/// The value of a pointer variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Val {
+    /// `NULL`.
+    Null,
+    /// Undefined: not initialised, or dangling (its block was freed).
+    Undef,
+    /// The root of this component.
+    Comp(usize),
+}
+
+/// A forest automaton: a set of heaps (the product of its components' languages).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Forest {
+    /// Per pointer variable (by its slot), its value.
+    pub vars: Vec<Val>,
+    /// The components.
+    pub comps: Vec<TreeAut>,
+}
+
+/// What normalisation found wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Broken {
+    /// Some node is reachable from no variable (a leak).
+    Garbage,
+    /// An automaton's trees disagree on their references (an internal inconsistency).
+    Inconsistent,
+}
+
+/// The key under which forests may be joined: the variables and each component's root
+/// signature.
+pub type Shape = (Vec<Val>, Vec<Sig>);
+
+impl Forest {
+    /// The forest of the empty heap with every variable undefined.
+    pub fn new(vars: usize) -> Self {
+        Forest {
+            vars: vec![Val::Undef; vars],
+            comps: vec![],
+        }
+    }
+
+    /// Each component's root signature (the references it holds, in order).
+    fn root_sigs(&self) -> Result<Vec<Sig>, Broken> {
+        self.comps
+            .iter()
+            .map(|c| {
+                c.signatures()
+                    .map(|s| s[c.root].clone())
+                    .ok_or(Broken::Inconsistent)
+            })
+            .collect()
+    }
+
+    /// Removes the components for which `keep` is false and renumbers: references to a
+    /// removed component become undefined leaves, variables pointing to one undefined.
+    pub fn retain_comps(&mut self, keep: &[bool]) {
+        let mut map = vec![None; self.comps.len()];
+        let mut n = 0;
+        for (i, &k) in keep.iter().enumerate() {
+            if k {
+                map[i] = Some(n);
+                n += 1;
+            }
+        }
+        let comps = std::mem::take(&mut self.comps);
+        self.comps = comps
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep[*i])
+            .map(|(_, mut c)| {
+                c.rename_refs(&|j| map[j]);
+                c
+            })
+            .collect();
+        for v in &mut self.vars {
+            if let Val::Comp(c) = *v {
+                *v = map[c].map_or(Val::Undef, Val::Comp);
+            }
+        }
+    }
+
+    /// Normalises: trims the automata (`Ok(false)`: the forest's language is empty), checks
+    /// for garbage, glues components that are no cut-point into their referrer, and numbers
+    /// components canonically.
+    pub fn normalize(&mut self) -> Result<bool, Broken> {
+        for c in &mut self.comps {
+            if !c.trim() {
+                return Ok(false);
+            }
+        }
+        loop {
+            let sigs = self.root_sigs()?;
+            // Garbage: components no variable reaches.
+            let order = self.walk_order(&sigs);
+            if order.len() < self.comps.len() {
+                return Err(Broken::Garbage);
+            }
+            // A component no variable points to, referenced once, by another component.
+            let mut refs = vec![0usize; self.comps.len()];
+            let mut from = vec![usize::MAX; self.comps.len()];
+            for (i, s) in sigs.iter().enumerate() {
+                for &(j, c) in s {
+                    refs[j] += usize::from(c);
+                    from[j] = i;
+                }
+            }
+            let pointed: Vec<bool> = (0..self.comps.len())
+                .map(|c| self.vars.contains(&Val::Comp(c)))
+                .collect();
+            let glue = (0..self.comps.len()).find(|&j| !pointed[j] && refs[j] == 1 && from[j] != j);
+            let Some(j) = glue else {
+                self.renumber(&order);
+                return Ok(true);
+            };
+            let inner = self.comps[j].clone();
+            self.comps[from[j]].substitute(j, &inner);
+            let mut keep = vec![true; self.comps.len()];
+            keep[j] = false;
+            self.retain_comps(&keep);
+        }
+    }
+
+    /// The components in depth-first order from the variables (in variable order), each
+    /// component's references in signature order.
+    fn walk_order(&self, sigs: &[Sig]) -> Vec<usize> {
+        let mut seen = vec![false; self.comps.len()];
+        let mut order = vec![];
+        for v in &self.vars {
+            if let Val::Comp(c) = *v {
+                let mut stack = vec![c];
+                while let Some(c) = stack.pop() {
+                    if seen[c] {
+                        continue;
+                    }
+                    seen[c] = true;
+                    order.push(c);
+                    stack.extend(sigs[c].iter().rev().map(|e| e.0));
+                }
+            }
+        }
+        order
+    }
+
+    /// Renumbers the components so that `order[k]` becomes `k`.
+    fn renumber(&mut self, order: &[usize]) {
+        let mut map = vec![0; self.comps.len()];
+        for (k, &c) in order.iter().enumerate() {
+            map[c] = k;
+        }
+        let mut comps: Vec<Option<TreeAut>> = std::mem::take(&mut self.comps)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.comps = order
+            .iter()
+            .map(|&c| {
+                let mut a = comps[c].take().expect("each component once");
+                a.rename_refs(&|j| Some(map[j]));
+                a
+            })
+            .collect();
+        for v in &mut self.vars {
+            if let Val::Comp(c) = *v {
+                *v = Val::Comp(map[c]);
+            }
+        }
+    }
+
+    /// The join key (only meaningful on a normalised forest).
+    pub fn shape(&self) -> Option<Shape> {
+        Some((self.vars.clone(), self.root_sigs().ok()?))
+    }
+
+    /// Whether every heap of `other` is one of this forest's (componentwise inclusion of two
+    /// forests of the same shape; a sound, incomplete check).
+    pub fn includes(&self, other: &Forest) -> bool {
+        self.vars == other.vars
+            && self.comps.len() == other.comps.len()
+            && self.shape() == other.shape()
+            && self
+                .comps
+                .iter()
+                .zip(&other.comps)
+                .all(|(a, b)| a.includes(b))
+    }
+
+    /// The componentwise union of two forests of the same shape.
+    pub fn union(&self, other: &Forest) -> Forest {
+        Forest {
+            vars: self.vars.clone(),
+            comps: self
+                .comps
+                .iter()
+                .zip(&other.comps)
+                .map(|(a, b)| a.union(b))
+                .collect(),
+        }
+    }
+
+    /// The height abstraction of every component.
+    pub fn abstracted(&self, k: usize) -> Forest {
+        Forest {
+            vars: self.vars.clone(),
+            comps: self.comps.iter().map(|c| c.abstract_height(k)).collect(),
+        }
+    }
+
+    /// The forest in a readable form: variables, then each component's rules, one state a
+    /// line (`names` names the variables by slot, `types` the struct types and their
+    /// pointer fields).
+    pub fn render(&self, names: &[String], types: &[(String, Vec<String>)]) -> String {
+        let mut out = String::new();
+        let vars: Vec<String> = self
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v != Val::Undef)
+            .map(|(i, v)| format!("{} = {}", names[i], val_text(*v)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}",
+            if vars.is_empty() {
+                "(no pointers set)".to_owned()
+            } else {
+                vars.join(", ")
+            }
+        );
+        for (i, c) in self.comps.iter().enumerate() {
+            for (q, rs) in c.rules.iter().enumerate() {
+                let alts: Vec<String> = rs
+                    .iter()
+                    .map(|r| match r.sym {
+                        Symbol::Leaf(l) => leaf_text(l),
+                        Symbol::Node(t) => {
+                            let (name, fields) = &types[t];
+                            let kids: Vec<String> = r
+                                .kids
+                                .iter()
+                                .zip(fields)
+                                .map(|(k, f)| format!("{f}: c{i}.q{k}"))
+                                .collect();
+                            format!("{name}{{{}}}", kids.join(", "))
+                        }
+                    })
+                    .collect();
+                let mark = if q == c.root { " (root)" } else { "" };
+                let _ = writeln!(out, "  c{i}.q{q}{mark} -> {}", alts.join(" | "));
+            }
+        }
+        out
+    }
+}
+
+/// A value as text.
+fn val_text(v: Val) -> String {
+    match v {
+        Val::Null => "NULL".to_owned(),
+        Val::Undef => "undefined".to_owned(),
+        Val::Comp(c) => format!("root of c{c}"),
+    }
+}
+
+/// A leaf as text.
+fn leaf_text(l: Leaf) -> String {
+    match l {
+        Leaf::Null => "NULL".to_owned(),
+        Leaf::Undef => "undefined".to_owned(),
+        Leaf::Root(c) => format!("ref c{c}"),
+    }
+}

@@ -1,0 +1,445 @@
+//! Reads `main` from the syntax tree into a [`PointerProgram`]: statements, scopes and
+//! control flow (this file), types and expressions (`lower_expr.rs`).
+//!
+//! The program has already been accepted by the resolver (names bound, types checked), so
+//! this reading only decides what the shape engine understands; anything else (calls of
+//! defined functions, arrays, `&`, pointer arithmetic, pointers to non-structs, `goto`,
+//! `switch`, struct values) is a reason to give up, returned as text.
+//!
+//! Must not: give a construct a meaning other than C's; when unsure, give up.
+
+use super::super::ast::{Declaration, Expr, Item, Span, Spec, Stmt, StmtKind};
+use super::pir::{Edge, Loc, LoopHead, Op, PointerProgram, StructType, Var};
+use std::collections::HashMap;
+
+/// What a name denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Name {
+    /// A pointer variable to the struct type.
+    Ptr(Var, usize),
+    /// An integer (or other non-pointer scalar) variable: abstracted away.
+    Data,
+    /// A variable the engine cannot follow (a parameter of `main` of pointer type).
+    Opaque,
+}
+
+/// A struct type being read: its pointer fields and its other (integer) fields.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Record {
+    pub(super) name: String,
+    pub(super) defined: bool,
+    pub(super) pointers: Vec<(String, usize)>,
+    pub(super) data: Vec<String>,
+}
+
+/// A loop's jump targets.
+struct LoopCtx {
+    brk: Loc,
+    cont: Loc,
+    depth: usize,
+}
+
+/// The reader's state.
+pub(super) struct Lower {
+    pub(super) records: Vec<Record>,
+    pub(super) tags: HashMap<String, usize>,
+    /// Typedef names: the struct type (if any) and the number of `*`.
+    pub(super) typedefs: HashMap<String, (Option<usize>, usize)>,
+    pub(super) scopes: Vec<HashMap<String, Name>>,
+    /// The pointer variables declared in each scope (killed when it ends).
+    scope_vars: Vec<Vec<Var>>,
+    pub(super) vars: Vec<String>,
+    /// Temporaries not in use.
+    pub(super) free_temps: Vec<Var>,
+    /// Temporaries in use by the current statement or condition.
+    pub(super) temps: Vec<Var>,
+    pub(super) locs: usize,
+    pub(super) cur: Loc,
+    pub(super) edges: Vec<Edge>,
+    heads: Vec<LoopHead>,
+    loops: Vec<LoopCtx>,
+    globals: Vec<Var>,
+    /// Names of the defined functions other than `main`.
+    pub(super) functions: Vec<String>,
+}
+
+/// Reads the program's `main`, or says why the engine gives up.
+pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
+    let mut l = Lower {
+        records: vec![],
+        tags: HashMap::new(),
+        typedefs: HashMap::new(),
+        scopes: vec![HashMap::new()],
+        scope_vars: vec![vec![]],
+        vars: vec![],
+        free_temps: vec![],
+        temps: vec![],
+        locs: 1,
+        cur: 0,
+        edges: vec![],
+        heads: vec![],
+        loops: vec![],
+        globals: vec![],
+        functions: vec![],
+    };
+    let mut main = None;
+    for item in items {
+        if let Item::Func(f) = item {
+            match f.decl.name.as_deref() {
+                Some("main") => main = Some(f),
+                Some(n) => l.functions.push(n.to_owned()),
+                None => {}
+            }
+        }
+    }
+    let main = main.ok_or("no `main`")?;
+    for item in items {
+        match item {
+            Item::Decl(d) => l.declaration(d, true)?,
+            Item::Func(f) => {
+                if f.decl.name.as_deref() != Some("main") {
+                    continue;
+                }
+                for s in &f.decl.suffixes {
+                    if let super::super::ast::Suffix::Params(ps, _) = s {
+                        for p in ps {
+                            let Some(name) = &p.decl.name else { continue };
+                            let kind = if p.decl.pointers > 0 {
+                                Name::Opaque
+                            } else {
+                                Name::Data
+                            };
+                            l.scopes[0].insert(name.clone(), kind);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    l.scopes.push(HashMap::new());
+    l.scope_vars.push(vec![]);
+    l.stmt(&main.body)?;
+    l.edge(Op::Exit, main.body.span);
+    if let Some(r) = l.records.iter().find(|r| !r.defined) {
+        return Err(format!("{} is used but never defined", r.name));
+    }
+    let types = l
+        .records
+        .iter()
+        .map(|r| StructType {
+            name: r.name.clone(),
+            pointers: r.pointers.clone(),
+        })
+        .collect();
+    Ok(PointerProgram {
+        types,
+        vars: l.vars,
+        locs: l.locs,
+        entry: 0,
+        edges: l.edges,
+        heads: l.heads,
+        globals: l.globals,
+    })
+}
+
+impl Lower {
+    /// A fresh location.
+    pub(super) fn loc(&mut self) -> Loc {
+        self.locs += 1;
+        self.locs - 1
+    }
+
+    /// An edge from the current location to a fresh one, which becomes current.
+    pub(super) fn edge(&mut self, op: Op, span: Span) {
+        let to = self.loc();
+        self.edge_to(op, span, to);
+        self.cur = to;
+    }
+
+    /// An edge from the current location to `to`.
+    pub(super) fn edge_to(&mut self, op: Op, span: Span, to: Loc) {
+        self.edges.push(Edge {
+            from: self.cur,
+            to,
+            op,
+            span,
+        });
+    }
+
+    /// A new pointer variable.
+    pub(super) fn new_var(&mut self, name: String) -> Var {
+        self.vars.push(name);
+        self.vars.len() - 1
+    }
+
+    /// A temporary for the current statement.
+    pub(super) fn temp(&mut self) -> Var {
+        let t = match self.free_temps.pop() {
+            Some(t) => t,
+            None => {
+                let n = format!("tmp#{}", self.vars.len());
+                self.new_var(n)
+            }
+        };
+        self.temps.push(t);
+        t
+    }
+
+    /// Kills the temporaries taken since `mark` (an edge from the current location), and
+    /// gives them back.
+    pub(super) fn release(&mut self, mark: usize, span: Span) {
+        let done: Vec<Var> = self.temps.drain(mark..).collect();
+        if !done.is_empty() {
+            self.edge(Op::Kill(done.clone()), span);
+            self.free_temps.extend(done);
+        }
+    }
+
+    /// What a name denotes.
+    pub(super) fn lookup(&self, name: &str) -> Option<Name> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Opens a scope.
+    fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+        self.scope_vars.push(vec![]);
+    }
+
+    /// Closes a scope: its pointer variables become undefined (their blocks may be leaked).
+    fn pop_scope(&mut self, span: Span) {
+        self.scopes.pop();
+        let vars = self.scope_vars.pop().unwrap_or_default();
+        if !vars.is_empty() {
+            self.edge(Op::Kill(vars), span);
+        }
+    }
+
+    /// Kills the variables of the scopes deeper than `depth` (a jump out of them).
+    fn leave_scopes(&mut self, depth: usize, span: Span) {
+        let vars: Vec<Var> = self.scope_vars[depth..].iter().flatten().copied().collect();
+        if !vars.is_empty() {
+            self.edge(Op::Kill(vars), span);
+        }
+    }
+
+    /// A declaration (global when `global`): types, typedefs, variables and initialisers.
+    pub(super) fn declaration(&mut self, d: &Declaration, global: bool) -> Result<(), String> {
+        let is_typedef = d.specs.words.iter().any(|(w, _)| *w == Spec::Typedef);
+        if d.specs.words.iter().any(|(w, _)| *w == Spec::Static) && !global {
+            return Err("a static local".into());
+        }
+        if is_typedef && d.items.is_empty() {
+            // `typedef struct {...} Name;`: the parser reads the new name as a type name.
+            if let Some((Spec::Named(n), _)) = d.specs.words.last() {
+                let mut specs = d.specs.clone();
+                specs.words.pop();
+                let base = self.base_type(&specs)?;
+                self.typedefs.insert(n.clone(), base);
+                return Ok(());
+            }
+        }
+        let base = self.base_type(&d.specs)?;
+        for item in &d.items {
+            let decl = &item.decl;
+            let Some(name) = &decl.name else { continue };
+            if decl
+                .suffixes
+                .iter()
+                .any(|s| matches!(s, super::super::ast::Suffix::Params(..)))
+            {
+                continue; // a prototype
+            }
+            if !decl.suffixes.is_empty() {
+                return Err(format!("the array `{name}`"));
+            }
+            let ty = self.ptr_type(base, decl.pointers)?;
+            if is_typedef {
+                self.typedefs
+                    .insert(name.clone(), (base.0, base.1 + decl.pointers));
+                continue;
+            }
+            let scope = self.scopes.len() - 1;
+            match ty {
+                Some(t) => {
+                    let v = self.new_var(name.clone());
+                    self.scopes[scope].insert(name.clone(), Name::Ptr(v, t));
+                    if global {
+                        self.globals.push(v);
+                        if let Some(init) = &item.init {
+                            if !self.is_null(init) {
+                                return Err(format!("the global pointer `{name}`'s initialiser"));
+                            }
+                        }
+                        continue;
+                    }
+                    self.scope_vars[scope].push(v);
+                    match &item.init {
+                        Some(init) => self.assign_var(v, t, init, decl.span)?,
+                        None => self.edge(Op::Kill(vec![v]), decl.span),
+                    }
+                }
+                None => {
+                    if base.0.is_some() && base.1 + decl.pointers == 0 {
+                        return Err(format!("the struct variable `{name}`"));
+                    }
+                    self.scopes[scope].insert(name.clone(), Name::Data);
+                    if let Some(init) = &item.init {
+                        if global {
+                            continue; // constants: no effect on the heap
+                        }
+                        let mark = self.temps.len();
+                        self.data(init)?;
+                        self.release(mark, decl.span);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A statement.
+    fn stmt(&mut self, s: &Stmt) -> Result<(), String> {
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                let mark = self.temps.len();
+                self.effect(e)?;
+                self.release(mark, s.span);
+            }
+            StmtKind::Decl(d) => self.declaration(d, false)?,
+            StmtKind::Block(items) => {
+                self.push_scope();
+                for i in items {
+                    self.stmt(i)?;
+                }
+                self.pop_scope(s.span);
+            }
+            StmtKind::If(c, t, e) => {
+                let (tl, el, join) = (self.loc(), self.loc(), self.loc());
+                self.cond(c, tl, el)?;
+                self.cur = tl;
+                self.stmt(t)?;
+                self.edge_to(Op::Skip, s.span, join);
+                self.cur = el;
+                if let Some(e) = e {
+                    self.stmt(e)?;
+                }
+                self.edge_to(Op::Skip, s.span, join);
+                self.cur = join;
+            }
+            StmtKind::While(c, body) => {
+                let head = self.head(s.span);
+                let (bl, exit) = (self.loc(), self.loc());
+                self.cond(c, bl, exit)?;
+                self.cur = bl;
+                self.body(body, exit, head)?;
+                self.edge_to(Op::Skip, s.span, head);
+                self.cur = exit;
+            }
+            StmtKind::DoWhile(body, c) => {
+                let head = self.head(s.span);
+                let (cl, exit) = (self.loc(), self.loc());
+                self.body(body, exit, cl)?;
+                self.edge_to(Op::Skip, s.span, cl);
+                self.cur = cl;
+                self.cond(c, head, exit)?;
+                self.cur = exit;
+            }
+            StmtKind::For(init, c, step, body) => {
+                self.push_scope();
+                if let Some(i) = init {
+                    self.stmt(i)?;
+                }
+                let head = self.head(s.span);
+                let (bl, sl, exit) = (self.loc(), self.loc(), self.loc());
+                match c {
+                    Some(c) => self.cond(c, bl, exit)?,
+                    None => self.edge_to(Op::Skip, s.span, bl),
+                }
+                self.cur = bl;
+                self.body(body, exit, sl)?;
+                self.edge_to(Op::Skip, s.span, sl);
+                self.cur = sl;
+                if let Some(step) = step {
+                    let mark = self.temps.len();
+                    self.effect(step)?;
+                    self.release(mark, step.span);
+                }
+                self.edge_to(Op::Skip, s.span, head);
+                self.cur = exit;
+                self.pop_scope(s.span);
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                let ctx = self.loops.last().ok_or("`break` outside a loop")?;
+                let (target, depth) = match s.kind {
+                    StmtKind::Break => (ctx.brk, ctx.depth),
+                    _ => (ctx.cont, ctx.depth),
+                };
+                self.leave_scopes(depth, s.span);
+                self.edge_to(Op::Skip, s.span, target);
+                self.cur = self.loc(); // unreachable
+            }
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    let mark = self.temps.len();
+                    self.data(e)?;
+                    self.release(mark, s.span);
+                }
+                self.edge(Op::Exit, s.span);
+                self.cur = self.loc();
+            }
+            StmtKind::Empty => {}
+            StmtKind::Goto(_) | StmtKind::Label(..) => return Err("`goto`".into()),
+            StmtKind::Switch(..) | StmtKind::Case(_) | StmtKind::Default => {
+                return Err("`switch`".into())
+            }
+            StmtKind::TooDeep => return Err("nesting too deep".into()),
+        }
+        Ok(())
+    }
+
+    /// A loop head reached from the current location (which it becomes).
+    fn head(&mut self, span: Span) -> Loc {
+        let head = self.loc();
+        self.edge_to(Op::Skip, span, head);
+        self.heads.push(LoopHead {
+            loc: head,
+            offset: span.start,
+        });
+        self.cur = head;
+        head
+    }
+
+    /// A loop body with its jump targets.
+    fn body(&mut self, body: &Stmt, brk: Loc, cont: Loc) -> Result<(), String> {
+        self.loops.push(LoopCtx {
+            brk,
+            cont,
+            depth: self.scope_vars.len(),
+        });
+        let r = self.stmt(body);
+        self.loops.pop();
+        r
+    }
+
+    /// Whether `e` is a null pointer constant (`NULL`, `0`, a cast of one).
+    pub(super) fn is_null(&self, e: &Expr) -> bool {
+        use super::super::ast::ExprKind;
+        match &e.kind {
+            ExprKind::Ident(n) => n == "NULL" && self.lookup(n).is_none(),
+            ExprKind::Int(t) => is_zero(t),
+            ExprKind::Cast(_, inner) => self.is_null(inner),
+            _ => false,
+        }
+    }
+}
+
+/// Whether an integer literal's text is zero.
+pub(super) fn is_zero(text: &str) -> bool {
+    let t = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let digits = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .unwrap_or(t);
+    !digits.is_empty() && digits.chars().all(|c| c == '0')
+}

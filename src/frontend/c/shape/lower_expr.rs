@@ -1,0 +1,618 @@
+//! Types and expressions of `main` read into pointer statements (see `lower.rs`): pointer
+//! expressions in three-address form through temporaries, conditions as branches, integer
+//! expressions reduced to the dereferences they make.
+//!
+//! Must not: evaluate integers (they are abstracted away), or accept an expression whose
+//! effect on the heap it does not model.
+
+use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, Specs, TypeName, UnOp};
+use super::lower::{is_zero, Lower, Name, Record};
+use super::pir::{Loc, Op, Operand, Var};
+
+/// Built-in functions whose calls are integer values with no effect on the heap.
+fn is_nondet(name: &str) -> bool {
+    name.starts_with("__VERIFIER_nondet_")
+}
+
+impl Lower {
+    /// The struct type (if any) and the number of `*` that specifiers denote.
+    pub(super) fn base_type(&mut self, specs: &Specs) -> Result<(Option<usize>, usize), String> {
+        for (w, _) in &specs.words {
+            match w {
+                Spec::Record(rs) => {
+                    if rs.union {
+                        return Err("a union".into());
+                    }
+                    let id = match rs.tag.as_ref().and_then(|t| self.tags.get(t)) {
+                        Some(&id) => id,
+                        None => {
+                            let name = match &rs.tag {
+                                Some(t) => format!("struct {t}"),
+                                None => "struct <anonymous>".to_owned(),
+                            };
+                            self.records.push(Record {
+                                name,
+                                ..Record::default()
+                            });
+                            let id = self.records.len() - 1;
+                            if let Some(t) = &rs.tag {
+                                self.tags.insert(t.clone(), id);
+                            }
+                            id
+                        }
+                    };
+                    if let Some(fields) = &rs.fields {
+                        if self.records[id].defined {
+                            return Err(format!("{} defined twice", self.records[id].name));
+                        }
+                        self.records[id].defined = true;
+                        let (mut pointers, mut data) = (vec![], vec![]);
+                        for f in fields {
+                            let base = self.base_type(&f.specs)?;
+                            for item in &f.items {
+                                let name = item.decl.name.clone().unwrap_or_default();
+                                if !item.decl.suffixes.is_empty() {
+                                    return Err(format!("the array field `{name}`"));
+                                }
+                                match (base.0, base.1 + item.decl.pointers) {
+                                    (Some(t), 1) => pointers.push((name, t)),
+                                    (None, 0) => data.push(name),
+                                    _ => return Err(format!("the field `{name}`'s type")),
+                                }
+                            }
+                        }
+                        self.records[id].pointers = pointers;
+                        self.records[id].data = data;
+                    }
+                    return Ok((Some(id), 0));
+                }
+                Spec::Named(n) => {
+                    return self
+                        .typedefs
+                        .get(n)
+                        .copied()
+                        .ok_or_else(|| format!("the type `{n}`"));
+                }
+                Spec::Aggregate(a) => return Err(format!("`{a}`")),
+                _ => {}
+            }
+        }
+        Ok((None, 0))
+    }
+
+    /// The struct a declarator of `base` with `pointers` more `*` points to (`None`: not a
+    /// pointer); pointers to anything but a struct are not followed.
+    pub(super) fn ptr_type(
+        &self,
+        base: (Option<usize>, usize),
+        pointers: usize,
+    ) -> Result<Option<usize>, String> {
+        match (base.0, base.1 + pointers) {
+            (_, 0) => Ok(None),
+            (Some(t), 1) => Ok(Some(t)),
+            _ => Err("a pointer to something other than a struct".into()),
+        }
+    }
+
+    /// The struct type a type name points to, and whether it is a pointer at all.
+    fn type_name(&mut self, tn: &TypeName) -> Result<Option<usize>, String> {
+        let base = self.base_type(&tn.specs)?;
+        self.ptr_type(base, tn.pointers)
+    }
+
+    /// A pointer field of a struct: its index and target type; `Ok(None)` for an integer
+    /// field.
+    fn field(&self, t: usize, f: &str) -> Result<Option<(usize, usize)>, String> {
+        let r = &self.records[t];
+        if let Some(i) = r.pointers.iter().position(|(n, _)| n == f) {
+            return Ok(Some((i, r.pointers[i].1)));
+        }
+        if r.data.iter().any(|n| n == f) {
+            return Ok(None);
+        }
+        Err(format!("the field `{f}` of {}", r.name))
+    }
+
+    /// The pointer `*p` or `p->`: the variable holding `p` and its struct type.
+    fn base_var(&mut self, base: &Expr, arrow: bool) -> Result<(Var, usize), String> {
+        let p = if arrow {
+            base
+        } else {
+            match &base.kind {
+                ExprKind::Unary(UnOp::Deref, p) => p,
+                _ => return Err("a struct value".into()),
+            }
+        };
+        match self.ptr(p)? {
+            (Operand::Var(v), Some(t)) => Ok((v, t)),
+            _ => Err("a dereference of a null constant".into()),
+        }
+    }
+
+    /// Whether a `malloc`/`calloc` call allocates one block of struct `t`: `malloc(sizeof(T))`,
+    /// `malloc(sizeof *p)`, `calloc(1, sizeof(T))`; returns whether it is zeroed.
+    fn allocation(&mut self, e: &Expr, t: usize) -> Result<Option<bool>, String> {
+        let e = match &e.kind {
+            ExprKind::Cast(tn, inner) if self.type_name(tn)? == Some(t) => inner,
+            _ => e,
+        };
+        let ExprKind::Call(f, args) = &e.kind else {
+            return Ok(None);
+        };
+        let ExprKind::Ident(name) = &f.kind else {
+            return Ok(None);
+        };
+        let size = match (name.as_str(), args.as_slice()) {
+            ("malloc", [s]) => (s, false),
+            ("calloc", [n, s]) | ("calloc", [s, n]) if matches!(&n.kind, ExprKind::Int(x) if x == "1") => {
+                (s, true)
+            }
+            ("malloc" | "calloc", _) => return Err("an allocation of another size".into()),
+            _ => return Ok(None),
+        };
+        let of = match &size.0.kind {
+            ExprKind::SizeofType(tn) => {
+                let base = self.base_type(&tn.specs)?;
+                (tn.pointers == 0 && base.1 == 0)
+                    .then_some(base.0)
+                    .flatten()
+            }
+            ExprKind::SizeofExpr(x) => match &x.kind {
+                ExprKind::Unary(UnOp::Deref, p) => match &p.kind {
+                    ExprKind::Ident(n) => match self.lookup(n) {
+                        Some(Name::Ptr(_, pt)) => Some(pt),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        if of != Some(t) {
+            return Err("an allocation whose size is not its pointer's struct".into());
+        }
+        Ok(Some(size.1))
+    }
+
+    /// `v = e` for a pointer variable `v` to struct `t`.
+    pub(super) fn assign_var(
+        &mut self,
+        v: Var,
+        t: usize,
+        e: &Expr,
+        span: Span,
+    ) -> Result<(), String> {
+        let mark = self.temps.len();
+        if let Some(zeroed) = self.allocation(e, t)? {
+            self.edge(Op::Alloc(v, t, zeroed), span);
+        } else if let ExprKind::Member(b, f, arrow) = &e.kind {
+            let (bv, bt) = self.base_var(b, *arrow)?;
+            let (i, ft) = self
+                .field(bt, f)?
+                .ok_or("an integer assigned to a pointer")?;
+            if ft != t {
+                return Err("a pointer of another struct type".into());
+            }
+            self.edge(Op::Load(v, bv, i), span);
+        } else {
+            let (op, ot) = self.ptr(e)?;
+            if ot.is_some_and(|ot| ot != t) {
+                return Err("a pointer of another struct type".into());
+            }
+            self.edge(Op::Set(v, op), span);
+        }
+        self.release(mark, span);
+        Ok(())
+    }
+
+    /// The value of a pointer expression: an operand (a temporary when needed) and its struct
+    /// type (`None` for a null constant).
+    pub(super) fn ptr(&mut self, e: &Expr) -> Result<(Operand, Option<usize>), String> {
+        if self.is_null(e) {
+            return Ok((Operand::Null, None));
+        }
+        match &e.kind {
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(Name::Ptr(v, t)) => Ok((Operand::Var(v), Some(t))),
+                _ => Err(format!("`{n}` as a pointer")),
+            },
+            ExprKind::Member(b, f, arrow) => {
+                let (bv, bt) = self.base_var(b, *arrow)?;
+                let (i, ft) = self.field(bt, f)?.ok_or("an integer field as a pointer")?;
+                let t = self.temp();
+                self.edge(Op::Load(t, bv, i), e.span);
+                Ok((Operand::Var(t), Some(ft)))
+            }
+            ExprKind::Cast(tn, inner) => {
+                let to = self
+                    .type_name(tn)?
+                    .ok_or("a cast of a pointer to an integer")?;
+                if let Some(zeroed) = self.allocation(inner, to)? {
+                    let t = self.temp();
+                    self.edge(Op::Alloc(t, to, zeroed), e.span);
+                    return Ok((Operand::Var(t), Some(to)));
+                }
+                let (op, ot) = self.ptr(inner)?;
+                if ot.is_some_and(|ot| ot != to) {
+                    return Err("a cast between struct pointer types".into());
+                }
+                Ok((op, Some(to)))
+            }
+            ExprKind::Assign(None, lhs, rhs) => {
+                self.assign(lhs, rhs, e.span)?;
+                self.ptr(lhs)
+            }
+            ExprKind::Comma(a, b) => {
+                self.effect(a)?;
+                self.ptr(b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let (al, bl, join) = (self.loc(), self.loc(), self.loc());
+                let t = self.temp();
+                self.cond(c, al, bl)?;
+                let mut ty = None;
+                for (l, x) in [(al, a), (bl, b)] {
+                    self.cur = l;
+                    let mark = self.temps.len();
+                    let (op, xt) = self.ptr(x)?;
+                    if ty.is_some() && xt.is_some() && ty != xt {
+                        return Err("a conditional between struct pointer types".into());
+                    }
+                    ty = ty.or(xt);
+                    self.edge(Op::Set(t, op), x.span);
+                    self.release(mark, x.span);
+                    self.edge_to(Op::Skip, x.span, join);
+                }
+                self.cur = join;
+                Ok((Operand::Var(t), ty))
+            }
+            _ => Err("a pointer expression of this form".into()),
+        }
+    }
+
+    /// Whether `e` is a pointer expression (by its form; the resolver typed it already).
+    fn is_ptr(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => matches!(self.lookup(n), Some(Name::Ptr(..))) || self.is_null(e),
+            ExprKind::Member(b, f, arrow) => {
+                let p = if *arrow {
+                    b
+                } else if let ExprKind::Unary(UnOp::Deref, p) = &b.kind {
+                    p
+                } else {
+                    return false;
+                };
+                self.ptr_struct(p)
+                    .and_then(|t| self.records[t].pointers.iter().find(|(n, _)| n == f))
+                    .is_some()
+            }
+            ExprKind::Cast(tn, _) => {
+                tn.pointers > 0
+                    || matches!(tn.specs.words.first(), Some((Spec::Named(n), _)) if self.typedefs.get(n).is_some_and(|d| d.1 > 0))
+            }
+            ExprKind::Assign(_, lhs, _) => self.is_ptr(lhs),
+            ExprKind::Call(f, _) => {
+                matches!(&f.kind, ExprKind::Ident(n) if n == "malloc" || n == "calloc")
+            }
+            ExprKind::Comma(_, b) => self.is_ptr(b),
+            ExprKind::Cond(_, a, b) => self.is_ptr(a) || self.is_ptr(b),
+            _ => false,
+        }
+    }
+
+    /// The struct a pointer expression points to, by its form (`None`: unknown).
+    fn ptr_struct(&self, e: &Expr) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(Name::Ptr(_, t)) => Some(t),
+                _ => None,
+            },
+            ExprKind::Member(b, f, true) => {
+                let t = self.ptr_struct(b)?;
+                self.records[t]
+                    .pointers
+                    .iter()
+                    .find(|(n, _)| n == f)
+                    .map(|p| p.1)
+            }
+            _ => None,
+        }
+    }
+
+    /// `lhs = rhs`.
+    fn assign(&mut self, lhs: &Expr, rhs: &Expr, span: Span) -> Result<(), String> {
+        match &lhs.kind {
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(Name::Ptr(v, t)) => self.assign_var(v, t, rhs, span),
+                Some(Name::Data) => self.data(rhs),
+                _ => Err(format!("an assignment to `{n}`")),
+            },
+            ExprKind::Member(b, f, arrow) => {
+                let (bv, bt) = self.base_var(b, *arrow)?;
+                match self.field(bt, f)? {
+                    Some((i, ft)) => {
+                        let op = match self.allocation(rhs, ft)? {
+                            Some(zeroed) => {
+                                let t = self.temp();
+                                self.edge(Op::Alloc(t, ft, zeroed), rhs.span);
+                                Operand::Var(t)
+                            }
+                            None => {
+                                let (op, ot) = self.ptr(rhs)?;
+                                if ot.is_some_and(|ot| ot != ft) {
+                                    return Err("a pointer of another struct type".into());
+                                }
+                                op
+                            }
+                        };
+                        self.edge(Op::Store(bv, i, op), span);
+                        Ok(())
+                    }
+                    None => {
+                        self.data(rhs)?;
+                        self.edge(Op::Check(bv), span);
+                        Ok(())
+                    }
+                }
+            }
+            _ => Err("an assignment to this kind of place".into()),
+        }
+    }
+
+    /// An expression evaluated for its effects.
+    pub(super) fn effect(&mut self, e: &Expr) -> Result<(), String> {
+        if self.is_ptr(e) && !matches!(e.kind, ExprKind::Assign(..)) {
+            return self.ptr(e).map(|_| ());
+        }
+        self.data(e)
+    }
+
+    /// An integer expression: only its dereferences and pointer statements matter.
+    pub(super) fn data(&mut self, e: &Expr) -> Result<(), String> {
+        match &e.kind {
+            ExprKind::Int(_)
+            | ExprKind::Char(_)
+            | ExprKind::Float
+            | ExprKind::SizeofType(_)
+            | ExprKind::SizeofExpr(_) => Ok(()),
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(Name::Data) | Some(Name::Ptr(..)) => Ok(()),
+                _ if self.is_null(e) => Ok(()),
+                _ => Err(format!("the name `{n}`")),
+            },
+            ExprKind::Member(b, f, arrow) => {
+                let (bv, bt) = self.base_var(b, *arrow)?;
+                match self.field(bt, f)? {
+                    Some((i, _)) => {
+                        let t = self.temp();
+                        self.edge(Op::Load(t, bv, i), e.span);
+                    }
+                    None => self.edge(Op::Check(bv), e.span),
+                }
+                Ok(())
+            }
+            ExprKind::Binary(BinOp::And | BinOp::Or, ..) | ExprKind::Unary(UnOp::Not, _) => {
+                let join = self.loc();
+                self.cond(e, join, join)?;
+                self.cur = join;
+                Ok(())
+            }
+            ExprKind::Binary(op, a, b) => {
+                let cmp = matches!(
+                    op,
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                );
+                for x in [a, b] {
+                    if self.is_ptr(x) {
+                        if !cmp {
+                            return Err("pointer arithmetic".into());
+                        }
+                        self.ptr(x)?;
+                    } else {
+                        self.data(x)?;
+                    }
+                }
+                Ok(())
+            }
+            ExprKind::Unary(UnOp::Neg | UnOp::Plus | UnOp::BitNot, a) => {
+                if self.is_ptr(a) {
+                    return Err("arithmetic on a pointer".into());
+                }
+                self.data(a)
+            }
+            ExprKind::Unary(..) => Err("`*` or `&` outside `->`".into()),
+            ExprKind::Assign(op, lhs, rhs) => {
+                if op.is_some() && self.is_ptr(lhs) {
+                    return Err("pointer arithmetic".into());
+                }
+                self.assign(lhs, rhs, e.span)
+            }
+            ExprKind::IncDec(_, _, x) => match &x.kind {
+                ExprKind::Ident(n) if self.lookup(n) == Some(Name::Data) => Ok(()),
+                ExprKind::Member(b, f, arrow) => {
+                    let (bv, bt) = self.base_var(b, *arrow)?;
+                    if self.field(bt, f)?.is_some() {
+                        return Err("pointer arithmetic".into());
+                    }
+                    self.edge(Op::Check(bv), e.span);
+                    Ok(())
+                }
+                _ => Err("`++`/`--` on this".into()),
+            },
+            ExprKind::Call(f, args) => self.call(f, args, e.span),
+            ExprKind::Cast(tn, a) => {
+                let void = tn.pointers == 0 && tn.specs.words.iter().any(|(w, _)| *w == Spec::Void);
+                if self.is_ptr(a) && !void {
+                    return Err("a cast of a pointer".into());
+                }
+                self.type_name(tn)?;
+                self.effect(a)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let (al, bl, join) = (self.loc(), self.loc(), self.loc());
+                self.cond(c, al, bl)?;
+                for (l, x) in [(al, a), (bl, b)] {
+                    self.cur = l;
+                    if self.is_ptr(x) {
+                        return Err("a conditional pointer expression".into());
+                    }
+                    self.data(x)?;
+                    self.edge_to(Op::Skip, x.span, join);
+                }
+                self.cur = join;
+                Ok(())
+            }
+            ExprKind::Comma(a, b) => {
+                self.effect(a)?;
+                self.effect(b)
+            }
+            _ => Err("an expression of this form".into()),
+        }
+    }
+
+    /// A call evaluated for its effects.
+    fn call(&mut self, f: &Expr, args: &[Expr], span: Span) -> Result<(), String> {
+        let ExprKind::Ident(name) = &f.kind else {
+            return Err("a call through an expression".into());
+        };
+        if self.functions.contains(name) && !is_builtin(name) {
+            return Err(format!("a call of `{name}`"));
+        }
+        match (name.as_str(), args) {
+            (n, []) if is_nondet(n) => Ok(()),
+            ("free", [p]) => {
+                let mark = self.temps.len();
+                match self.ptr(p)? {
+                    (Operand::Var(v), Some(_)) => self.edge(Op::Free(v), span),
+                    (Operand::Null, _) => {}
+                    _ => return Err("`free` of this".into()),
+                }
+                self.release(mark, span);
+                Ok(())
+            }
+            ("abort" | "exit" | "reach_error" | "__VERIFIER_error" | "__assert_fail", _) => {
+                for a in args {
+                    if !matches!(a.kind, ExprKind::Str) {
+                        self.data(a)?;
+                    }
+                }
+                self.edge(Op::Exit, span);
+                self.cur = self.loc();
+                Ok(())
+            }
+            ("__VERIFIER_assume" | "assume_abort_if_not", [c]) => {
+                // Executions where `c` is false stop with no check.
+                let (go, stop) = (self.loc(), self.loc());
+                self.cond(c, go, stop)?;
+                self.cur = go;
+                Ok(())
+            }
+            ("__VERIFIER_assert" | "assert", [c]) => {
+                // A failing assertion ends the execution (it is no error under a memory
+                // property): the end is checked like any other.
+                let (go, fail) = (self.loc(), self.loc());
+                self.cond(c, go, fail)?;
+                self.cur = fail;
+                self.edge(Op::Exit, span);
+                self.cur = go;
+                Ok(())
+            }
+            _ => Err(format!("a call of `{name}`")),
+        }
+    }
+
+    /// Branches to `t` where `e` may be true and to `f` where it may be false (integer
+    /// conditions are nondeterministic). The current location is left dead.
+    pub(super) fn cond(&mut self, e: &Expr, t: Loc, f: Loc) -> Result<(), String> {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, a, b) => {
+                let mid = self.loc();
+                self.cond(a, mid, f)?;
+                self.cur = mid;
+                self.cond(b, t, f)
+            }
+            ExprKind::Binary(BinOp::Or, a, b) => {
+                let mid = self.loc();
+                self.cond(a, t, mid)?;
+                self.cur = mid;
+                self.cond(b, t, f)
+            }
+            ExprKind::Unary(UnOp::Not, a) => self.cond(a, f, t),
+            ExprKind::Int(x) => {
+                let to = if is_zero(x) { f } else { t };
+                self.edge_to(Op::Skip, e.span, to);
+                Ok(())
+            }
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+                if self.is_ptr(a) || self.is_ptr(b) =>
+            {
+                let mark = self.temps.len();
+                let (x, _) = self.ptr(a)?;
+                let (y, _) = self.ptr(b)?;
+                let eq = *op == BinOp::Eq;
+                self.test(
+                    Op::Assume(eq, x, y),
+                    Op::Assume(!eq, x, y),
+                    mark,
+                    e.span,
+                    t,
+                    f,
+                );
+                Ok(())
+            }
+            _ if self.is_ptr(e) => {
+                let mark = self.temps.len();
+                let (x, _) = self.ptr(e)?;
+                let (yes, no) = (
+                    Op::Assume(false, x, Operand::Null),
+                    Op::Assume(true, x, Operand::Null),
+                );
+                self.test(yes, no, mark, e.span, t, f);
+                Ok(())
+            }
+            _ => {
+                let mark = self.temps.len();
+                self.data(e)?;
+                self.test(Op::Skip, Op::Skip, mark, e.span, t, f);
+                Ok(())
+            }
+        }
+    }
+
+    /// The two branches of a test, each killing the temporaries taken since `mark`.
+    fn test(&mut self, yes: Op, no: Op, mark: usize, span: Span, t: Loc, f: Loc) {
+        let from = self.cur;
+        let done: Vec<Var> = self.temps.drain(mark..).collect();
+        for (op, to) in [(yes, t), (no, f)] {
+            self.cur = from;
+            self.edge(op, span);
+            if !done.is_empty() {
+                self.edge(Op::Kill(done.clone()), span);
+            }
+            self.edge_to(Op::Skip, span, to);
+        }
+        self.release_all(done);
+    }
+
+    /// Gives temporaries back.
+    fn release_all(&mut self, done: Vec<Var>) {
+        self.free_temps.extend(done);
+    }
+}
+
+/// Whether a name is one of the built-ins whose definitions the front end ignores.
+fn is_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "reach_error"
+            | "__VERIFIER_error"
+            | "__VERIFIER_assert"
+            | "__VERIFIER_assume"
+            | "assume_abort_if_not"
+            | "abort"
+            | "exit"
+            | "assert"
+            | "__assert_fail"
+    ) || is_nondet(name)
+}

@@ -1,0 +1,131 @@
+//! A shape analysis for memory safety: the forest automata of Habermehl, Holík, Rogalewicz,
+//! Šimáček and Vojnar ("Forest automata for verification of heap manipulation"), over the
+//! control flow of `main`.
+//!
+//! The heap is a graph of struct nodes; it is split at its *cut-points* (nodes a variable
+//! points to, or that several pointers reach) into trees, each tree's leaves being null,
+//! undefined pointers or references to the roots of other trees. A forest automaton has one
+//! tree automaton per tree (`ta.rs`, `fa.rs`) and stands for every heap obtained by gluing
+//! one tree of each. The engine executes pointer statements on forest automata (`exec.rs`),
+//! joins them and abstracts them at loop heads (states merged by their languages of tree
+//! prefixes of height 1, respecting the references they hold) until a fixpoint covers every
+//! edge (`fixpoint.rs`).
+//!
+//! Where it reads the program: the syntax tree of `main` (`lower.rs`, `lower_expr.rs`), read
+//! into a small pointer program (`pir.rs`) in three-address form. The resolved IR has
+//! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
+//! those case splits is more fragile than reading the source's own statements, and the
+//! reading gives up (with the reason) on anything outside: calls of defined functions,
+//! arrays, `&`, pointer arithmetic, casts between struct pointer types, pointers to
+//! non-structs, `goto`, `switch`, unions, struct values, static locals.
+//!
+//! Soundness (why `safe` holds for valid-memsafety and valid-memcleanup):
+//! - Every construct of `main` that the pointer program drops is an integer computation or
+//!   an integer condition: integer conditions become nondeterministic branches, which only
+//!   add executions; integer variables and fields hold no pointers (pointer–integer casts
+//!   are refused), so the heap's shape does not depend on them. A program whose safety
+//!   depends on data is thus at worst not proved.
+//! - Each pointer statement's post over-approximates C's: a load, store, integer-field
+//!   access or `free` needs its pointer to be the root of a component (an allocated node;
+//!   null, uninitialised and dangling pointers are [`fa::Val::Undef`] or null, a fault);
+//!   `free` splits off the node's children, so nodes below it that nothing else reaches are
+//!   garbage; a node reachable from no variable (after temporaries and variables whose scope
+//!   ends are dropped) is a fault (valid-memtrack); the end of the execution (`return` from
+//!   `main`, `exit`, `abort`, a failing assertion or error call) with any node left is a
+//!   fault (it implies both valid-memtrack and valid-memcleanup). Comparisons with
+//!   undefined pointers take both branches; `malloc` never fails, as in the rest of the
+//!   front end.
+//! - The fixpoint is re-checked by [`fixpoint::check`] with exact tree-automata inclusion:
+//!   the initial heap is covered, and each edge's post of each location's forests is
+//!   fault-free and covered by the target's forests. An inclusion that cannot be decided
+//!   within a work bound counts as failed, which only makes the check fail.
+//! - A fault found under the abstraction is never an answer: the engine answers only `safe`
+//!   or gives up; `unsafe` stays with the concrete runs and the clause engines.
+//!
+//! Not handled (the engine gives up): boxes for doubly linked segments (DLLs and other
+//! structures with several cut-points per node grow the number of components without
+//! bound and hit the work bound), nested procedure calls, unreach-call.
+//!
+//! Must not: answer `unsafe`; answer for properties other than the memory ones; print.
+
+pub mod exec;
+pub mod fa;
+pub mod fixpoint;
+pub mod lower;
+mod lower_expr;
+pub mod pir;
+pub mod ta;
+
+use super::ast::Item;
+use std::time::Instant;
+
+/// The work bound of the fixpoint (symbolic steps).
+const STEPS: usize = 200_000;
+
+/// The engine's outcome.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// No execution makes a memory fault or leaks: the checked fixpoint's forests at the loop
+    /// heads.
+    Safe(Proof),
+    /// No answer, and why.
+    Unknown(String),
+}
+
+/// A checked fixpoint, as text for the loop heads.
+#[derive(Clone, Debug)]
+pub struct Proof {
+    /// Per loop head, the byte offset of its loop statement and its forests rendered.
+    pub heads: Vec<(usize, Vec<String>)>,
+}
+
+/// Runs the shape engine on a parsed program until `deadline`.
+pub fn analyze(items: &[Item], deadline: Instant, line_of: &dyn Fn(usize) -> usize) -> Outcome {
+    let prog = match lower::lower(items) {
+        Ok(p) => p,
+        Err(why) => return Outcome::Unknown(format!("the shape engine does not read {why}")),
+    };
+    let inv = match fixpoint::run(&prog, STEPS, deadline) {
+        Ok(inv) => inv,
+        Err(fixpoint::Stop::Fault(f)) => {
+            return Outcome::Unknown(format!(
+                "the shape engine found {} (under its abstraction)",
+                f.describe(line_of)
+            ))
+        }
+        Err(fixpoint::Stop::Budget(b)) => {
+            return Outcome::Unknown(format!("the shape engine reached {b}"))
+        }
+    };
+    if let Err(why) = fixpoint::check(&prog, &inv) {
+        return Outcome::Unknown(format!(
+            "the shape engine's fixpoint failed its check: {why}"
+        ));
+    }
+    let types: Vec<(String, Vec<String>)> = prog
+        .types
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.pointers.iter().map(|p| p.0.clone()).collect(),
+            )
+        })
+        .collect();
+    let heads = prog
+        .heads
+        .iter()
+        .map(|h| {
+            let forests = inv[h.loc]
+                .iter()
+                .map(|f| f.render(&prog.vars, &types))
+                .collect();
+            (h.offset, forests)
+        })
+        .collect();
+    Outcome::Safe(Proof { heads })
+}
+
+#[cfg(test)]
+#[path = "engine_tests.rs"]
+mod tests;

@@ -1,0 +1,421 @@
+//! Bottom-up tree automata over heap nodes: the components of a forest automaton.
+//!
+//! A tree's inner symbols are heap nodes ([`Symbol::Node`]: a struct type, one child per
+//! pointer field in field order); its leaves are `null`, an undefined pointer, or a reference
+//! to the root of another component ([`Leaf::Root`]). Every state carries a *signature*
+//! ([`Sig`]): the root references its trees contain, in the order of first occurrence, each
+//! with "once" or "more than once". The automata built by the shape engine keep signatures
+//! consistent (every tree of a state has the same one), which tells whether a component is
+//! referenced exactly once (and may be glued back into its referrer);
+//! [`TreeAut::signatures`] checks it.
+//!
+//! Here: trimming (useless states removed, states renumbered from the root), union, language
+//! inclusion (exact, by a bottom-up subset construction over the pairs reachable from the
+//! smaller automaton, with a work bound past which it answers "not included"), and the
+//! abstraction that merges states with equal languages of tree prefixes up to a height.
+//!
+//! Must not: know about variables, statements or the program; every operation is on one
+//! automaton (or two).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A state: an index into [`TreeAut::rules`].
+pub type State = usize;
+
+/// A leaf of a heap tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Leaf {
+    /// The null pointer.
+    Null,
+    /// An undefined pointer: never initialised, or pointing to freed memory.
+    Undef,
+    /// A reference to the root of the component with this index.
+    Root(usize),
+}
+
+/// A tree symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symbol {
+    /// A leaf (no children).
+    Leaf(Leaf),
+    /// A heap node of the struct type with this index: one child per pointer field.
+    Node(usize),
+}
+
+/// A transition `sym(kids) -> q`, stored under its target state `q`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rule {
+    /// The symbol.
+    pub sym: Symbol,
+    /// The children's states (empty for a leaf).
+    pub kids: Vec<State>,
+}
+
+impl Rule {
+    /// A leaf rule.
+    pub fn leaf(l: Leaf) -> Self {
+        Rule {
+            sym: Symbol::Leaf(l),
+            kids: vec![],
+        }
+    }
+}
+
+/// A tree automaton with one root (accepting) state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TreeAut {
+    /// Per state, its transitions (sorted, without duplicates after [`TreeAut::trim`]).
+    pub rules: Vec<Vec<Rule>>,
+    /// The accepting state.
+    pub root: State,
+}
+
+/// A signature: the root references a state's trees hold, each once in the order of its
+/// first occurrence, with how often (1, or 2 for "more than once").
+pub type Sig = Vec<(usize, u8)>;
+
+/// A state's tree prefixes one level deeper: its rules' symbols with their children's
+/// classes.
+type Prefixes = BTreeSet<(Symbol, Vec<usize>)>;
+
+/// The work bound of [`TreeAut::includes`] (pairs of a state and a set of states).
+const INCLUSION_PAIRS: usize = 20_000;
+
+impl TreeAut {
+    /// Adds a state with these rules; returns it.
+    pub fn add_state(&mut self, rules: Vec<Rule>) -> State {
+        self.rules.push(rules);
+        self.rules.len() - 1
+    }
+
+    /// The automaton of one tree whose root is `sym` with leaf children `kids`.
+    pub fn node(ty: usize, kids: &[Leaf]) -> Self {
+        let mut a = TreeAut {
+            rules: vec![vec![]],
+            root: 0,
+        };
+        let ks = kids
+            .iter()
+            .map(|&l| a.add_state(vec![Rule::leaf(l)]))
+            .collect();
+        a.rules[0].push(Rule {
+            sym: Symbol::Node(ty),
+            kids: ks,
+        });
+        a
+    }
+
+    /// Removes states with an empty language and states the root does not reach, and
+    /// renumbers the rest in depth-first order from the root (rules sorted). Returns false when
+    /// the language is empty.
+    pub fn trim(&mut self) -> bool {
+        let n = self.rules.len();
+        let mut productive = vec![false; n];
+        loop {
+            let mut changed = false;
+            for q in 0..n {
+                if !productive[q]
+                    && self.rules[q]
+                        .iter()
+                        .any(|r| r.kids.iter().all(|&k| productive[k]))
+                {
+                    productive[q] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if !productive[self.root] {
+            return false;
+        }
+        let mut order: Vec<State> = vec![];
+        let mut index: HashMap<State, State> = HashMap::new();
+        let mut stack = vec![self.root];
+        while let Some(q) = stack.pop() {
+            if index.contains_key(&q) {
+                continue;
+            }
+            index.insert(q, order.len());
+            order.push(q);
+            let mut next = vec![];
+            for r in &self.rules[q] {
+                if r.kids.iter().all(|&k| productive[k]) {
+                    next.extend(r.kids.iter().copied());
+                }
+            }
+            stack.extend(next.into_iter().rev());
+        }
+        let rules = order
+            .iter()
+            .map(|&q| {
+                let mut rs: Vec<Rule> = self.rules[q]
+                    .iter()
+                    .filter(|r| r.kids.iter().all(|&k| productive[k]))
+                    .map(|r| Rule {
+                        sym: r.sym,
+                        kids: r.kids.iter().map(|k| index[k]).collect(),
+                    })
+                    .collect();
+                rs.sort();
+                rs.dedup();
+                rs
+            })
+            .collect();
+        self.rules = rules;
+        self.root = 0;
+        true
+    }
+
+    /// Each state's signature ([`Sig`]), or `None` when some state's trees disagree (or the
+    /// state is empty).
+    pub fn signatures(&self) -> Option<Vec<Sig>> {
+        let n = self.rules.len();
+        let mut sig: Vec<Option<Sig>> = vec![None; n];
+        loop {
+            let mut changed = false;
+            for q in 0..n {
+                if sig[q].is_some() {
+                    continue;
+                }
+                for r in &self.rules[q] {
+                    if let Some(s) = rule_sig(r, &sig) {
+                        sig[q] = Some(s);
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for q in 0..n {
+            for r in &self.rules[q] {
+                if rule_sig(r, &sig) != sig[q] {
+                    return None;
+                }
+            }
+        }
+        sig.into_iter().collect()
+    }
+
+    /// The union: a fresh root with the root rules of both.
+    pub fn union(&self, other: &TreeAut) -> TreeAut {
+        let off = self.rules.len();
+        let mut rules = self.rules.clone();
+        rules.extend(other.rules.iter().map(|rs| {
+            rs.iter()
+                .map(|r| Rule {
+                    sym: r.sym,
+                    kids: r.kids.iter().map(|k| k + off).collect(),
+                })
+                .collect::<Vec<_>>()
+        }));
+        let mut root_rules = rules[self.root].clone();
+        root_rules.extend(rules[other.root + off].iter().cloned());
+        rules.push(root_rules);
+        let root = rules.len() - 1;
+        let mut u = TreeAut { rules, root };
+        u.trim();
+        u
+    }
+
+    /// Whether the language of `small` is included in this one's. Exact, unless the work
+    /// bound is reached: then `false` (a failed inclusion only costs precision).
+    pub fn includes(&self, small: &TreeAut) -> bool {
+        // Reachable pairs (p, M): some tree of small's state p is accepted exactly by the
+        // states M of this automaton.
+        let mut by_state: Vec<BTreeSet<BTreeSet<State>>> = vec![BTreeSet::new(); small.rules.len()];
+        // Rules of self indexed by symbol.
+        let mut by_sym: BTreeMap<Symbol, Vec<(State, &Rule)>> = BTreeMap::new();
+        for (q, rs) in self.rules.iter().enumerate() {
+            for r in rs {
+                by_sym.entry(r.sym).or_default().push((q, r));
+            }
+        }
+        let mut total = 0usize;
+        loop {
+            let mut changed = false;
+            for (p, rs) in small.rules.iter().enumerate() {
+                for r in rs {
+                    // Every combination of the children's reached sets.
+                    let options: Vec<Vec<&BTreeSet<State>>> = r
+                        .kids
+                        .iter()
+                        .map(|&k| by_state[k].iter().collect())
+                        .collect();
+                    if options.iter().any(|o| o.is_empty()) {
+                        continue;
+                    }
+                    let mut combos = 1usize;
+                    for o in &options {
+                        combos = combos.saturating_mul(o.len());
+                    }
+                    if combos > INCLUSION_PAIRS {
+                        return false;
+                    }
+                    let mut found = vec![];
+                    let mut idx = vec![0usize; options.len()];
+                    loop {
+                        let m: BTreeSet<State> = by_sym
+                            .get(&r.sym)
+                            .into_iter()
+                            .flatten()
+                            .filter(|(_, br)| {
+                                br.kids.len() == idx.len()
+                                    && br
+                                        .kids
+                                        .iter()
+                                        .enumerate()
+                                        .all(|(i, bk)| options[i][idx[i]].contains(bk))
+                            })
+                            .map(|(q, _)| *q)
+                            .collect();
+                        found.push(m);
+                        // Next combination.
+                        let mut i = 0;
+                        loop {
+                            if i == idx.len() {
+                                break;
+                            }
+                            idx[i] += 1;
+                            if idx[i] < options[i].len() {
+                                break;
+                            }
+                            idx[i] = 0;
+                            i += 1;
+                        }
+                        if i == idx.len() {
+                            break;
+                        }
+                    }
+                    for m in found {
+                        if by_state[p].insert(m) {
+                            changed = true;
+                            total += 1;
+                            if total > INCLUSION_PAIRS {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        by_state[small.root].iter().all(|m| m.contains(&self.root))
+    }
+
+    /// The abstraction: states with the same signature and the same language of tree prefixes
+    /// of height `k` (leaves and node symbols, children cut below) are merged. The result's
+    /// language includes this one's; signatures stay consistent (only states with equal
+    /// signatures merge).
+    pub fn abstract_height(&self, k: usize) -> TreeAut {
+        let Some(sig) = self.signatures() else {
+            return self.clone();
+        };
+        // class_0 = signature; class_{i+1} = (signature, set of (symbol, children's class_i)).
+        let mut intern: HashMap<Sig, usize> = HashMap::new();
+        let mut class: Vec<usize> = sig
+            .iter()
+            .map(|s| {
+                let n = intern.len();
+                *intern.entry(s.clone()).or_insert(n)
+            })
+            .collect();
+        for _ in 0..k {
+            let mut next_intern: HashMap<(Sig, Prefixes), usize> = HashMap::new();
+            class = (0..self.rules.len())
+                .map(|q| {
+                    let shape: Prefixes = self.rules[q]
+                        .iter()
+                        .map(|r| (r.sym, r.kids.iter().map(|&c| class[c]).collect()))
+                        .collect();
+                    let n = next_intern.len();
+                    *next_intern.entry((sig[q].clone(), shape)).or_insert(n)
+                })
+                .collect();
+        }
+        let classes = class.iter().copied().max().map_or(0, |m| m + 1);
+        let mut rules: Vec<Vec<Rule>> = vec![vec![]; classes];
+        for (q, rs) in self.rules.iter().enumerate() {
+            for r in rs {
+                rules[class[q]].push(Rule {
+                    sym: r.sym,
+                    kids: r.kids.iter().map(|&c| class[c]).collect(),
+                });
+            }
+        }
+        let mut a = TreeAut {
+            rules,
+            root: class[self.root],
+        };
+        a.trim();
+        a
+    }
+
+    /// Replaces each leaf `Root(j)` by the trees of `other` (whose references are already
+    /// renumbered for this automaton): the component `j` glued back in.
+    pub fn substitute(&mut self, j: usize, other: &TreeAut) {
+        let off = self.rules.len();
+        for rs in &other.rules {
+            self.rules.push(
+                rs.iter()
+                    .map(|r| Rule {
+                        sym: r.sym,
+                        kids: r.kids.iter().map(|k| k + off).collect(),
+                    })
+                    .collect(),
+            );
+        }
+        let root_rules = self.rules[other.root + off].clone();
+        for q in 0..off {
+            let before = self.rules[q].len();
+            self.rules[q].retain(|r| r.sym != Symbol::Leaf(Leaf::Root(j)));
+            if self.rules[q].len() != before {
+                self.rules[q].extend(root_rules.iter().cloned());
+            }
+        }
+        self.trim();
+    }
+
+    /// Renames every root reference by `f` (`None`: the reference becomes [`Leaf::Undef`]).
+    pub fn rename_refs(&mut self, f: &dyn Fn(usize) -> Option<usize>) {
+        for rs in &mut self.rules {
+            for r in rs.iter_mut() {
+                if let Symbol::Leaf(Leaf::Root(j)) = r.sym {
+                    r.sym = Symbol::Leaf(f(j).map_or(Leaf::Undef, Leaf::Root));
+                }
+            }
+            rs.sort();
+            rs.dedup();
+        }
+    }
+}
+
+/// A rule's signature from its children's, when all are known.
+fn rule_sig(r: &Rule, sig: &[Option<Sig>]) -> Option<Sig> {
+    match r.sym {
+        Symbol::Leaf(Leaf::Root(j)) => Some(vec![(j, 1)]),
+        Symbol::Leaf(_) => Some(vec![]),
+        Symbol::Node(_) => {
+            let mut s: Sig = vec![];
+            for &k in &r.kids {
+                for &(j, c) in sig[k].as_ref()? {
+                    match s.iter_mut().find(|(i, _)| *i == j) {
+                        Some(e) => e.1 = (e.1 + c).min(2),
+                        None => s.push((j, c)),
+                    }
+                }
+            }
+            Some(s)
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "ta_tests.rs"]
+mod tests;
