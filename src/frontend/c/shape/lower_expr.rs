@@ -1,12 +1,13 @@
-//! Types and expressions of `main` read into pointer statements (see `lower.rs`): pointer
+//! Expressions of `main` read into pointer statements (see `lower.rs`; their types in
+//! `lower_types.rs`): pointer
 //! expressions in three-address form through temporaries, conditions as branches, integer
 //! expressions reduced to the dereferences they make.
 //!
 //! Must not: evaluate integers (they are abstracted away), or accept an expression whose
 //! effect on the heap it does not model.
 
-use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, Specs, TypeName, UnOp};
-use super::lower::{is_zero, Lower, Name, Record};
+use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, UnOp};
+use super::lower::{is_zero, Lower, Name};
 use super::pir::{Loc, Op, Operand, Var};
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
@@ -15,104 +16,6 @@ fn is_nondet(name: &str) -> bool {
 }
 
 impl Lower {
-    /// The struct type (if any) and the number of `*` that specifiers denote.
-    pub(super) fn base_type(&mut self, specs: &Specs) -> Result<(Option<usize>, usize), String> {
-        for (w, _) in &specs.words {
-            match w {
-                Spec::Record(rs) => {
-                    if rs.union {
-                        return Err("a union".into());
-                    }
-                    let id = match rs.tag.as_ref().and_then(|t| self.tags.get(t)) {
-                        Some(&id) => id,
-                        None => {
-                            let name = match &rs.tag {
-                                Some(t) => format!("struct {t}"),
-                                None => "struct <anonymous>".to_owned(),
-                            };
-                            self.records.push(Record {
-                                name,
-                                ..Record::default()
-                            });
-                            let id = self.records.len() - 1;
-                            if let Some(t) = &rs.tag {
-                                self.tags.insert(t.clone(), id);
-                            }
-                            id
-                        }
-                    };
-                    if let Some(fields) = &rs.fields {
-                        if self.records[id].defined {
-                            return Err(format!("{} defined twice", self.records[id].name));
-                        }
-                        self.records[id].defined = true;
-                        let (mut pointers, mut data) = (vec![], vec![]);
-                        for f in fields {
-                            let base = self.base_type(&f.specs)?;
-                            for item in &f.items {
-                                let name = item.decl.name.clone().unwrap_or_default();
-                                if !item.decl.suffixes.is_empty() {
-                                    return Err(format!("the array field `{name}`"));
-                                }
-                                match (base.0, base.1 + item.decl.pointers) {
-                                    (Some(t), 1) => pointers.push((name, t)),
-                                    (None, 0) => data.push(name),
-                                    _ => return Err(format!("the field `{name}`'s type")),
-                                }
-                            }
-                        }
-                        self.records[id].pointers = pointers;
-                        self.records[id].data = data;
-                    }
-                    return Ok((Some(id), 0));
-                }
-                Spec::Named(n) => {
-                    return self
-                        .typedefs
-                        .get(n)
-                        .copied()
-                        .ok_or_else(|| format!("the type `{n}`"));
-                }
-                Spec::Aggregate(a) => return Err(format!("`{a}`")),
-                _ => {}
-            }
-        }
-        Ok((None, 0))
-    }
-
-    /// The struct a declarator of `base` with `pointers` more `*` points to (`None`: not a
-    /// pointer); pointers to anything but a struct are not followed.
-    pub(super) fn ptr_type(
-        &self,
-        base: (Option<usize>, usize),
-        pointers: usize,
-    ) -> Result<Option<usize>, String> {
-        match (base.0, base.1 + pointers) {
-            (_, 0) => Ok(None),
-            (Some(t), 1) => Ok(Some(t)),
-            _ => Err("a pointer to something other than a struct".into()),
-        }
-    }
-
-    /// The struct type a type name points to, and whether it is a pointer at all.
-    fn type_name(&mut self, tn: &TypeName) -> Result<Option<usize>, String> {
-        let base = self.base_type(&tn.specs)?;
-        self.ptr_type(base, tn.pointers)
-    }
-
-    /// A pointer field of a struct: its index and target type; `Ok(None)` for an integer
-    /// field.
-    fn field(&self, t: usize, f: &str) -> Result<Option<(usize, usize)>, String> {
-        let r = &self.records[t];
-        if let Some(i) = r.pointers.iter().position(|(n, _)| n == f) {
-            return Ok(Some((i, r.pointers[i].1)));
-        }
-        if r.data.iter().any(|n| n == f) {
-            return Ok(None);
-        }
-        Err(format!("the field `{f}` of {}", r.name))
-    }
-
     /// The pointer `*p` or `p->`: the variable holding `p` and its struct type.
     fn base_var(&mut self, base: &Expr, arrow: bool) -> Result<(Var, usize), String> {
         let p = if arrow {

@@ -53,6 +53,7 @@ pub mod fa;
 pub mod fixpoint;
 pub mod lower;
 mod lower_expr;
+mod lower_types;
 pub mod pir;
 pub mod ta;
 
