@@ -170,6 +170,10 @@ impl Lower {
                 self.cur = join;
                 Ok((Operand::Var(t), ty))
             }
+            ExprKind::Call(f, _) => Err(match &f.kind {
+                ExprKind::Ident(name) => format!("a pointer returned by a call of `{name}`"),
+                _ => "a pointer returned by a call".to_owned(),
+            }),
             _ => Err("a pointer expression of this form".into()),
         }
     }
