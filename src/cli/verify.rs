@@ -221,13 +221,11 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             };
             if schedule.is_some() {
                 // The product's invariants speak of its counters, not of the program.
-                if let Some(path) = &args.witness {
-                    err.push_str(&format!(
-                        "no witness written to {}: correctness witnesses of concurrent \
-                         programs are not supported\n",
-                        path.display()
-                    ));
-                }
+                no_witness(
+                    args,
+                    "correctness witnesses of concurrent programs are not supported",
+                    &mut err,
+                );
             } else {
                 code = write_witness(args, &src, &property, &mut err, text);
             }
@@ -276,13 +274,11 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             }
             if schedule.is_some() {
                 // The format has no threads: a witness of the product would mislead.
-                if let Some(path) = &args.witness {
-                    err.push_str(&format!(
-                        "no witness written to {}: violation witnesses of concurrent \
-                         programs are not supported\n",
-                        path.display()
-                    ));
-                }
+                no_witness(
+                    args,
+                    "violation witnesses of concurrent programs are not supported",
+                    &mut err,
+                );
             } else {
                 let text =
                     |task: &witness::Task| witness::violation(task, &program, &values, target);
@@ -293,7 +289,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             out.push_str("unknown\n");
             err.push_str(&reason.to_string());
             err.push('\n');
-            no_witness(args, &mut err);
+            no_witness(args, "the answer is unknown", &mut err);
         }
     }
     if let Some(json) = stats {
@@ -303,11 +299,11 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     (out, err, code)
 }
 
-/// With `--witness`, says on stderr that none is written (the answer is `unknown`).
-fn no_witness(args: &VerifyArgs, err: &mut String) {
+/// With `--witness`, says on stderr that none is written, and why.
+fn no_witness(args: &VerifyArgs, why: &str, err: &mut String) {
     if let Some(path) = &args.witness {
         err.push_str(&format!(
-            "no witness written to {}: the answer is unknown\n",
+            "no witness written to {}: {why}\n",
             path.display()
         ));
     }

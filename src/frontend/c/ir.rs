@@ -557,6 +557,26 @@ pub fn mark_callers(marked: &mut [bool], callees: &[Vec<usize>]) {
 }
 
 impl Program {
+    /// The call graph read off the CFAs: per function, the functions its edges call.
+    pub fn callees(&self) -> Vec<Vec<usize>> {
+        self.functions
+            .iter()
+            .map(|f| {
+                let mut out = vec![];
+                for e in &f.cfa.edges {
+                    let mut stack = e.op.exprs();
+                    while let Some(x) = stack.pop() {
+                        if let IExprKind::Call(g, _) = x.kind {
+                            out.push(g);
+                        }
+                        stack.extend(x.operands());
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
     /// The declaration of a variable of function `f`.
     pub fn var(&self, f: usize, v: VarRef) -> &VarInfo {
         match v {

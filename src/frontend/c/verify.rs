@@ -554,61 +554,6 @@ fn memtrack_unproved(program: &Program) -> bool {
     if !checks.leaks || checks.cleanup || program.heap.live.is_none() {
         return false;
     }
-    // The call graph, as a CFA-like adjacency list over functions.
-    let calls: Vec<Vec<usize>> = program
-        .functions
-        .iter()
-        .map(|f| {
-            let mut out = vec![];
-            for e in &f.cfa.edges {
-                let mut stack: Vec<&super::ir::IExpr> = match &e.op {
-                    super::cfa::Op::Expr(x) | super::cfa::Op::Assume(x, _) => vec![x],
-                    super::cfa::Op::Init(_, Some(x)) | super::cfa::Op::Return(Some(x)) => vec![x],
-                    _ => vec![],
-                };
-                while let Some(x) = stack.pop() {
-                    if let super::ir::IExprKind::Call(g, _) = x.kind {
-                        out.push(g);
-                    }
-                    stack.extend(x.operands());
-                }
-            }
-            out
-        })
-        .collect();
-    program.functions.iter().any(|f| has_cycle(&f.cfa)) || graph_has_cycle(&calls)
-}
-
-/// Whether a directed graph (successors per node) has a cycle: Kahn's algorithm.
-fn graph_has_cycle(succ: &[Vec<usize>]) -> bool {
-    let n = succ.len();
-    let mut indegree = vec![0usize; n];
-    for s in succ.iter().flatten() {
-        indegree[*s] += 1;
-    }
-    let mut stack: Vec<usize> = (0..n).filter(|&l| indegree[l] == 0).collect();
-    let mut seen = 0;
-    while let Some(l) = stack.pop() {
-        seen += 1;
-        for &t in &succ[l] {
-            indegree[t] -= 1;
-            if indegree[t] == 0 {
-                stack.push(t);
-            }
-        }
-    }
-    seen < n
-}
-
-/// Whether the CFA has a cycle (a loop).
-fn has_cycle(cfa: &super::cfa::Cfa) -> bool {
-    let succ: Vec<Vec<usize>> = (0..cfa.locs.len())
-        .map(|l| {
-            cfa.out[l]
-                .iter()
-                .map(|&e| cfa.edge(e).to.0 as usize)
-                .collect()
-        })
-        .collect();
-    graph_has_cycle(&succ)
+    let loops = program.functions.iter().any(|f| f.cfa.has_cycle());
+    loops || super::cfa::has_cycle(&program.callees())
 }

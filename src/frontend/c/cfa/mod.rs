@@ -147,4 +147,44 @@ impl Cfa {
     pub fn loc_ids(&self) -> impl Iterator<Item = LocId> {
         (0..self.locs.len() as u32).map(LocId)
     }
+
+    /// Whether the CFA has a cycle (a loop).
+    pub fn has_cycle(&self) -> bool {
+        let succ: Vec<Vec<usize>> = self
+            .out
+            .iter()
+            .map(|es| es.iter().map(|&e| self.edge(e).to.0 as usize).collect())
+            .collect();
+        has_cycle(&succ)
+    }
+}
+
+impl Op {
+    /// The expressions the operation evaluates.
+    pub fn exprs(&self) -> Vec<&IExpr> {
+        match self {
+            Op::Expr(x) | Op::Assume(x, _) | Op::Init(_, Some(x)) | Op::Return(Some(x)) => vec![x],
+            Op::Skip | Op::Init(_, None) | Op::Return(None) | Op::Thread(_) => vec![],
+        }
+    }
+}
+
+/// Whether a directed graph (successors per node) has a cycle: Kahn's algorithm.
+pub fn has_cycle(succ: &[Vec<usize>]) -> bool {
+    let mut indegree = vec![0usize; succ.len()];
+    for &s in succ.iter().flatten() {
+        indegree[s] += 1;
+    }
+    let mut stack: Vec<usize> = (0..succ.len()).filter(|&l| indegree[l] == 0).collect();
+    let mut seen = 0;
+    while let Some(l) = stack.pop() {
+        seen += 1;
+        for &t in &succ[l] {
+            indegree[t] -= 1;
+            if indegree[t] == 0 {
+                stack.push(t);
+            }
+        }
+    }
+    seen < succ.len()
 }

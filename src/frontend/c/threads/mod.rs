@@ -157,7 +157,7 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
                     return Err(unsupported(e.span, "threads created by threads"));
                 }
             }
-            for x in op_exprs(&e.op) {
+            for x in e.op.exprs() {
                 check_calls(&program, x, runs[fi] > 0, &runs, &touches)?;
             }
         }
@@ -215,20 +215,12 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
     })
 }
 
-/// The expressions an operation evaluates.
-fn op_exprs(op: &Op) -> Vec<&IExpr> {
-    match op {
-        Op::Expr(x) | Op::Assume(x, _) | Op::Init(_, Some(x)) | Op::Return(Some(x)) => vec![x],
-        Op::Skip | Op::Init(_, None) | Op::Return(None) | Op::Thread(_) => vec![],
-    }
-}
-
 /// Whether an edge touches shared state (see the module documentation).
 fn shared_edge(op: &Op, touches: &[bool]) -> bool {
     match op {
         Op::Thread(_) | Op::Return(_) => true,
         Op::Init(VarRef::Global(_), _) => true,
-        _ => op_exprs(op).iter().any(|x| expr_shared(x, touches)),
+        _ => op.exprs().iter().any(|x| expr_shared(x, touches)),
     }
 }
 
@@ -256,7 +248,7 @@ fn touches_globals(p: &Program) -> Vec<bool> {
     let mut callees = vec![vec![]; n];
     for (i, f) in p.functions.iter().enumerate() {
         for e in &f.cfa.edges {
-            for x in op_exprs(&e.op) {
+            for x in e.op.exprs() {
                 let mut stack = vec![x];
                 while let Some(e) = stack.pop() {
                     direct[i] |= matches!(e.variable(), Some(VarRef::Global(_)));
@@ -313,7 +305,7 @@ fn called_from(p: &Program, runs: &[usize]) -> Vec<bool> {
     let mut stack: Vec<usize> = (0..p.functions.len()).filter(|&f| runs[f] > 0).collect();
     while let Some(f) = stack.pop() {
         for e in &p.functions[f].cfa.edges {
-            for x in op_exprs(&e.op) {
+            for x in e.op.exprs() {
                 let mut xs = vec![x];
                 while let Some(x) = xs.pop() {
                     if let IExprKind::Call(g, _) = x.kind {
