@@ -10,6 +10,7 @@
 
 use super::bmc::Bmc;
 use super::cegar::{Cegar, CexShape};
+use super::explore::Explore;
 use super::pdr::Pdr;
 use super::seeds::Samples;
 use super::slicing::{Slicing, Weakening};
@@ -30,6 +31,9 @@ pub enum EngineKind {
     Samples,
     /// Bounded model checking: counterexamples only.
     Bmc,
+    /// Explicit-state exploration of finitely many reachable states: both answers, on linear
+    /// systems whose states are determined by the states before them.
+    Explore,
     /// CEGAR with small refinements: both answers; starts from the candidates it is given.
     Cegar,
     /// Property-directed reachability: both answers; the candidates it is given are lemmas of
@@ -39,8 +43,9 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every kind, in the order the help text lists them.
-    pub const ALL: [EngineKind; 5] = [
+    pub const ALL: [EngineKind; 6] = [
         EngineKind::Bmc,
+        EngineKind::Explore,
         EngineKind::Slicing,
         EngineKind::Samples,
         EngineKind::Cegar,
@@ -53,6 +58,7 @@ impl EngineKind {
             EngineKind::Slicing => "slicing",
             EngineKind::Samples => "samples",
             EngineKind::Bmc => "bmc",
+            EngineKind::Explore => "explore",
             EngineKind::Cegar => "cegar",
             EngineKind::Pdr => "pdr",
         }
@@ -60,7 +66,10 @@ impl EngineKind {
 
     /// Whether the kind can answer `unsat` (its derivations are replayed).
     pub fn refutes(self) -> bool {
-        matches!(self, EngineKind::Bmc | EngineKind::Cegar | EngineKind::Pdr)
+        matches!(
+            self,
+            EngineKind::Bmc | EngineKind::Explore | EngineKind::Cegar | EngineKind::Pdr
+        )
     }
 }
 
@@ -429,6 +438,7 @@ impl Schedule {
                 max_depth: b.map_or(Bmc::default().max_depth, |b| b.bmc_depth),
                 ..Bmc::default()
             }),
+            EngineKind::Explore => Box::new(Explore::default()),
             EngineKind::Cegar => Box::new(Cegar {
                 max_iterations: b.map_or(Cegar::default().max_iterations, |b| b.cegar_iterations),
                 max_checks: b.filter(|_| capped).map(|b| b.capped_cegar_checks),

@@ -7,6 +7,7 @@
 
 use super::bmc::BmcStats;
 use super::cegar::CegarStats;
+use super::explore::ExploreStats;
 use super::pdr::PdrStats;
 use super::seeds::SamplesStats;
 use super::slicing::SlicingStats;
@@ -22,6 +23,8 @@ pub enum Stats {
     Empty {},
     /// See [`BmcStats`].
     Bmc(BmcStats),
+    /// See [`ExploreStats`].
+    Explore(ExploreStats),
     /// See [`SlicingStats`].
     Slicing(SlicingStats),
     /// See [`SamplesStats`].

@@ -207,29 +207,6 @@ impl TermStore {
                         }
                         result
                     }
-                    Op::Ctor(c) => {
-                        let vals = args
-                            .iter()
-                            .map(|&a| self.eval_memo(a, env, memo))
-                            .collect::<Result<Vec<_>, _>>()?;
-                        Value::Ctor(*c, self.ctor(*c).name, vals)
-                    }
-                    Op::Selector(c, i) => match self.eval_memo(args[0], env, memo)? {
-                        Value::Ctor(d, _, mut fields)
-                            if d == *c && (*i as usize) < fields.len() =>
-                        {
-                            fields.swap_remove(*i as usize)
-                        }
-                        Value::Ctor(..) => {
-                            let name = self.ctor(*c).fields[*i as usize].0.to_string();
-                            return Err(EvalError::WrongConstructor(name));
-                        }
-                        _ => return Err(EvalError::IllSorted(op.clone())),
-                    },
-                    Op::Tester(c) => match self.eval_memo(args[0], env, memo)? {
-                        Value::Ctor(d, ..) => Value::Bool(d == *c),
-                        _ => return Err(EvalError::IllSorted(op.clone())),
-                    },
                     Op::Ite => match self.eval_memo(args[0], env, memo)? {
                         Value::Bool(true) => self.eval_memo(args[1], env, memo)?,
                         Value::Bool(false) => self.eval_memo(args[2], env, memo)?,
@@ -240,13 +217,129 @@ impl TermStore {
                             .iter()
                             .map(|&a| self.eval_memo(a, env, memo))
                             .collect::<Result<Vec<_>, _>>()?;
-                        apply(op, vals, &node.sort)?
+                        self.apply_app(op, vals, &node.sort)?
                     }
                 }
             }
         };
         memo.insert(t, v.clone());
         Ok(v)
+    }
+
+    /// Evaluates a quantifier-free term under a partial assignment: `Ok(None)` when the value
+    /// depends on a variable `env` does not give. Connectives are lazy (a false conjunct makes
+    /// a conjunction false whatever the others are; an `ite` whose branches agree needs no
+    /// condition), so a term can have a value although some of its variables have none.
+    pub fn eval_partial(
+        &self,
+        t: TermId,
+        env: &HashMap<VarId, Value>,
+    ) -> Result<Option<Value>, EvalError> {
+        let mut memo = HashMap::new();
+        self.partial_memo(t, env, &mut memo)
+    }
+
+    fn partial_memo(
+        &self,
+        t: TermId,
+        env: &HashMap<VarId, Value>,
+        memo: &mut HashMap<TermId, Option<Value>>,
+    ) -> Result<Option<Value>, EvalError> {
+        if let Some(v) = memo.get(&t) {
+            return Ok(v.clone());
+        }
+        let node = self.get(t);
+        let v = match &node.term {
+            Term::Var(x) => env.get(x).cloned(),
+            Term::Bool(b) => Some(Value::Bool(*b)),
+            Term::Int(i) => Some(Value::Int(i.clone())),
+            Term::Real(r) => Some(Value::Real(r.clone())),
+            Term::Quant(..) => return Err(EvalError::Quantifier),
+            Term::App(op, args) => match op {
+                Op::And | Op::Or => {
+                    let stop = *op == Op::Or;
+                    let mut open = false;
+                    let mut decided = false;
+                    for &a in args.iter() {
+                        match self.partial_memo(a, env, memo)? {
+                            Some(Value::Bool(b)) if b == stop => {
+                                decided = true;
+                                break;
+                            }
+                            Some(Value::Bool(_)) => {}
+                            Some(_) => return Err(EvalError::IllSorted(op.clone())),
+                            None => open = true,
+                        }
+                    }
+                    match (decided, open) {
+                        (true, _) => Some(Value::Bool(stop)),
+                        (false, true) => None,
+                        (false, false) => Some(Value::Bool(!stop)),
+                    }
+                }
+                Op::Implies => {
+                    let a = self.partial_memo(args[0], env, memo)?;
+                    let b = self.partial_memo(args[1], env, memo)?;
+                    match (a, b) {
+                        (Some(Value::Bool(false)), _) | (_, Some(Value::Bool(true))) => {
+                            Some(Value::Bool(true))
+                        }
+                        (Some(Value::Bool(true)), Some(Value::Bool(false))) => {
+                            Some(Value::Bool(false))
+                        }
+                        (Some(a), Some(b)) => Some(apply(op, vec![a, b], &node.sort)?),
+                        _ => None,
+                    }
+                }
+                Op::Ite => match self.partial_memo(args[0], env, memo)? {
+                    Some(Value::Bool(true)) => self.partial_memo(args[1], env, memo)?,
+                    Some(Value::Bool(false)) => self.partial_memo(args[2], env, memo)?,
+                    Some(_) => return Err(EvalError::IllSorted(Op::Ite)),
+                    None => {
+                        let a = self.partial_memo(args[1], env, memo)?;
+                        let b = self.partial_memo(args[2], env, memo)?;
+                        a.filter(|a| Some(a) == b.as_ref())
+                    }
+                },
+                _ => {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for &a in args.iter() {
+                        match self.partial_memo(a, env, memo)? {
+                            Some(v) => vals.push(v),
+                            None => {
+                                memo.insert(t, None);
+                                return Ok(None);
+                            }
+                        }
+                    }
+                    Some(self.apply_app(op, vals, &node.sort)?)
+                }
+            },
+        };
+        memo.insert(t, v.clone());
+        Ok(v)
+    }
+
+    /// An operator applied to the values of its operands (all but the lazy connectives).
+    fn apply_app(&self, op: &Op, mut vals: Vec<Value>, sort: &Sort) -> Result<Value, EvalError> {
+        Ok(match op {
+            Op::Ctor(c) => Value::Ctor(*c, self.ctor(*c).name, vals),
+            Op::Selector(c, i) => match vals.swap_remove(0) {
+                Value::Ctor(d, _, mut fields) if d == *c && (*i as usize) < fields.len() => {
+                    fields.swap_remove(*i as usize)
+                }
+                Value::Ctor(..) => {
+                    let name = self.ctor(*c).fields[*i as usize].0.to_string();
+                    return Err(EvalError::WrongConstructor(name));
+                }
+                _ => return Err(EvalError::IllSorted(op.clone())),
+            },
+            Op::Tester(c) => match &vals[0] {
+                Value::Ctor(d, ..) => Value::Bool(d == c),
+                _ => return Err(EvalError::IllSorted(op.clone())),
+            },
+            _ => apply(op, vals, sort)?,
+        })
     }
 }
 
@@ -339,7 +432,7 @@ fn apply(op: &Op, vals: Vec<Value>, sort: &Sort) -> Result<Value, EvalError> {
         },
         Op::ConstArray(_) => Value::Array(Box::new(vals[0].clone()), BTreeMap::new()),
         Op::And | Op::Or | Op::Ite | Op::Ctor(_) | Op::Selector(..) | Op::Tester(_) => {
-            unreachable!("handled in eval_memo")
+            unreachable!("handled in eval_memo and apply_app")
         }
     })
 }
@@ -371,5 +464,37 @@ mod tests {
             assert_eq!(euclid_div(&a, &b), BigInt::from(q), "{a} div {b}");
             assert_eq!(euclid_mod(&a, &b), BigInt::from(r), "{a} mod {b}");
         }
+    }
+
+    #[test]
+    fn partial_evaluation_decides_what_the_known_values_decide() {
+        let store = TermStore::new();
+        let x = store.new_var("x", Sort::Int);
+        let y = store.new_var("y", Sort::Int);
+        let (tx, ty) = (store.var(x), store.var(y));
+        let env: HashMap<VarId, Value> = [(x, Value::Int(BigInt::from(3)))].into();
+        let ev = |t| store.eval_partial(t, &env).expect("evaluates");
+        // x = 3 is known; y is not.
+        let x_is_3 = store.eq(tx, store.int(3));
+        let y_pos = store.app(Op::Gt, vec![ty, store.int(0)]);
+        assert_eq!(
+            ev(store.app(Op::Add, vec![tx, store.int(1)])),
+            Some(Value::Int(4.into()))
+        );
+        assert_eq!(ev(y_pos), None);
+        // A false conjunct or a true disjunct decides whatever y is; otherwise y is needed.
+        let not_x_is_3 = store.not(x_is_3);
+        assert_eq!(ev(store.and([not_x_is_3, y_pos])), Some(Value::Bool(false)));
+        assert_eq!(ev(store.or([x_is_3, y_pos])), Some(Value::Bool(true)));
+        assert_eq!(ev(store.and([x_is_3, y_pos])), None);
+        assert_eq!(
+            ev(store.app(Op::Implies, vec![not_x_is_3, y_pos])),
+            Some(Value::Bool(true))
+        );
+        // An ite whose condition is unknown has a value when both branches agree.
+        let same = store.app(Op::Ite, vec![y_pos, tx, store.int(3)]);
+        assert_eq!(ev(same), Some(Value::Int(3.into())));
+        let differ = store.app(Op::Ite, vec![y_pos, tx, store.int(4)]);
+        assert_eq!(ev(differ), None);
     }
 }

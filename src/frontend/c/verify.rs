@@ -404,9 +404,14 @@ fn solve(
     // The interleaving product is one loop head over every thread's counters and variables:
     // measured on the SV-COMP pthread sample, PDR alone answers all the portfolio answers, in
     // about half the time (the portfolio's first phases, tuned on sequential programs, find
-    // nothing there).
+    // nothing there). Before it, the explicit states: most of those products have finitely
+    // many, and where they do the exploration decides them in well under a second, or in
+    // seconds where the invariant is not linear (threads counting to a bound); it gives up at
+    // once where an input is nondeterministic.
     let engine = match (&options.engine, conc) {
-        (Selection::Auto, Some(_)) => Selection::only(EngineKind::Pdr),
+        (Selection::Auto, Some(_)) => {
+            Selection::Engines(vec![EngineKind::Explore, EngineKind::Pdr])
+        }
         (e, _) => e.clone(),
     };
     let solve_options = SolveOptions {
