@@ -24,9 +24,15 @@
 //!   along `g` of `j`'s type (whose meaning the removed explicit pointer would change).
 //! - An execution step that adds or removes an explicit `(T, f)` pointer to a node first
 //!   makes that node's `Back(T, f)` leaves explicit ([`unback`]): a store's old target
-//!   points back to the stored node, a store's new target to its current predecessor (which
-//!   must be a component's root, else the engine gives up), the targets of a freed node's
-//!   fields to freed memory (undefined).
+//!   points back to the stored node, a store's new target to its current predecessor, the
+//!   targets of a freed node's fields to freed memory (undefined). A predecessor inside a
+//!   tree is first made a component's root by [`cut`], exactly: the trees in which that node
+//!   matches a rule `r` of a state `q` are the contexts with a hole at `q` times the trees
+//!   of `r`, one forest per such pair (a tree holding the node's target more than once, or
+//!   several trees holding pointers to it, and the engine gives up).
+//! - The garbage check follows a root's back-link to its node's component only when it
+//!   reaches that component's root: the node is the root, or every node on the way down to
+//!   it holds a back-link to its parent.
 //! - Abstraction and union only add trees; the meaning is a function of the tuple of trees,
 //!   so more tuples mean more heaps, and signatures (hence reference counts per component)
 //!   are kept.
@@ -112,6 +118,149 @@ pub fn pred_root(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
             r.sym == Symbol::Node(ty) && r.kids.get(fld).is_some_and(|&k| is_only(a, k, target))
         })
         .then_some(d)
+}
+
+/// The component holding every explicit pointer along field `fld` of a node of type `ty` to
+/// component `c`'s root, when that pointer's node reaches its component's root through
+/// back-links (each node on the way down from the root holds a back-link to its parent, as
+/// in a doubly linked list): then the whole component is reachable from `c`'s back-link.
+fn pred_above(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
+    let mut found = None;
+    for (d, a) in f.comps.iter().enumerate() {
+        let holds = a.rules.iter().any(|rs| {
+            rs.iter().any(|r| {
+                r.sym == Symbol::Node(ty)
+                    && r.kids
+                        .get(fld)
+                        .is_some_and(|&k| has_leaf(a, k, Leaf::Root(c)))
+            })
+        });
+        if holds {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(d);
+        }
+    }
+    let d = found?;
+    let a = &f.comps[d];
+    let sig = a.signatures()?;
+    let on_path = |q: State| sig[q].iter().any(|&(j, _)| j == c);
+    // Every edge on a path from the root to a reference to `c` is a tree edge whose child,
+    // unless it is that reference, holds a back-link to its parent in every rule.
+    for (q, rs) in a.rules.iter().enumerate() {
+        if !on_path(q) {
+            continue;
+        }
+        for r in rs {
+            let Symbol::Node(t) = r.sym else { continue };
+            for (i, &k) in r.kids.iter().enumerate() {
+                if !on_path(k) {
+                    continue;
+                }
+                let back = Leaf::Back(t, i);
+                let ok = a.rules[k].iter().all(|x| match x.sym {
+                    Symbol::Leaf(l) => l == Leaf::Root(c),
+                    Symbol::Node(_) => x.kids.iter().any(|&g| is_only(a, g, back)),
+                });
+                if !ok {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(d)
+}
+
+/// Cuts the tree holding the one explicit pointer along field `fld` of a node of type `ty`
+/// to component `c`'s root at that pointer's node: one forest per rule that can match the
+/// node, that node the root of a new component (or already the root of its own), with the
+/// component whose root it is. Exact: the trees where the node matches a rule of a state
+/// are the contexts with a hole at that state times that rule's trees. `None` when the
+/// pointer is not in one component, or that component's trees hold `c` more than once.
+pub fn cut(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<Vec<(Forest, usize)>> {
+    let target = Leaf::Root(c);
+    let holders: Vec<usize> = (0..f.comps.len())
+        .filter(|&d| {
+            f.comps[d].rules.iter().flatten().any(|r| {
+                r.sym == Symbol::Node(ty)
+                    && r.kids
+                        .get(fld)
+                        .is_some_and(|&k| has_leaf(&f.comps[d], k, target))
+            })
+        })
+        .collect();
+    let [d] = holders[..] else { return None };
+    let a = &f.comps[d];
+    let sig = a.signatures()?;
+    if !sig[a.root].contains(&(c, 1)) {
+        return None;
+    }
+    let on_path: Vec<bool> = sig.iter().map(|s| s.iter().any(|&(j, _)| j == c)).collect();
+    let n = a.rules.len();
+    let new = f.comps.len();
+    // hat(q) = n + q: the trees of q with the hole (a reference to the new component) on the
+    // path to `c`, at the chosen state; a rule of a state on that path has one child on it
+    // (the signature says `c` occurs once).
+    let mut out = vec![];
+    for (q0, rs) in a.rules.iter().enumerate() {
+        for r0 in rs {
+            if r0.sym != Symbol::Node(ty)
+                || !r0.kids.get(fld).is_some_and(|&k| has_leaf(a, k, target))
+            {
+                continue;
+            }
+            // The node is the root of the holder's tree.
+            if q0 == a.root {
+                let mut g = f.clone();
+                let h = &mut g.comps[d];
+                let leaf = h.add_state(vec![Rule::leaf(target)]);
+                let mut rule = r0.clone();
+                rule.kids[fld] = leaf;
+                h.root = h.add_state(vec![rule]);
+                if h.trim() {
+                    out.push((g, d));
+                }
+            }
+            // The node below the root: the context with the hole, and the node's tree.
+            let mut ctx = a.clone();
+            for q in 0..n {
+                let mut hat = vec![];
+                if on_path[q] {
+                    for r in &a.rules[q] {
+                        if let Some(k) = r.kids.iter().position(|&k| on_path[k]) {
+                            let mut h = r.clone();
+                            h.kids[k] = n + r.kids[k];
+                            hat.push(h);
+                        }
+                    }
+                }
+                if q == q0 {
+                    hat.push(Rule::leaf(Leaf::Root(new)));
+                }
+                ctx.add_state(hat);
+            }
+            // The context's root: the root's hatted rules, the hole not at the root itself.
+            let top: Vec<Rule> = ctx.rules[n + a.root]
+                .iter()
+                .filter(|r| r.sym != Symbol::Leaf(Leaf::Root(new)))
+                .cloned()
+                .collect();
+            ctx.root = ctx.add_state(top);
+            let mut tree = a.clone();
+            let leaf = tree.add_state(vec![Rule::leaf(target)]);
+            let mut rule = r0.clone();
+            rule.kids[fld] = leaf;
+            tree.root = tree.add_state(vec![rule]);
+            if ctx.trim() && tree.trim() {
+                let mut g = f.clone();
+                g.comps[d] = ctx;
+                g.comps.push(tree);
+                out.push((g, new));
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Whether component `c`'s root has a back-link `l` among its fields.
@@ -265,7 +414,7 @@ pub fn back_targets(f: &Forest, c: usize) -> Vec<usize> {
         for &k in &r.kids {
             for x in &a.rules[k] {
                 if let Symbol::Leaf(Leaf::Back(t, fld)) = x.sym {
-                    if let Some(d) = pred_root(f, c, t, fld) {
+                    if let Some(d) = pred_root(f, c, t, fld).or_else(|| pred_above(f, c, t, fld)) {
                         if !out.contains(&d) {
                             out.push(d);
                         }

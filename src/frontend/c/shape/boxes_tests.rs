@@ -183,7 +183,7 @@ fn relinking_makes_back_links_explicit() {
 }
 
 #[test]
-fn a_back_link_into_a_tree_is_no_value() {
+fn a_back_link_into_a_tree_cuts_the_tree() {
     // x -> n1 -> n2 (one tree), y -> n3 whose prev is n2, inside the tree.
     let mut tree = TreeAut {
         rules: vec![],
@@ -206,9 +206,20 @@ fn a_back_link_into_a_tree_is_no_value() {
         comps: vec![tree, node(Leaf::Null, Leaf::Back(0, NEXT))],
     };
     assert_eq!(pred_root(&f, 1, 0, NEXT), None);
+    // Reading y->prev cuts n2 out of x's tree: three components, t on n2, whose next is y
+    // and whose prev is x's node.
     let prog = program(3);
-    assert!(matches!(
-        post(&f, &Op::Load(2, 1, PREV), Span::default(), &prog),
-        Err(Fault::Box(_))
-    ));
+    let out = post(&f, &Op::Load(2, 1, PREV), Span::default(), &prog).unwrap();
+    assert_eq!(out.len(), 1);
+    let g = &out[0];
+    assert_eq!(g.comps.len(), 3);
+    let Val::Comp(t) = g.vars[2] else {
+        panic!("{g:?}")
+    };
+    assert!(g.vars[0] != g.vars[2] && g.vars[1] != g.vars[2]);
+    let next = post(g, &Op::Load(2, 2, NEXT), Span::default(), &prog).unwrap();
+    assert_eq!(next[0].vars[2], next[0].vars[1]);
+    let prev = post(g, &Op::Load(2, 2, PREV), Span::default(), &prog).unwrap();
+    assert_eq!(prev[0].vars[2], prev[0].vars[0]);
+    assert!(t < g.comps.len());
 }

@@ -183,23 +183,43 @@ fn dll_faults_are_not_proofs() {
 }
 
 #[test]
-fn a_back_link_into_a_tree_gives_up() {
-    // Walking to the tail leaves the predecessor inside the tree of the nodes before it,
-    // reachable only through the back-link: the engine does not cut the tree there (a
-    // limitation: the program is safe).
-    let o = run(&dll_then(
+fn back_links_into_trees_are_cut_out() {
+    // Walking to the tail leaves the predecessor inside the tree of the nodes before it.
+    let back = dll_then(
         "while (x && x->next) x = x->next;
          while (x) { struct T *p = x->prev; free(x); x = p; }",
-    ));
-    assert!(matches!(o, Outcome::Unknown(_)), "{o:?}");
-    // Reading such a back-link.
-    let o = run(&dll_then(&format!(
+    );
+    assert!(matches!(run(&back), Outcome::Safe(_)), "{:?}", run(&back));
+    // Unlinking a middle node through its prev.
+    let unlink = dll_then(&format!(
         "struct T *p = x;
          while (p && __VERIFIER_nondet_int()) p = p->next;
          if (p && p->prev && p->next) {{
            p->prev->next = p->next; p->next->prev = p->prev; free(p);
          }}
          {FREE_ALL}"
-    )));
-    assert!(gives_up(&o, "back-link"), "{o:?}");
+    ));
+    assert!(
+        matches!(run(&unlink), Outcome::Safe(_)),
+        "{:?}",
+        run(&unlink)
+    );
+    // ... and the same without checking that the node has a predecessor.
+    let unchecked = unlink.replace("p && p->prev && p->next", "p && p->next");
+    assert!(matches!(run(&unchecked), Outcome::Unknown(_)));
+    // Freed while still linked from its predecessor, then the list walked backwards.
+    let stale = dll_then(
+        "struct T *p = x;
+         while (p && __VERIFIER_nondet_int()) p = p->next;
+         if (p && p->prev && p->next) { p->prev->next = p->next; free(p); }
+         while (x && x->next) x = x->next;
+         while (x) { struct T *q = x->prev; free(x); x = q; }",
+    );
+    assert!(matches!(run(&stale), Outcome::Unknown(_)));
+    // A use of a freed node's successor through the kept prev.
+    let after = dll_then(
+        "while (x && x->next) x = x->next;
+         while (x) { struct T *p = x->prev; free(x); if (p) p->next->data = 1; x = p; }",
+    );
+    assert!(matches!(run(&after), Outcome::Unknown(_)));
 }

@@ -9,10 +9,10 @@
 //! variable's value ([`Val`]) and the statement acts on the forest's variables and root
 //! rules only.
 //!
-//! Back-links ([`Leaf::Back`], see `boxes.rs`): a load of one yields its node when that is a
-//! component's root (else the engine gives up); a store first makes explicit the back-links
-//! of the field's old target (they point to the stored node) and of its new target (they
-//! point to its current predecessor); `free` turns the back-links of the nodes the freed
+//! Back-links ([`Leaf::Back`], see `boxes.rs`): a load of one yields its node, made a
+//! component's root by cutting the tree holding it where it is not one; a store first makes
+//! explicit the back-links of the field's old target (they point to the stored node) and of
+//! its new target (they point to its current predecessor, cut out likewise); `free` turns the back-links of the nodes the freed
 //! one points to into undefined (dangling) pointers.
 //!
 //! Must not: join, abstract or decide (that is `fixpoint.rs`); return a fault for an
@@ -79,15 +79,20 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             let mut out = vec![];
             for g in unfold(f, c, span)? {
                 for (mut h, l) in materialize(&g, c, *i, span)? {
-                    h.vars[*x] = match l {
+                    let v = match l {
                         Leaf::Null => Val::Null,
                         Leaf::Undef => Val::Undef,
                         Leaf::Root(j) => Val::Comp(j),
-                        // The back-link's node, when it is a component's root.
+                        // The back-link's node, made a component's root.
                         Leaf::Back(t, fld) => {
-                            Val::Comp(boxes::pred_root(&h, c, t, fld).ok_or(Fault::Box(span))?)
+                            for (mut k, d) in preds(&h, c, t, fld, span)? {
+                                k.vars[*x] = Val::Comp(d);
+                                out.push(k);
+                            }
+                            continue;
                         }
                     };
+                    h.vars[*x] = v;
                     out.push(h);
                 }
             }
@@ -248,11 +253,13 @@ fn store(f: &Forest, y: usize, i: usize, v: Val, span: Span) -> Result<Vec<Fores
     let c = comp(f, y).ok_or(Fault::Deref(span))?;
     let ty = boxes::root_type(f, c).ok_or(Fault::Internal(span))?;
     let back = Leaf::Back(ty, i);
-    let mut base = f.clone();
+    let mut bases = vec![f.clone()];
     if let Val::Comp(j) = v {
-        if boxes::has_back(&base, j, back) {
-            let d = boxes::pred_root(&base, j, ty, i).ok_or(Fault::Box(span))?;
-            base = explicit(&base, j, back, d).ok_or(Fault::Box(span))?;
+        if boxes::has_back(f, j, back) {
+            bases = preds(f, j, ty, i, span)?
+                .into_iter()
+                .map(|(g, d)| explicit(&g, j, back, d).ok_or(Fault::Box(span)))
+                .collect::<Result<_, _>>()?;
         }
     }
     let leaf = match v {
@@ -261,7 +268,13 @@ fn store(f: &Forest, y: usize, i: usize, v: Val, span: Span) -> Result<Vec<Fores
         Val::Comp(j) => Leaf::Root(j),
     };
     let mut out = vec![];
-    for g in unfold(&base, c, span)? {
+    for g in bases
+        .iter()
+        .map(|b| unfold(b, c, span))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+    {
         for (mut h, old) in materialize(&g, c, i, span)? {
             if let Leaf::Root(j) = old {
                 if boxes::has_back(&h, j, back) {
@@ -276,6 +289,22 @@ fn store(f: &Forest, y: usize, i: usize, v: Val, span: Span) -> Result<Vec<Fores
         }
     }
     Ok(out)
+}
+
+/// The forests in which the node that component `c`'s root's back-link `Back(t, fld)`
+/// points to is a component's root, with that component: the forest itself when it is one,
+/// else the forests of the tree holding it cut there.
+fn preds(
+    f: &Forest,
+    c: usize,
+    t: usize,
+    fld: usize,
+    span: Span,
+) -> Result<Vec<(Forest, usize)>, Fault> {
+    if let Some(d) = boxes::pred_root(f, c, t, fld) {
+        return Ok(vec![(f.clone(), d)]);
+    }
+    boxes::cut(f, c, t, fld).ok_or(Fault::Box(span))
 }
 
 /// Component `j`'s root's back-links `back` as explicit references to `d`'s root, unless

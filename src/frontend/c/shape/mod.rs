@@ -51,10 +51,10 @@
 //!   `boxes.rs` argues why folding them, gluing and splitting keep it, and the statements
 //!   make them explicit before they change that pointer.
 //!
-//! Not handled (the engine gives up): a back-link whose node is inside a tree (not a
-//! component's root: the tree is not cut there), other structures with several cut-points
-//! per node (they grow the number of components without bound and hit the work bound),
-//! fields of struct type, nested procedure calls, unreach-call.
+//! Not handled (the engine gives up): a back-link whose node the automata do not place in
+//! one component, other structures with several cut-points per node (they grow the number
+//! of components without bound and hit the work bound), fields of struct type, nested
+//! procedure calls, unreach-call.
 //!
 //! Must not: answer `unsafe`; answer for properties other than the memory ones; print.
 
