@@ -408,22 +408,33 @@ impl Forest {
 /// automata show; a back-link to a node inside a tree adds nothing: that node's tree above
 /// it need not be reachable from it, and the garbage check must not take it as reached).
 pub fn back_targets(f: &Forest, c: usize) -> Vec<usize> {
+    // A target counts only when it is reached in every heap the component stands for: every
+    // rule of the root has a field whose state is that back-link alone. A union at a loop
+    // head can give a root one rule with the back-link and one with null in its place; taking
+    // "some rule has it" missed the leak of the heaps with null.
     let a = &f.comps[c];
-    let mut out = vec![];
+    let mut common: Option<Vec<usize>> = None;
     for r in &a.rules[a.root] {
+        let mut here = vec![];
         for &k in &r.kids {
-            for x in &a.rules[k] {
-                if let Symbol::Leaf(Leaf::Back(t, fld)) = x.sym {
-                    if let Some(d) = pred_root(f, c, t, fld).or_else(|| pred_above(f, c, t, fld)) {
-                        if !out.contains(&d) {
-                            out.push(d);
-                        }
+            if let [Rule {
+                sym: Symbol::Leaf(Leaf::Back(t, fld)),
+                ..
+            }] = a.rules[k][..]
+            {
+                if let Some(d) = pred_root(f, c, t, fld).or_else(|| pred_above(f, c, t, fld)) {
+                    if !here.contains(&d) {
+                        here.push(d);
                     }
                 }
             }
         }
+        common = Some(match common {
+            None => here,
+            Some(before) => before.into_iter().filter(|d| here.contains(d)).collect(),
+        });
     }
-    out
+    common.unwrap_or_default()
 }
 
 #[cfg(test)]
