@@ -9,10 +9,17 @@
 //! variable's value ([`Val`]) and the statement acts on the forest's variables and root
 //! rules only.
 //!
+//! Back-links ([`Leaf::Back`], see `boxes.rs`): a load of one yields its node, made a
+//! component's root by cutting the tree holding it where it is not one; a store first makes
+//! explicit the back-links of the field's old target (they point to the stored node) and of
+//! its new target (they point to its current predecessor, cut out likewise); `free` turns the back-links of the nodes the freed
+//! one points to into undefined (dangling) pointers.
+//!
 //! Must not: join, abstract or decide (that is `fixpoint.rs`); return a fault for an
 //! execution it cannot rule out without saying so.
 
 use super::super::ast::Span;
+use super::boxes;
 use super::fa::{Broken, Forest, Val};
 use super::pir::{Op, Operand, PointerProgram};
 use super::ta::{Leaf, Rule, Symbol, TreeAut};
@@ -31,6 +38,9 @@ pub enum Fault {
     End(Span),
     /// An automaton lost the consistency the domain relies on.
     Internal(Span),
+    /// A back-link whose node is inside a tree, not a component's root (the engine does not
+    /// cut a tree there).
+    Box(Span),
 }
 
 impl Fault {
@@ -42,6 +52,7 @@ impl Fault {
             Fault::Leak(s) => ("possibly unreachable memory (a leak)", s),
             Fault::End(s) => ("blocks possibly still allocated at the end", s),
             Fault::Internal(s) => ("an inconsistent forest automaton", s),
+            Fault::Box(s) => ("a back-link to a node inside a tree (not modelled)", s),
         };
         format!("{what} at line {}", line_of(s.start))
     }
@@ -67,32 +78,27 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             let c = comp(f, *y).ok_or(Fault::Deref(span))?;
             let mut out = vec![];
             for g in unfold(f, c, span)? {
-                for (mut h, v) in materialize(&g, c, *i, span)? {
+                for (mut h, l) in materialize(&g, c, *i, span)? {
+                    let v = match l {
+                        Leaf::Null => Val::Null,
+                        Leaf::Undef => Val::Undef,
+                        Leaf::Root(j) => Val::Comp(j),
+                        // The back-link's node, made a component's root.
+                        Leaf::Back(t, fld) => {
+                            for (mut k, d) in preds(&h, c, t, fld, span)? {
+                                k.vars[*x] = Val::Comp(d);
+                                out.push(k);
+                            }
+                            continue;
+                        }
+                    };
                     h.vars[*x] = v;
                     out.push(h);
                 }
             }
             out
         }
-        Op::Store(y, i, e) => {
-            let c = comp(f, *y).ok_or(Fault::Deref(span))?;
-            let leaf = match operand(f, *e) {
-                Val::Null => Leaf::Null,
-                Val::Undef => Leaf::Undef,
-                Val::Comp(j) => Leaf::Root(j),
-            };
-            let mut out = vec![];
-            for g in unfold(f, c, span)? {
-                for (mut h, _) in materialize(&g, c, *i, span)? {
-                    let a = &mut h.comps[c];
-                    let s = a.add_state(vec![Rule::leaf(leaf)]);
-                    let root = a.root;
-                    a.rules[root][0].kids[*i] = s;
-                    out.push(h);
-                }
-            }
-            out
-        }
+        Op::Store(y, i, e) => store(f, *y, *i, operand(f, *e), span)?,
         Op::Alloc(x, t, zeroed) => {
             let fill = if *zeroed { Leaf::Null } else { Leaf::Undef };
             let mut g = f.clone();
@@ -116,14 +122,31 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
                     }
                     cur = next;
                 }
-                cur.into_iter()
-                    .map(|mut g| {
-                        let mut keep = vec![true; g.comps.len()];
-                        keep[c] = false;
-                        g.retain_comps(&keep);
-                        g
-                    })
-                    .collect()
+                let mut out = vec![];
+                for mut g in cur {
+                    // The nodes the freed one points to: their back-links to it dangle.
+                    let a = &g.comps[c];
+                    let ty = boxes::root_type(&g, c).ok_or(Fault::Internal(span))?;
+                    let kids = a.rules[a.root][0].kids.clone();
+                    for (i, k) in kids.into_iter().enumerate() {
+                        let a = &g.comps[c];
+                        if let [Rule {
+                            sym: Symbol::Leaf(Leaf::Root(j)),
+                            ..
+                        }] = a.rules[k][..]
+                        {
+                            if j != c {
+                                g = boxes::unback(&g, j, Leaf::Back(ty, i), Leaf::Undef)
+                                    .ok_or(Fault::Internal(span))?;
+                            }
+                        }
+                    }
+                    let mut keep = vec![true; g.comps.len()];
+                    keep[c] = false;
+                    g.retain_comps(&keep);
+                    out.push(g);
+                }
+                out
             }
         },
         Op::Check(x) => {
@@ -195,7 +218,7 @@ fn unfold(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
 
 /// With component `c`'s root unfolded: one forest per rule of the state of its `i`-th
 /// field, where that field is a leaf (its value) or the root of a new component.
-fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest, Val)>, Fault> {
+fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest, Leaf)>, Fault> {
     let a = &f.comps[c];
     let kid = a.rules[a.root][0]
         .kids
@@ -205,28 +228,99 @@ fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest
     let mut out = vec![];
     for u in &a.rules[kid] {
         let mut g = f.clone();
-        let (leaf, val) = match u.sym {
-            Symbol::Leaf(l) => (
-                l,
-                match l {
-                    Leaf::Null => Val::Null,
-                    Leaf::Undef => Val::Undef,
-                    Leaf::Root(j) => Val::Comp(j),
-                },
-            ),
+        let leaf = match u.sym {
+            Symbol::Leaf(l) => l,
             Symbol::Node(_) => {
                 let mut split = g.comps[c].clone();
                 split.root = split.add_state(vec![u.clone()]);
                 g.comps.push(split);
-                let n = g.comps.len() - 1;
-                (Leaf::Root(n), Val::Comp(n))
+                Leaf::Root(g.comps.len() - 1)
             }
         };
         let a = &mut g.comps[c];
         let s = a.add_state(vec![Rule::leaf(leaf)]);
         let root = a.root;
         a.rules[root][0].kids[i] = s;
-        out.push((g, val));
+        out.push((g, leaf));
     }
     Ok(out)
+}
+
+/// `y->i = v`: the old target's back-link along the field becomes explicit (it points to
+/// `y`'s node), the new target's too (it points to its current predecessor, which must be a
+/// component's root), then the field is overwritten.
+fn store(f: &Forest, y: usize, i: usize, v: Val, span: Span) -> Result<Vec<Forest>, Fault> {
+    let c = comp(f, y).ok_or(Fault::Deref(span))?;
+    let ty = boxes::root_type(f, c).ok_or(Fault::Internal(span))?;
+    let back = Leaf::Back(ty, i);
+    let mut bases = vec![f.clone()];
+    if let Val::Comp(j) = v {
+        if boxes::has_back(f, j, back) {
+            bases = preds(f, j, ty, i, span)?
+                .into_iter()
+                .map(|(g, d)| explicit(&g, j, back, d).ok_or(Fault::Box(span)))
+                .collect::<Result<_, _>>()?;
+        }
+    }
+    let leaf = match v {
+        Val::Null => Leaf::Null,
+        Val::Undef => Leaf::Undef,
+        Val::Comp(j) => Leaf::Root(j),
+    };
+    let mut out = vec![];
+    for g in bases
+        .iter()
+        .map(|b| unfold(b, c, span))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+    {
+        for (mut h, old) in materialize(&g, c, i, span)? {
+            if let Leaf::Root(j) = old {
+                if boxes::has_back(&h, j, back) {
+                    h = explicit(&h, j, back, c).ok_or(Fault::Box(span))?;
+                }
+            }
+            let a = &mut h.comps[c];
+            let s = a.add_state(vec![Rule::leaf(leaf)]);
+            let root = a.root;
+            a.rules[root][0].kids[i] = s;
+            out.push(h);
+        }
+    }
+    Ok(out)
+}
+
+/// The forests in which the node that component `c`'s root's back-link `Back(t, fld)`
+/// points to is a component's root, with that component: the forest itself when it is one,
+/// else the forests of the tree holding it cut there.
+fn preds(
+    f: &Forest,
+    c: usize,
+    t: usize,
+    fld: usize,
+    span: Span,
+) -> Result<Vec<(Forest, usize)>, Fault> {
+    if let Some(d) = boxes::pred_root(f, c, t, fld) {
+        return Ok(vec![(f.clone(), d)]);
+    }
+    boxes::cut(f, c, t, fld).ok_or(Fault::Box(span))
+}
+
+/// Component `j`'s root's back-links `back` as explicit references to `d`'s root, unless
+/// that would change what a back-link of `d`'s root means.
+fn explicit(f: &Forest, j: usize, back: Leaf, d: usize) -> Option<Forest> {
+    let g = boxes::unback(f, j, back, Leaf::Root(d))?;
+    let a = &f.comps[j];
+    let gs: Vec<usize> = a.rules[a.root]
+        .iter()
+        .flat_map(|r| {
+            r.kids
+                .iter()
+                .enumerate()
+                .filter(|(_, &k)| a.rules[k].iter().any(|x| x.sym == Symbol::Leaf(back)))
+                .map(|(n, _)| n)
+        })
+        .collect();
+    (!boxes::disturbs(f, j, &gs, d)).then_some(g)
 }

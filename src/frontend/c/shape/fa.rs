@@ -5,7 +5,9 @@
 //! node (null and undefined pointers are leaves, never components); every component is
 //! reachable from a variable (else its nodes are garbage: a leak); a component no variable
 //! points to is referenced at least twice, or only by itself (else it is glued back into its
-//! one referrer); components are numbered in the order a depth-first walk from the
+//! one referrer); a reference in a root's field to the root whose field is the one explicit
+//! pointer to it is folded into a back-link (`boxes.rs`) when no variable points to the
+//! referring root; components are numbered in the order a depth-first walk from the
 //! variables meets them, so that equal heaps have equal shapes ([`Forest::shape`]); every
 //! automaton's signatures are consistent (see `ta.rs`).
 //!
@@ -14,6 +16,7 @@
 //!
 //! Must not: interpret statements (that is `exec.rs`); decide an answer.
 
+use super::boxes;
 use super::ta::{Leaf, Sig, Symbol, TreeAut};
 use std::fmt::Write as _;
 
@@ -127,6 +130,11 @@ impl Forest {
             let pointed: Vec<bool> = (0..self.comps.len())
                 .map(|c| self.vars.contains(&Val::Comp(c)))
                 .collect();
+            // Back-links first: a root glued in with a reference to its referrer would keep
+            // it as a reference from inside the tree.
+            if self.fold_back() {
+                continue;
+            }
             let glue = (0..self.comps.len()).find(|&j| !pointed[j] && refs[j] == 1 && from[j] != j);
             let Some(j) = glue else {
                 self.renumber(&order);
@@ -141,7 +149,8 @@ impl Forest {
     }
 
     /// The components in depth-first order from the variables (in variable order), each
-    /// component's references in signature order.
+    /// component's references in signature order, after the components its root's
+    /// back-links point to.
     fn walk_order(&self, sigs: &[Sig]) -> Vec<usize> {
         let mut seen = vec![false; self.comps.len()];
         let mut order = vec![];
@@ -154,6 +163,7 @@ impl Forest {
                     }
                     seen[c] = true;
                     order.push(c);
+                    stack.extend(boxes::back_targets(self, c));
                     stack.extend(sigs[c].iter().rev().map(|e| e.0));
                 }
             }
@@ -251,6 +261,9 @@ impl Forest {
                 let alts: Vec<String> = rs
                     .iter()
                     .map(|r| match r.sym {
+                        Symbol::Leaf(Leaf::Back(t, f)) => {
+                            format!("back along {}.{}", types[t].0, types[t].1[f])
+                        }
                         Symbol::Leaf(l) => leaf_text(l),
                         Symbol::Node(t) => {
                             let (name, fields) = &types[t];
@@ -287,5 +300,6 @@ fn leaf_text(l: Leaf) -> String {
         Leaf::Null => "NULL".to_owned(),
         Leaf::Undef => "undefined".to_owned(),
         Leaf::Root(c) => format!("ref c{c}"),
+        Leaf::Back(t, f) => format!("back along field {f} of type {t}"),
     }
 }

@@ -11,6 +11,10 @@
 //! prefixes of height 1, respecting the references they hold) until a fixpoint covers every
 //! edge (`fixpoint.rs`).
 //!
+//! Doubly linked lists fold into single trees: a `prev` field that points to the one node
+//! whose `next` points to its node becomes a back-link leaf (`boxes.rs`), so only the nodes
+//! variables point to stay cut-points.
+//!
 //! Where it reads the program: the syntax tree of `main` (`lower.rs`, `lower_expr.rs`), read
 //! into a small pointer program (`pir.rs`) in three-address form. The resolved IR has
 //! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
@@ -42,12 +46,19 @@
 //! - A fault found under the abstraction is never an answer: the engine answers only `safe`
 //!   or gives up; `unsafe` stays with the concrete runs and the clause engines.
 //!
-//! Not handled (the engine gives up): boxes for doubly linked segments (DLLs and other
-//! structures with several cut-points per node grow the number of components without
-//! bound and hit the work bound), nested procedure calls, unreach-call.
+//! - Back-links ([`ta::Leaf::Back`], the boxes of doubly linked segments) have a meaning that
+//!   depends on the whole heap (the one explicit pointer to a node along a field);
+//!   `boxes.rs` argues why folding them, gluing and splitting keep it, and the statements
+//!   make them explicit before they change that pointer.
+//!
+//! Not handled (the engine gives up): a back-link whose node the automata do not place in
+//! one component, other structures with several cut-points per node (they grow the number
+//! of components without bound and hit the work bound), fields of struct type, nested
+//! procedure calls, unreach-call.
 //!
 //! Must not: answer `unsafe`; answer for properties other than the memory ones; print.
 
+pub mod boxes;
 pub mod exec;
 pub mod fa;
 pub mod fixpoint;

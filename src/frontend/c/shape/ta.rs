@@ -9,6 +9,10 @@
 //! referenced exactly once (and may be glued back into its referrer);
 //! [`TreeAut::signatures`] checks it.
 //!
+//! A [`Leaf::Back`] leaf points back to the node's predecessor along one field; it is a
+//! plain leaf symbol here (its meaning is `boxes.rs`'s), except that the abstraction keeps
+//! states that are back-links apart from the others.
+//!
 //! Here: trimming (useless states removed, states renumbered from the root), union, language
 //! inclusion (exact, by a bottom-up subset construction over the pairs reachable from the
 //! smaller automaton, with a work bound past which it answers "not included"), and the
@@ -31,6 +35,10 @@ pub enum Leaf {
     Undef,
     /// A reference to the root of the component with this index.
     Root(usize),
+    /// A back-link (the hidden half of a box, see `boxes.rs`): the node whose field of this
+    /// index, in a node of this struct type, is the one explicit pointer (tree edge or
+    /// [`Leaf::Root`]) to the node holding this leaf.
+    Back(usize, usize),
 }
 
 /// A tree symbol.
@@ -317,13 +325,23 @@ impl TreeAut {
         let Some(sig) = self.signatures() else {
             return self.clone();
         };
-        // class_0 = signature; class_{i+1} = (signature, set of (symbol, children's class_i)).
-        let mut intern: HashMap<Sig, usize> = HashMap::new();
+        // class_0 = (signature, back-links among the state's leaves); class_{i+1} =
+        // (signature, set of (symbol, children's class_i)). Back-links apart keep a list's
+        // first node (whose back field is null) from merging with the inner ones.
+        let mut intern: HashMap<(Sig, Vec<Leaf>), usize> = HashMap::new();
         let mut class: Vec<usize> = sig
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(q, s)| {
+                let backs: Vec<Leaf> = self.rules[q]
+                    .iter()
+                    .filter_map(|r| match r.sym {
+                        Symbol::Leaf(l @ Leaf::Back(..)) => Some(l),
+                        _ => None,
+                    })
+                    .collect();
                 let n = intern.len();
-                *intern.entry(s.clone()).or_insert(n)
+                *intern.entry((s.clone(), backs)).or_insert(n)
             })
             .collect();
         for _ in 0..k {
