@@ -38,6 +38,10 @@ pub struct RefineArgs {
     /// Abstract environment steps (the paper's k) when justifying `does not refine`.
     #[arg(long, default_value = "2")]
     env_steps: usize,
+    /// Most cubes each run of the fixpoint iteration may cut before answering `unknown` (a
+    /// bound on work that does not depend on timing).
+    #[arg(long, default_value = "2000")]
+    max_cuts: usize,
     /// Time limit in seconds (default and `inf`: none).
     #[arg(long)]
     timeout: Option<TimeLimit>,
@@ -82,6 +86,7 @@ fn refine_files(args: &RefineArgs) -> (String, String, i32) {
         timeout: args.timeout.and_then(|t| t.0),
         depth: args.depth,
         env_steps: args.env_steps,
+        max_cuts: args.max_cuts,
         data_model: DataModel::default(),
     };
     let store = TermStore::new();
@@ -112,9 +117,13 @@ fn refine_files(args: &RefineArgs) -> (String, String, i32) {
             match m.kind {
                 MismatchKind::Step(span) => {
                     let (line, col) = hornbeam::syntax::parse::line_col(&csrc, span.start);
-                    let text = csrc[span.start.min(csrc.len())..span.end.min(csrc.len())].trim();
+                    let text = csrc[span.start.min(csrc.len())..span.end.min(csrc.len())]
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .trim();
                     out.push_str(&format!(
-                        "{cname}:{line}:{col}: the abstract side cannot match this step: `{text}`\n"
+                        "{cname}:{line}:{col}: from this step on (`{text}`), no run of the abstract thread matches the concrete one\n"
                     ));
                 }
                 MismatchKind::Env => out
@@ -132,7 +141,9 @@ fn refine_files(args: &RefineArgs) -> (String, String, i32) {
                 RefineUnknown::Quantifiers => {
                     "quantifiers over undetermined values could not be eliminated".to_owned()
                 }
-                RefineUnknown::Cuts => "a strengthening needed too many cubes".to_owned(),
+                RefineUnknown::Cuts => {
+                    "the fixpoint iteration cut more cubes than --max-cuts allows".to_owned()
+                }
                 RefineUnknown::WitnessFailed(w) => {
                     format!("the simulation failed its re-check: {w}")
                 }

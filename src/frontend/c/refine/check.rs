@@ -77,6 +77,11 @@ pub struct Fixpoint<'a> {
     pub deadline: Deadline,
     /// Rounds run.
     pub rounds: usize,
+    /// Cubes cut so far, and the most the iteration may cut (a deterministic bound: an
+    /// infinite descending chain, e.g. a loop counter's bands, stops here).
+    pub cut_count: usize,
+    /// The bound on [`Fixpoint::cut_count`].
+    pub max_cuts: usize,
 }
 
 /// Why the iteration stopped without a fixpoint.
@@ -86,7 +91,7 @@ pub enum Stop {
     Solver(String),
     /// Quantifiers of an abstract path's undetermined values could not be eliminated.
     Quantifiers,
-    /// Too many cubes for one strengthening.
+    /// Too many cubes for one strengthening, or in all.
     Cuts,
     /// κ no longer implies `Ψ` of the initial pair (the gfp is below, so no simulation
     /// exists among those the iteration describes).
@@ -94,13 +99,15 @@ pub enum Stop {
 }
 
 impl<'a> Fixpoint<'a> {
-    /// Θ and the initial `Ψ = ι` (Inv is `true`); abstract paths up to `bound` edges.
+    /// Θ and the initial `Ψ = ι` (Inv is `true`); abstract paths up to `bound` edges; at most
+    /// `max_cuts` cubes in all.
     pub fn new(
         store: &'a TermStore,
         c: &'a Side,
         a: &'a Side,
         iota: TermId,
         bound: usize,
+        max_cuts: usize,
         deadline: Deadline,
     ) -> Self {
         let mut fp = Fixpoint {
@@ -114,6 +121,8 @@ impl<'a> Fixpoint<'a> {
             complete: true,
             deadline,
             rounds: 0,
+            cut_count: 0,
+            max_cuts,
         };
         let mut work = vec![(c.init, a.init)];
         fp.psi.insert((c.init, a.init), iota);
@@ -252,6 +261,9 @@ impl<'a> Fixpoint<'a> {
             .collect();
         let mut cut = false;
         for _ in 0..MAX_CUTS {
+            if self.cut_count >= self.max_cuts {
+                return Err(Stop::Cuts);
+            }
             let psi = self.psi[&pair];
             let both = s.and([psi, bad]);
             let mut smt = Smt::new(s, self.deadline);
@@ -267,16 +279,9 @@ impl<'a> Fixpoint<'a> {
                 .filter(|v| !keep.contains(v))
                 .collect();
             let cube = self.cube(&mut smt, bad, &keep, &others)?;
-            if std::env::var("RDEBUG").is_ok() {
-                eprintln!(
-                    "cut {:?} {:?}: {}",
-                    pair,
-                    cause,
-                    crate::term::print::TermPrinter::new(s).term(cube)
-                );
-            }
             self.psi.insert(pair, s.and([psi, s.not(cube)]));
             self.cuts.entry(pair).or_default().push((cube, cause));
+            self.cut_count += 1;
             cut = true;
         }
         Err(Stop::Cuts)

@@ -41,7 +41,7 @@ use super::ast::Span;
 use super::error::{CError, CErrorKind};
 use super::types::DataModel;
 use crate::smt::{Deadline, SatResult, Smt};
-use crate::term::{TermId, TermStore};
+use crate::term::{TermId, TermStore, Value};
 use check::{Cause, EnvMode, Fixpoint, Stop};
 use sa::Side;
 use std::time::Duration;
@@ -61,6 +61,8 @@ pub struct RefineOptions {
     pub depth: usize,
     /// Abstract environment steps the no run takes (`k`).
     pub env_steps: usize,
+    /// Most cubes each run may cut from the `Ψ`s before it gives up (`unknown`).
+    pub max_cuts: usize,
     /// Widths of the integer types (values are mathematical integers regardless).
     pub data_model: DataModel,
 }
@@ -74,6 +76,7 @@ impl Default for RefineOptions {
             timeout: None,
             depth: 3,
             env_steps: 2,
+            max_cuts: 2000,
             data_model: DataModel::default(),
         }
     }
@@ -127,7 +130,7 @@ pub enum RefineUnknown {
     Solver(String),
     /// Quantifiers over an abstract path's undetermined values could not be eliminated.
     Quantifiers,
-    /// A strengthening needed too many cubes.
+    /// The iteration cut more cubes than allowed (`--max-cuts`) without reaching a fixpoint.
     Cuts,
     /// The yes run's simulation failed its re-check: which condition.
     WitnessFailed(String),
@@ -244,7 +247,7 @@ pub fn refine(
         concrete: &cclosure,
         abstract_: &aclosure,
     };
-    let mut yes = Fixpoint::new(store, &c, &a, iota, o.depth, deadline);
+    let mut yes = Fixpoint::new(store, &c, &a, iota, o.depth, o.max_cuts, deadline);
     match yes.run(&over, kappa) {
         Ok(()) => match yes.initial_holds(kappa) {
             Ok(true) => {
@@ -263,7 +266,7 @@ pub fn refine(
         Err(s) => return Ok(stop(s)),
     }
     // The no run.
-    let mut no = Fixpoint::new(store, &c, &a, iota, EXACT_DEPTH, deadline);
+    let mut no = Fixpoint::new(store, &c, &a, iota, EXACT_DEPTH, o.max_cuts, deadline);
     if !no.complete {
         return Ok(Refinement::Unknown(RefineUnknown::Inexact(format!(
             "no simulation found; the abstract side has silent local paths longer than {EXACT_DEPTH} edges (a loop without a visible action), so the search is not exhaustive"
@@ -300,9 +303,13 @@ fn mismatch(fp: &Fixpoint, kappa: TermId) -> Refinement {
         }
         let mut state = vec![];
         for (side, tag) in [(fp.a, "a"), (fp.c, "c")] {
-            for v in &side.vars {
+            for v in side.vars.iter().filter(|v| !v.param) {
                 if let Some(val) = smt.value(v.term) {
-                    state.push((format!("{tag}.{}", v.name), val.to_string()));
+                    let text = match val {
+                        Value::Int(i) => i.to_string(),
+                        other => other.to_string(),
+                    };
+                    state.push((format!("{tag}.{}", v.name), text));
                 }
             }
         }
@@ -360,4 +367,72 @@ fn recheck(fp: &Fixpoint, mode: &EnvMode, kappa: TermId) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "#include <pthread.h>\nint r, t, x;\n";
+    const MAIN: &str = "int main(void) { pthread_t p, e; pthread_create(&p, 0, prog, 0); \
+                        pthread_create(&e, 0, env, 0); return 0; }\n";
+
+    fn program(body: &str, env: &str) -> String {
+        format!(
+            "{HEAD}void *prog(void *arg) {{ {body} return 0; }}\n\
+             void *env(void *arg) {{ {env} return 0; }}\n{MAIN}"
+        )
+    }
+
+    fn check(a: &str, c: &str, rel: &str) -> Refinement {
+        let store = TermStore::new();
+        let o = RefineOptions {
+            rel: Some(rel.to_owned()),
+            ..RefineOptions::default()
+        };
+        refine(&store, a, c, &o).expect("well-formed")
+    }
+
+    #[test]
+    fn a_thread_refines_itself() {
+        let p = program("r = 0; t = x + 5; r = t;", "x = x + 1;");
+        assert!(matches!(
+            check(&p, &p, "a.r == c.r && a.t == c.t && a.x == c.x"),
+            Refinement::Refines { .. }
+        ));
+    }
+
+    #[test]
+    fn a_write_the_abstract_side_never_makes_is_a_mismatch() {
+        let a = program("r = 0;", "x = x + 1;");
+        let c = program("r = 1;", "x = x + 1;");
+        match check(&a, &c, "a.r == c.r && a.x == c.x") {
+            Refinement::DoesNotRefine(m) => {
+                let MismatchKind::Step(span) = m.kind else {
+                    panic!("{m:?}")
+                };
+                assert!(c[span.start..span.end].starts_with("r = 1"));
+                assert!(m.state.iter().any(|(n, _)| n == "c.r"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_closure_keeps_what_the_environment_does_not_write() {
+        let store = TermStore::new();
+        let p = program("r = 0;", "x = x + 1;");
+        let program = crate::frontend::c::read_program(&p, DataModel::default()).expect("reads");
+        let side = sa::build(&store, program, "a", None).expect("builds");
+        let cl = env::closure(&store, &side, Deadline::none()).expect("closes");
+        assert_eq!(
+            env::recheck(&store, &side, &cl, Deadline::none()),
+            Some(true)
+        );
+        // r and t are not written (r' = r), x only grows: `x' <= x` is gone.
+        let printed = crate::term::print::TermPrinter::new(&store).term(cl.rel);
+        assert!(printed.contains("(= a.r!"), "{printed}");
+        assert!(printed.contains("(>= a.x!"), "{printed}");
+        assert!(!printed.contains("(<= a.x!"), "{printed}");
+    }
 }

@@ -34,6 +34,9 @@ pub struct SideVar {
     pub var: VarRef,
     /// Its term variable (the value before a step).
     pub term: VarId,
+    /// Whether it is a parameter of the thread function (its argument, a null pointer:
+    /// left out of the default ι and of printed states).
+    pub param: bool,
 }
 
 /// A component edge: one path of a step.
@@ -188,6 +191,7 @@ pub fn build(
             name: g.name.clone(),
             var: VarRef::Global(i),
             term,
+            param: false,
         });
     }
     let globals = vars.len();
@@ -197,6 +201,7 @@ pub fn build(
             name: l.name.clone(),
             var: VarRef::Local(i),
             term,
+            param: i < program.functions[func].params,
         });
     }
     let exec = Exec {

@@ -17,13 +17,21 @@ const PREFIX: &str = "int __refine_expr(void) { return (";
 
 /// `a.x == c.x` for every name both sides have, with the names.
 pub fn common(store: &TermStore, a: &Side, c: &Side) -> (TermId, Vec<String>) {
-    let mut names: Vec<String> = a.vars.iter().map(|v| v.name.clone()).collect();
+    let mut names: Vec<String> = a
+        .vars
+        .iter()
+        .filter(|v| !v.param)
+        .map(|v| v.name.clone())
+        .collect();
     names.sort();
     names.dedup();
     let mut parts = vec![];
     let mut used = vec![];
     for n in names {
         if let (Some(i), Some(j)) = (a.lookup(&n), c.lookup(&n)) {
+            if a.vars[i].param || c.vars[j].param {
+                continue;
+            }
             parts.push(store.eq(store.var(a.vars[i].term), store.var(c.vars[j].term)));
             used.push(n);
         }
