@@ -38,9 +38,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", default="300")
     ap.add_argument("--root", default="tests/data/refine")
+    ap.add_argument("--only", nargs="*", help="these subjects only")
+    ap.add_argument("--skip", nargs="*", default=[], help="not these subjects")
     a = ap.parse_args()
     order = [s for s in PAPER if os.path.isdir(os.path.join(a.root, s))]
-    order += sorted(s for s in os.listdir(a.root) if s not in PAPER)
+    order += sorted(s for s in os.listdir(a.root)
+                    if s not in PAPER and os.path.exists(os.path.join(a.root, s, "expect")))
+    order = [s for s in order if (not a.only or s in a.only) and s not in a.skip]
     print("| subject | paper: time (s) | paper | Hornbeam | time (s, median of %d) | expected |" % a.runs)
     print("|---|---:|---|---|---:|---|")
     for s in order:

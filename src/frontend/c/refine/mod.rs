@@ -7,7 +7,7 @@
 //!
 //! 1. Each program is read and checked against the thread model ([`super::threads`]); its
 //!    compared thread becomes a succinct automaton and its other threads the environment
-//!    ([`sa`], [`exec`], [`env`]). κ and ι are read from C expressions ([`spec`]).
+//!    ([`sa`], [`exec`], [`mod@env`]). κ and ι are read from C expressions ([`spec`]).
 //! 2. **Yes run.** The abstract `Env*` is over-approximated by a reflexive, transitive
 //!    relation ([`env::closure`]), abstract local paths are enumerated up to a bound
 //!    ([`paths`]), and the fixpoint is computed ([`check`]). Fewer abstract paths only shrink
