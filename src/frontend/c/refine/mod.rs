@@ -419,6 +419,28 @@ mod tests {
     }
 
     #[test]
+    fn an_atomic_increment_is_not_refined_by_a_split_one() {
+        let atomic = "void __VERIFIER_atomic_inc(void) { x = x + 1; }\n";
+        let a = program("__VERIFIER_atomic_inc();", "x = x + 2;")
+            .replace(HEAD, &format!("{HEAD}{atomic}"));
+        let split = program("int l = x; x = l + 1;", "x = x + 2;");
+        assert!(matches!(
+            check(&a, &a, "a.x == c.x"),
+            Refinement::Refines { .. }
+        ));
+        assert!(matches!(
+            check(&a, &split, "a.x == c.x"),
+            Refinement::DoesNotRefine(_)
+        ));
+        // Without an environment writing x, the split increment is fine.
+        let quiet = |p: &str| p.replace("x = x + 2;", "r = r + 2;");
+        assert!(matches!(
+            check(&quiet(&a), &quiet(&split), "a.x == c.x && a.r == c.r"),
+            Refinement::Refines { .. }
+        ));
+    }
+
+    #[test]
     fn the_closure_keeps_what_the_environment_does_not_write() {
         let store = TermStore::new();
         let p = program("r = 0;", "x = x + 1;");
