@@ -8,6 +8,7 @@ mod analyze;
 mod batch;
 mod check;
 mod limits;
+mod refine;
 mod solve;
 mod verify;
 
@@ -94,6 +95,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Verifies a C program (SV-COMP conventions): prints safe, unsafe or unknown.
     Verify(verify::VerifyArgs),
+    /// Checks whether a thread of a concurrent C program weakly refines the same thread of
+    /// another (succinct automata, weak simulation): prints refines, does not refine or
+    /// unknown.
+    Refine(refine::RefineArgs),
     /// Validates a model for a file: prints valid, or invalid and the first violated clause.
     Check {
         /// The CHC-COMP file.
@@ -166,6 +171,7 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Refine(args) => refine::run(&args),
         Command::Check {
             file,
             model,

@@ -33,6 +33,7 @@ pub mod lexer;
 pub mod parse;
 pub mod preproc;
 pub mod property;
+pub mod refine;
 pub mod resolve;
 pub mod shape;
 pub mod threads;

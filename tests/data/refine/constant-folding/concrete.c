@@ -1,0 +1,23 @@
+// Seed 004, Fig. 9 (constant folding and constant propagation): target program C2, environment Ce.
+#include <pthread.h>
+int x, y, z, a;
+void *prog(void *arg) {
+  x = 100;
+  y = 106;
+  if (1) {
+    z = 206;
+  }
+  return 0;
+}
+void *env(void *arg) {
+  z = x + 3;
+  a = x;
+  z = z + 2;
+  return 0;
+}
+int main(void) {
+  pthread_t p, e;
+  pthread_create(&p, 0, prog, 0);
+  pthread_create(&e, 0, env, 0);
+  return 0;
+}
