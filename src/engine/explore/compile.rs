@@ -8,7 +8,7 @@
 //! order did not foresee (a check or a definition that reads a variable standing for any
 //! value, an evaluation error) hands the whole instance back to propagation.
 
-use super::propagate::{disjuncts, Env};
+use super::propagate::{defined_by, disjuncts, equation, Env};
 use crate::term::{Op, Term, TermId, TermStore, Value, VarId};
 use std::collections::HashSet;
 
@@ -62,33 +62,35 @@ impl Compiled {
 }
 
 impl Cube {
-    /// Runs the cube's steps from `env`.
+    /// Runs the cube's steps from `env` (copied only once a step defines a variable: most
+    /// cubes fail at their first checks).
     pub(super) fn run(&self, store: &TermStore, env: &Env) -> Run {
-        let mut env = env.clone();
+        let mut own: Option<Env> = None;
         for step in &self.steps {
+            let now = own.as_ref().unwrap_or(env);
             match step {
-                Step::Check(lit) => match store.eval_partial(*lit, &env.vals) {
+                Step::Check(lit) => match store.eval_partial(*lit, &now.vals) {
                     Ok(Some(Value::Bool(true))) => {}
                     Ok(Some(Value::Bool(false))) => return Run::Fails,
                     _ => return Run::Unforeseen,
                 },
                 Step::Define(x, t) => {
-                    if let Term::Var(w) = store.get(*t).term {
-                        if env.top.contains(&w) {
-                            env.top.insert(*x);
-                            continue;
+                    let Some(val) = defined_by(store, now, *t) else {
+                        return Run::Unforeseen;
+                    };
+                    let e = own.get_or_insert_with(|| env.clone());
+                    match val {
+                        Some(v) => {
+                            e.vals.insert(*x, v);
                         }
-                    }
-                    match store.eval_partial(*t, &env.vals) {
-                        Ok(Some(v)) => {
-                            env.vals.insert(*x, v);
+                        None => {
+                            e.top.insert(*x);
                         }
-                        _ => return Run::Unforeseen,
                     }
                 }
             }
         }
-        Run::Holds(env)
+        Run::Holds(own.unwrap_or_else(|| env.clone()))
     }
 }
 
@@ -163,12 +165,7 @@ fn order(store: &TermStore, mut pending: Vec<TermId>, mut bound: HashSet<VarId>)
 
 /// `x = t` (either way round) with `x` an unbound variable and every variable of `t` bound.
 fn definition(store: &TermStore, lit: TermId, bound: &HashSet<VarId>) -> Option<(VarId, TermId)> {
-    let node = store.get(lit);
-    let Term::App(Op::Eq, args) = &node.term else {
-        return None;
-    };
-    let [a, b] = &args[..] else { return None };
-    [(*a, *b), (*b, *a)]
+    equation(store, lit)?
         .into_iter()
         .find_map(|(x, t)| match store.get(x).term {
             Term::Var(v)

@@ -88,9 +88,13 @@ impl Propagation<'_, '_> {
             return self.accept(env, &[], out);
         }
         // Split a disjunction (negations pushed inwards first).
-        if let Some(k) = todo.iter().position(|&t| disjuncts(store, t).is_some()) {
-            let t = todo.swap_remove(k);
-            for d in disjuncts(store, t).unwrap_or_default() {
+        let split = todo
+            .iter()
+            .enumerate()
+            .find_map(|(k, &t)| disjuncts(store, t).map(|ds| (k, ds)));
+        if let Some((k, ds)) = split {
+            todo.swap_remove(k);
+            for d in ds {
                 if matches!(
                     store.eval_partial(d, &env.vals),
                     Ok(Some(Value::Bool(false)))
@@ -164,28 +168,37 @@ impl Propagation<'_, '_> {
     /// or is a variable that stands for any value (`None`: so does `x`).
     fn definition(&self, lit: TermId, env: &Env) -> Option<(VarId, Option<Value>)> {
         let store = self.store;
-        let node = store.get(lit);
-        let Term::App(Op::Eq, args) = &node.term else {
-            return None;
-        };
-        let [a, b] = &args[..] else { return None };
-        for (x, t) in [(*a, *b), (*b, *a)] {
-            let Term::Var(v) = store.get(x).term else {
-                continue;
-            };
-            if env.known(v) {
-                continue;
-            }
-            if let Term::Var(w) = store.get(t).term {
-                if env.top.contains(&w) {
-                    return Some((v, None));
-                }
-            }
-            if let Ok(Some(val)) = store.eval_partial(t, &env.vals) {
-                return Some((v, Some(val)));
-            }
+        equation(store, lit)?
+            .into_iter()
+            .find_map(|(x, t)| match store.get(x).term {
+                Term::Var(v) if !env.known(v) => defined_by(store, env, t).map(|val| (v, val)),
+                _ => None,
+            })
+    }
+}
+
+/// The two ways round of an equation `a = b`, `None` for other literals.
+pub(super) fn equation(store: &TermStore, lit: TermId) -> Option<[(TermId, TermId); 2]> {
+    match &store.get(lit).term {
+        Term::App(Op::Eq, args) if args.len() == 2 => {
+            Some([(args[0], args[1]), (args[1], args[0])])
         }
-        None
+        _ => None,
+    }
+}
+
+/// What `x = t` gives a variable `x` without a value: `Some(None)` when `t` is a variable
+/// that stands for any value (then so does `x`), `Some(Some(v))` when `t` evaluates to `v`,
+/// and `None` when `t` needs a value it does not have.
+pub(super) fn defined_by(store: &TermStore, env: &Env, t: TermId) -> Option<Option<Value>> {
+    if let Term::Var(w) = store.get(t).term {
+        if env.top.contains(&w) {
+            return Some(None);
+        }
+    }
+    match store.eval_partial(t, &env.vals) {
+        Ok(Some(v)) => Some(Some(v)),
+        _ => None,
     }
 }
 
