@@ -10,9 +10,10 @@
 //!
 //! Must not: use terms, clauses or a solver.
 
+use super::cfa::Op;
 use super::interp::sched::{self, Scheduler};
 use super::interp::{run_with, Budget, Chooser, Outcome};
-use super::ir::Program;
+use super::ir::{IExpr, IExprKind, Program};
 use super::threads::Concurrent;
 use super::trace::NondetValue;
 use super::types::CType;
@@ -167,11 +168,18 @@ impl Scheduler for RoundRobin {
     }
 }
 
-/// Like [`search`] for a concurrent program: schedules (every other run a thread picked
-/// uniformly among those that can run at each turn, else round-robin with a random set of
-/// threads held back until the others cannot run: strict alternations that uniform picks
-/// almost never make) and random nondet values, run on the threads themselves; returns the
-/// values of the product whose scheduler draws its turns at `site`.
+/// Like [`search`] for a concurrent program, run on the threads themselves; returns the values
+/// of the product whose scheduler draws its turns at `site`. Three runs in a row use three
+/// kinds of schedule, with random nondet values:
+/// - a thread picked uniformly among those that can run, at each turn;
+/// - round-robin, with a random set of threads held back until the others cannot run: strict
+///   alternations that uniform picks almost never make;
+/// - fixed priorities ([`Priority`]: every other time random ones, else the newest thread
+///   first once `main` is done): each thread runs as long as no thread of higher priority can,
+///   so one thread can see the effect of all the others, which neither of the first two kinds
+///   makes likely once there are more than a few threads. Its nondet values are often the
+///   constants the program compares with ([`Dictionary`]): a bound such as `20 <= n < 40`
+///   on the number of threads is then met.
 pub fn search_threads(
     c: &Concurrent,
     site: usize,
@@ -179,6 +187,7 @@ pub fn search_threads(
     until: Instant,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Option<Found> {
+    let constants = compared_constants(&c.program);
     for i in 0..runs {
         let Some((budget, _)) = next_budget(until, 1_000_000) else {
             break;
@@ -192,8 +201,29 @@ pub fn search_threads(
             last: 0,
             restart: Some((turns.next() % c.threads.len() as u64) as usize),
         };
-        let scheduler: &mut dyn Scheduler = if i % 2 == 0 { &mut turns } else { &mut robin };
-        let run = sched::run_scheduled(c, scheduler, &[], &mut values, Some(site), budget, line_of);
+        let run = if i % 3 == 2 {
+            let random = (i / 3) % 2 == 0;
+            let mut priority = Priority {
+                random: random.then_some(turns),
+                of: vec![],
+            };
+            let mut dictionary = Dictionary {
+                random: values,
+                constants: &constants,
+            };
+            sched::run_scheduled(
+                c,
+                &mut priority,
+                &[],
+                &mut dictionary,
+                Some(site),
+                budget,
+                line_of,
+            )
+        } else {
+            let scheduler: &mut dyn Scheduler = if i % 3 == 0 { &mut turns } else { &mut robin };
+            sched::run_scheduled(c, scheduler, &[], &mut values, Some(site), budget, line_of)
+        };
         match run.finished.outcome {
             Outcome::Error => return Some(Found::Error(run.values)),
             Outcome::Gap(why) => return Some(Found::Gap(why)),
@@ -201,4 +231,82 @@ pub fn search_threads(
         }
     }
     None
+}
+
+/// Fixed priorities, each thread's given when it is first offered: the thread that can run
+/// with the highest one runs (a probabilistic concurrency-testing schedule without change
+/// points). Random priorities, or without a generator the newest thread first (`main` first of
+/// all: it creates the others, and is only offered once none of them can run when about to
+/// return).
+struct Priority {
+    /// The generator of random priorities; `None`: the newest thread first.
+    random: Option<Random>,
+    /// Each thread's priority, by thread number.
+    of: Vec<u64>,
+}
+
+impl Scheduler for Priority {
+    fn pick(&mut self, runnable: &[usize], _: bool) -> Option<usize> {
+        let top = runnable.iter().copied().max().unwrap_or(0);
+        while self.of.len() <= top {
+            let k = self.of.len();
+            let p = match &mut self.random {
+                Some(r) => r.next(),
+                None if k == 0 => u64::MAX,
+                None => k as u64,
+            };
+            self.of.push(p);
+        }
+        runnable.iter().copied().max_by_key(|&k| (self.of[k], k))
+    }
+}
+
+/// Nondet values that are half the time a constant the program compares with, or one off it
+/// (`n < 40` with `n` 39, 40 or 41), else [`Random`]'s.
+struct Dictionary<'a> {
+    random: Random,
+    constants: &'a [BigInt],
+}
+
+impl Chooser for Dictionary<'_> {
+    fn choose(&mut self, site: usize, ty: CType) -> BigInt {
+        let r = self.random.next();
+        if self.constants.is_empty() || r % 2 == 0 {
+            return self.random.choose(site, ty);
+        }
+        let k = (r / 2) % (3 * self.constants.len() as u64);
+        let c = &self.constants[(k / 3) as usize];
+        ty.convert(&(c + BigInt::from(k % 3) - 1))
+    }
+}
+
+/// The constants the program's comparisons compare with (of `x < 40`, 40), sorted, at most 64.
+fn compared_constants(p: &Program) -> Vec<BigInt> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut stack: Vec<&IExpr> = vec![];
+    for f in &p.functions {
+        for e in &f.cfa.edges {
+            match &e.op {
+                Op::Expr(x) | Op::Assume(x, _) | Op::Return(Some(x)) | Op::Init(_, Some(x)) => {
+                    stack.push(x)
+                }
+                _ => {}
+            }
+        }
+    }
+    while let Some(e) = stack.pop() {
+        if let IExprKind::Cmp(_, a, b) = &e.kind {
+            for side in [a, b] {
+                let mut side: &IExpr = side;
+                while let IExprKind::Convert(inner) = &side.kind {
+                    side = inner;
+                }
+                if let IExprKind::Const(v) = &side.kind {
+                    found.insert(v.clone());
+                }
+            }
+        }
+        stack.extend(e.operands());
+    }
+    found.into_iter().take(64).collect()
 }
