@@ -271,7 +271,7 @@ struct Dictionary<'a> {
 impl Chooser for Dictionary<'_> {
     fn choose(&mut self, site: usize, ty: CType) -> BigInt {
         let r = self.random.next();
-        if self.constants.is_empty() || r % 2 == 0 {
+        if self.constants.is_empty() || r.is_multiple_of(2) {
             return self.random.choose(site, ty);
         }
         let k = (r / 2) % (3 * self.constants.len() as u64);
