@@ -110,39 +110,16 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
             }
         }
     }
+    // Before inlining, while calls still show which functions each thread runs.
+    let (_, _, runs) = threads_of(&program);
+    check_static_locals(&program, &instances(&program, &runs))?;
     inline::inline_calls(&mut program, &roots)?;
     let program = program;
     let touches = touches_globals(&program);
-    // Threads, in the order of the creation sites in main's CFA.
-    let mut threads = vec![Thread {
-        func: main,
-        created_at: None,
-    }];
-    let cfa = &program.functions[main].cfa;
-    let cyclic = on_cycles(cfa);
-    let mut unbounded = None;
-    for (i, e) in cfa.edges.iter().enumerate() {
-        if let Op::Thread(ThreadOp::Create { func, .. }) = e.op {
-            if cyclic[e.from.0 as usize] {
-                unbounded.get_or_insert(e.span);
-            }
-            threads.push(Thread {
-                func,
-                created_at: Some(EdgeId(i as u32)),
-            });
-        }
-    }
-    let mut runs = vec![0usize; program.functions.len()];
-    for t in &threads {
-        // A site in a loop starts any number of threads.
-        let many = t
-            .created_at
-            .is_some_and(|e| cyclic[cfa.edge(e).from.0 as usize]);
-        runs[t.func] += if many { 2 } else { 1 };
-    }
-    let called = called_from(&program, &runs);
+    let (threads, unbounded, runs) = threads_of(&program);
+    let instances = instances(&program, &runs);
     for (fi, f) in program.functions.iter().enumerate() {
-        if runs[fi] == 0 && !called[fi] {
+        if instances[fi] == 0 {
             continue; // never executed
         }
         for e in &f.cfa.edges {
@@ -159,22 +136,6 @@ pub fn analyze(mut program: Program) -> Result<Concurrent, CError> {
             }
             for x in e.op.exprs() {
                 check_calls(&program, x, runs[fi] > 0, &runs, &touches)?;
-            }
-        }
-    }
-    // A function several threads run must not have locals made static (their addresses are
-    // taken): each thread needs its own.
-    for (fi, f) in program.functions.iter().enumerate() {
-        if runs[fi] > 1 {
-            if let Some(g) = program
-                .globals
-                .iter()
-                .find(|g| g.span.start >= f.span.start && g.span.end <= f.span.end)
-            {
-                return Err(unsupported(
-                    g.span,
-                    "a static or address-taken local in a function several threads run",
-                ));
             }
         }
     }
@@ -299,18 +260,71 @@ fn check_calls(
     Ok(())
 }
 
-/// Per function: whether a function some thread runs calls it (transitively).
-fn called_from(p: &Program, runs: &[usize]) -> Vec<bool> {
-    let mut called = vec![false; p.functions.len()];
-    let mut stack: Vec<usize> = (0..p.functions.len()).filter(|&f| runs[f] > 0).collect();
-    while let Some(f) = stack.pop() {
-        for e in &p.functions[f].cfa.edges {
+/// The threads, in the order of the creation sites in main's CFA (0 is `main`); the first
+/// creation site on a cycle (any number of threads), if any; and per function the number of
+/// threads that start in it (2 for "several", a site on a cycle counting as several).
+fn threads_of(program: &Program) -> (Vec<Thread>, Option<Span>, Vec<usize>) {
+    let main = program.main;
+    let mut threads = vec![Thread {
+        func: main,
+        created_at: None,
+    }];
+    let cfa = &program.functions[main].cfa;
+    let cyclic = on_cycles(cfa);
+    let mut unbounded = None;
+    let mut runs = vec![0usize; program.functions.len()];
+    runs[main] = 1;
+    for (i, e) in cfa.edges.iter().enumerate() {
+        if let Op::Thread(ThreadOp::Create { func, .. }) = e.op {
+            let many = cyclic[e.from.0 as usize];
+            if many {
+                unbounded.get_or_insert(e.span);
+            }
+            runs[func] += if many { 2 } else { 1 };
+            threads.push(Thread {
+                func,
+                created_at: Some(EdgeId(i as u32)),
+            });
+        }
+    }
+    (threads, unbounded, runs)
+}
+
+/// Refuses a local made static (a `static` local, or one whose address is taken: the resolver
+/// made it a global) of a function that several threads may run at once, directly or through
+/// calls (`instances`): each thread would need its own copy, and one global shared by them
+/// would let one thread's write reach another (a wrong `unsafe` as much as a wrong `safe`).
+fn check_static_locals(program: &Program, instances: &[usize]) -> Result<(), CError> {
+    for (fi, f) in program.functions.iter().enumerate() {
+        if instances[fi] > 1 {
+            if let Some(g) = program
+                .globals
+                .iter()
+                .find(|g| g.span.start >= f.span.start && g.span.end <= f.span.end)
+            {
+                return Err(unsupported(
+                    g.span,
+                    "a static or address-taken local in a function several threads run",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Per function: how many thread instances may run it at once, counting the threads that start
+/// in it (`runs`) and, through calls, its callers' instances; saturated at 2 ("several").
+/// Zero for a function no thread runs or calls.
+fn instances(p: &Program, runs: &[usize]) -> Vec<usize> {
+    let mut callees: Vec<Vec<usize>> = vec![vec![]; p.functions.len()];
+    for (f, func) in p.functions.iter().enumerate() {
+        for e in &func.cfa.edges {
             for x in e.op.exprs() {
                 let mut xs = vec![x];
                 while let Some(x) = xs.pop() {
                     if let IExprKind::Call(g, _) = x.kind {
-                        if !std::mem::replace(&mut called[g], true) {
-                            stack.push(g);
+                        if !callees[f].contains(&g) {
+                            callees[f].push(g);
                         }
                     }
                     xs.extend(x.operands());
@@ -318,7 +332,23 @@ fn called_from(p: &Program, runs: &[usize]) -> Vec<bool> {
             }
         }
     }
-    called
+    let mut count: Vec<usize> = runs.iter().map(|&r| r.min(2)).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for g in 0..p.functions.len() {
+            let from_callers: usize = (0..p.functions.len())
+                .filter(|&f| callees[f].contains(&g))
+                .map(|f| count[f])
+                .sum();
+            let n = (runs[g] + from_callers).min(2);
+            if n > count[g] {
+                count[g] = n;
+                changed = true;
+            }
+        }
+    }
+    count
 }
 
 /// Per location: whether every path from the entry to it is inside an atomic section (its
