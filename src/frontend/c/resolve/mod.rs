@@ -11,7 +11,8 @@
 //! lowered to scalar operations before the CFAs are built), `struct_array.rs` (arrays of
 //! structs and of pointers: one integer array per field, elements as places). The heap:
 //! `heap.rs` and `heap_lower.rs` (`malloc`/`free` as allocation sites), `mem_checks.rs` (the
-//! memory property's checks).
+//! memory property's checks). Before resolution, `by_reference.rs` inlines the calls of atomic
+//! functions that pass variables by address (in concurrent programs).
 //!
 //! Must not: translate to clauses or execute anything.
 
@@ -24,6 +25,7 @@ use num_bigint::BigInt;
 use std::collections::HashMap;
 
 mod array;
+mod by_reference;
 mod decl;
 mod declare;
 mod expr;
@@ -154,6 +156,7 @@ fn resolve_full(
     checks: MemChecks,
 ) -> Result<(Program, String), CError> {
     let items = main_args::drop_unused_main_params(items);
+    let items = by_reference::inline_atomic_calls(&items);
     let items = &items[..];
     let mut r = Resolver {
         globals: vec![],
