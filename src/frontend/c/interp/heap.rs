@@ -124,10 +124,17 @@ impl Machine<'_> {
                 };
                 found("valid-free", what.to_owned())
             }
-            Some(MemViolation::LeakAtEnd) => match self.leak(at) {
+            Some(MemViolation::LeakAtEnd) => match self.leak(at, "the end of main") {
                 Ok(v) => v,
                 Err(o) => return o,
             },
+            // valid-memcleanup: every block freed when the program ends, however it ends.
+            Some(MemViolation::LeakAtAbort) if self.p.heap.checks.cleanup => {
+                match self.leak(at, "abort()/exit()") {
+                    Ok(v) => v,
+                    Err(o) => return o,
+                }
+            }
             Some(MemViolation::LeakAtAbort) => {
                 return Outcome::Stuck(format!(
                     "blocks still allocated at abort()/exit() (line {}): not decided",
@@ -140,8 +147,8 @@ impl Machine<'_> {
         Outcome::Error
     }
 
-    /// The leak check at `main`'s end.
-    fn leak(&self, at: usize) -> Result<Violation, Outcome> {
+    /// The leak check at `main`'s end (or, for memcleanup, at `abort()`/`exit()`: `when`).
+    fn leak(&self, at: usize, when: &str) -> Result<Violation, Outcome> {
         let sites = &self.p.heap.sites;
         // Live blocks: (site, start element).
         let mut live: BTreeSet<(usize, BigInt)> = BTreeSet::new();
@@ -162,7 +169,7 @@ impl Machine<'_> {
             return Ok(Violation {
                 property: "valid-memcleanup",
                 what: format!(
-                    "{} block(s) not freed at the end of main (the first allocated at line {})",
+                    "{} block(s) not freed at {when} (the first allocated at line {})",
                     live.len(),
                     line(first_site)
                 ),

@@ -212,6 +212,16 @@ impl Resolver {
                     ));
                 };
                 let Some(index) = sig.index else {
+                    // TriCera's and older tasks' convention: a declared, undefined `nondet()`
+                    // (or `__nondet()`, `nondet_T()`) without arguments is any value of its
+                    // integer type (not a pointer: those have full types).
+                    let by_convention =
+                        (name == "nondet" || name == "__nondet" || name.starts_with("nondet_"))
+                            && !self.types.sigs.contains_key(name);
+                    if let (Some(ty), true) = (sig.ret, by_convention && args.is_empty()) {
+                        self.sites.push(NondetSite { ty, span });
+                        return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), ty));
+                    }
                     return Err(unsupported(
                         span,
                         &format!("call of `{name}`, which is declared but not defined"),

@@ -38,6 +38,15 @@ pub(super) fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<O
         let g = match *root {
             VarRef::Global(g) => g,
             VarRef::Local(l) => {
+                // Made static, the local would outlive its function's return: a pointer to it
+                // dereferenced afterwards is an invalid dereference the model would not see.
+                if program.heap.checks.deref_free && s.func != program.main {
+                    return Err(unsupported(
+                        s.span,
+                        "the address of a local of a function other than `main` under a memory \
+                         property (its lifetime, which ends at the return, is not modelled)",
+                    ));
+                }
                 if recursive[s.func] {
                     return Err(unsupported(
                         s.span,

@@ -268,10 +268,13 @@ impl Resolver {
                             return Ok(IStmtKind::Error)
                         }
                         "abort" | "exit" => return Ok(IStmtKind::Abort),
+                        // TriCera's `assume(c)`, unless the program defines its own.
+                        "assume" if self.sigs.get(name).is_some_and(|s| s.index.is_some()) => {}
                         "__VERIFIER_assert"
                         | "assert"
                         | "__VERIFIER_assume"
-                        | "assume_abort_if_not" => {
+                        | "assume_abort_if_not"
+                        | "assume" => {
                             if args.len() != 1 {
                                 return Err(CError::new(
                                     CErrorKind::Name,
