@@ -191,9 +191,9 @@ impl<'a> Fixpoint<'a> {
     }
 
     /// An environment step of condition 2.a from the pair's variables (as `mode` says): the
-    /// step's formula and the values after it, concrete and abstract (fresh terms for the
-    /// globals, the locals unchanged).
-    pub fn env_step(&self, mode: &EnvMode) -> (TermId, Vec<TermId>, Vec<TermId>) {
+    /// concrete and the abstract steps' formulas and the values after them, concrete and
+    /// abstract (fresh terms for the globals, the locals unchanged).
+    pub fn env_step(&self, mode: &EnvMode) -> ([TermId; 2], Vec<TermId>, Vec<TermId>) {
         let s = self.store;
         let (xc, xa) = (self.xc(), self.xa());
         let primed = |side: &Side, x: &[TermId]| -> Vec<TermId> {
@@ -219,16 +219,17 @@ impl<'a> Fixpoint<'a> {
                 env::up_to(s, self.a, &xa[..ga], &ya[..ga], *k),
             ),
         };
-        (s.and([cstep, astep]), yc, ya)
+        ([cstep, astep], yc, ya)
     }
 
     /// The bad states of condition 2.a at `pair`: an environment step on both sides (as `mode`
     /// says) into ι but out of `Ψ`.
     pub fn env_bad(&self, pair: (LocId, LocId), mode: &EnvMode) -> TermId {
         let s = self.store;
-        let (step, yc, ya) = self.env_step(mode);
+        let ([cstep, astep], yc, ya) = self.env_step(mode);
         s.and([
-            step,
+            cstep,
+            astep,
             self.iota_at(&yc, &ya),
             s.not(self.psi_at(pair, &yc, &ya)),
         ])

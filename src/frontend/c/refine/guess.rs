@@ -163,14 +163,14 @@ fn env_filter(
     eqs: Vec<TermId>,
 ) -> Vec<TermId> {
     let s = fp.store;
-    let (step, yc, ya) = fp.env_step(mode);
+    let (steps, yc, ya) = fp.env_step(mode);
     let iota_after = fp.rename(fp.iota, &yc, &ya);
     let mut alive = eqs;
     loop {
         let before = s.and([fp.iota, fp.psi[&pair], s.and(alive.iter().copied())]);
         let mut smt = Smt::new(s, fp.deadline);
         smt.assert(before);
-        smt.assert(step);
+        smt.assert(s.and(steps));
         smt.assert(iota_after);
         let mut next = vec![];
         for &e in &alive {
