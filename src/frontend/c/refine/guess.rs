@@ -48,7 +48,7 @@ const STEPS: usize = 60;
 const EXPANSIONS: usize = 400;
 /// Distinct states kept per pair.
 const MAX_POINTS: usize = 200;
-/// Fixed seed: the guess, and so the answer, is deterministic.
+/// Fixed seed: the samples, and so the guess, are the same from run to run.
 const SEED: u64 = 0x5eed_0004;
 
 /// The guessed start per pair of Θ (pairs without a guess are absent), and its size.
@@ -100,7 +100,7 @@ pub fn guess(fp: &Fixpoint, kappa: TermId, mode: &EnvMode) -> Guess {
             .iter()
             .map(|p| p.iter().map(|x| BigRational::from(x.clone())).collect())
             .collect();
-        let eqs: Vec<TermId> = affine_hull(&rows, coords.len())
+        let mut eqs: Vec<TermId> = affine_hull(&rows, coords.len())
             .into_iter()
             .map(|eq| {
                 let mut terms: Vec<TermId> = eq
@@ -114,7 +114,6 @@ pub fn guess(fp: &Fixpoint, kappa: TermId, mode: &EnvMode) -> Guess {
                 s.eq(s.add(terms), s.int(0))
             })
             .collect();
-        let mut eqs = eqs;
         eqs.extend(congruences(s, &coords, &pts));
         let kept = env_filter(fp, pair, mode, eqs);
         if !kept.is_empty() {
@@ -132,9 +131,9 @@ pub fn guess(fp: &Fixpoint, kappa: TermId, mode: &EnvMode) -> Guess {
 /// Moduli tried for congruences.
 const MODULI: std::ops::RangeInclusive<u32> = 2..=6;
 
-/// `x mod m = r` for each coordinate whose sampled values are not all equal (then the
-/// equalities say more) but all congruent modulo `m`: the parity of a counter stepped by 2,
-/// which no equality states, makes a band chain finite.
+/// `x mod m = r` for each coordinate with at least three distinct sampled values (fewer:
+/// the equalities say more, or the residue is a coincidence), all congruent modulo `m`: the
+/// parity of a counter stepped by 2, which no equality states, makes a band chain finite.
 fn congruences(s: &TermStore, coords: &[VarId], pts: &BTreeSet<Vec<BigInt>>) -> Vec<TermId> {
     let mut out = vec![];
     for (k, &v) in coords.iter().enumerate() {
@@ -155,7 +154,7 @@ fn congruences(s: &TermStore, coords: &[VarId], pts: &BTreeSet<Vec<BigInt>>) -> 
 }
 
 /// The candidates of `pair` that every environment step keeps (Houdini, per pair: 2.a
-/// relates states at the same pair). None when the solver does not answer.
+/// relates states at the same pair). None of them when the solver does not answer.
 fn env_filter(
     fp: &Fixpoint,
     pair: (LocId, LocId),
