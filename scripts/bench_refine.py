@@ -7,6 +7,7 @@ Each subject directory holds abstract.c, concrete.c, `expect` (the paper's answe
 optionally `args` (extra command-line arguments, one per line).
 
 Usage: scripts/bench_refine.py [--bin target/release/hornbeam] [--runs 3] [--timeout 300]
+                               [--only S ...] [--skip S ...] [--no-guess]
 """
 import argparse
 import os
@@ -40,6 +41,8 @@ def main():
     ap.add_argument("--root", default="tests/data/refine")
     ap.add_argument("--only", nargs="*", help="these subjects only")
     ap.add_argument("--skip", nargs="*", default=[], help="not these subjects")
+    ap.add_argument("--no-guess", action="store_true",
+                    help="pass --no-guess (the iteration from the relation alone)")
     a = ap.parse_args()
     order = [s for s in PAPER if os.path.isdir(os.path.join(a.root, s))]
     order += sorted(s for s in os.listdir(a.root)
@@ -54,7 +57,7 @@ def main():
             args = [l for l in open(os.path.join(d, "args")).read().splitlines() if l]
         expect = open(os.path.join(d, "expect")).read().strip()
         cmd = [a.bin, "refine", os.path.join(d, "abstract.c"), os.path.join(d, "concrete.c"),
-               "--timeout", a.timeout] + args
+               "--timeout", a.timeout] + args + (["--no-guess"] if a.no_guess else [])
         times, answers = [], []
         for _ in range(a.runs):
             t0 = time.monotonic()

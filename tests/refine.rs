@@ -75,6 +75,19 @@ fn subjects_get_the_papers_answers() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[test]
+fn the_guessed_relations_answer_out_of_phase_loops() {
+    // Without the guess, the iteration cuts an unbounded chain of counter bands.
+    let dir = root("refine/loop-unrolling");
+    let (plain, _, code) = refine(&dir, &["--no-guess", "--max-cuts", "200"]);
+    assert_eq!(code, 0);
+    assert_eq!(plain.lines().next(), Some("unknown"), "{plain}");
+    let (stdout, stderr, code) = refine(&dir, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout.lines().next(), Some("refines"), "{stdout}");
+    assert!(stderr.contains("guessed relations, re-checked"), "{stderr}");
+}
+
 fn error(abstract_: &Path, concrete: &Path, extra: &[&str]) -> String {
     let mut args = vec![
         "refine".to_owned(),

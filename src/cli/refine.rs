@@ -45,6 +45,10 @@ pub struct RefineArgs {
     /// Time limit in seconds (default and `inf`: none).
     #[arg(long)]
     timeout: Option<TimeLimit>,
+    /// Do not first try a start strengthened by equalities guessed from sampled paired runs
+    /// (the iteration from ι alone).
+    #[arg(long)]
+    no_guess: bool,
 }
 
 /// Runs `refine`; returns the exit status.
@@ -88,6 +92,7 @@ fn refine_files(args: &RefineArgs) -> (String, String, i32) {
         env_steps: args.env_steps,
         max_cuts: args.max_cuts,
         data_model: DataModel::default(),
+        guess: !args.no_guess,
     };
     let store = TermStore::new();
     match refine::refine(&store, &asrc, &csrc, &options) {
@@ -105,10 +110,19 @@ fn refine_files(args: &RefineArgs) -> (String, String, i32) {
                 input_error(&e.error.render(file, src)),
             )
         }
-        Ok(Refinement::Refines { pairs, rounds }) => (
+        Ok(Refinement::Refines {
+            pairs,
+            rounds,
+            guessed,
+        }) => (
             "refines\n".to_owned(),
             format!(
-                "weak simulation over {pairs} pairs of locations, {rounds} rounds, re-checked\n"
+                "weak simulation over {pairs} pairs of locations, {rounds} rounds{}, re-checked\n",
+                if guessed > 0 {
+                    format!(", from {guessed} guessed relations")
+                } else {
+                    String::new()
+                }
             ),
             0,
         ),

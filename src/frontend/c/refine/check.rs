@@ -146,31 +146,30 @@ impl<'a> Fixpoint<'a> {
         fp
     }
 
-    fn xc(&self) -> Vec<TermId> {
+    /// The concrete side's variables as terms.
+    pub fn xc(&self) -> Vec<TermId> {
         self.c.terms(self.store)
     }
 
-    fn xa(&self) -> Vec<TermId> {
+    /// The abstract side's variables as terms.
+    pub fn xa(&self) -> Vec<TermId> {
         self.a.terms(self.store)
     }
 
     /// `Ψ(pair)` over the values `vc` (concrete) and `va` (abstract).
     pub fn psi_at(&self, pair: (LocId, LocId), vc: &[TermId], va: &[TermId]) -> TermId {
-        let s = self.store;
-        let Some(&p) = self.psi.get(&pair) else {
-            return s.ff();
-        };
-        let mut map: HashMap<VarId, TermId> = HashMap::new();
-        for (v, &t) in self.c.vars.iter().zip(vc) {
-            map.insert(v.term, t);
+        match self.psi.get(&pair) {
+            Some(&p) => self.rename(p, vc, va),
+            None => self.store.ff(),
         }
-        for (v, &t) in self.a.vars.iter().zip(va) {
-            map.insert(v.term, t);
-        }
-        s.substitute(p, &map)
     }
 
     fn iota_at(&self, vc: &[TermId], va: &[TermId]) -> TermId {
+        self.rename(self.iota, vc, va)
+    }
+
+    /// `t` (over both sides' variables) over the values `vc` (concrete) and `va` (abstract).
+    pub fn rename(&self, t: TermId, vc: &[TermId], va: &[TermId]) -> TermId {
         let s = self.store;
         let mut map: HashMap<VarId, TermId> = HashMap::new();
         for (v, &t) in self.c.vars.iter().zip(vc) {
@@ -179,12 +178,22 @@ impl<'a> Fixpoint<'a> {
         for (v, &t) in self.a.vars.iter().zip(va) {
             map.insert(v.term, t);
         }
-        s.substitute(self.iota, &map)
+        s.substitute(t, &map)
     }
 
-    /// The bad states of condition 2.a at `pair`: an environment step on both sides (as `mode`
-    /// says) into ι but out of `Ψ`.
-    pub fn env_bad(&self, pair: (LocId, LocId), mode: &EnvMode) -> TermId {
+    /// Conjoins `extra` to `Ψ(pair)` (a pair outside Θ is ignored): the iteration then
+    /// computes the greatest fixpoint below the stronger start, which is still a weak
+    /// simulation when κ implies its initial pair.
+    pub fn strengthen_start(&mut self, pair: (LocId, LocId), extra: TermId) {
+        if let Some(p) = self.psi.get_mut(&pair) {
+            *p = self.store.and([*p, extra]);
+        }
+    }
+
+    /// An environment step of condition 2.a from the pair's variables (as `mode` says): the
+    /// concrete and the abstract steps' formulas and the values after them, concrete and
+    /// abstract (fresh terms for the globals, the locals unchanged).
+    pub fn env_step(&self, mode: &EnvMode) -> ([TermId; 2], Vec<TermId>, Vec<TermId>) {
         let s = self.store;
         let (xc, xa) = (self.xc(), self.xa());
         let primed = |side: &Side, x: &[TermId]| -> Vec<TermId> {
@@ -210,6 +219,14 @@ impl<'a> Fixpoint<'a> {
                 env::up_to(s, self.a, &xa[..ga], &ya[..ga], *k),
             ),
         };
+        ([cstep, astep], yc, ya)
+    }
+
+    /// The bad states of condition 2.a at `pair`: an environment step on both sides (as `mode`
+    /// says) into ι but out of `Ψ`.
+    pub fn env_bad(&self, pair: (LocId, LocId), mode: &EnvMode) -> TermId {
+        let s = self.store;
+        let ([cstep, astep], yc, ya) = self.env_step(mode);
         s.and([
             cstep,
             astep,

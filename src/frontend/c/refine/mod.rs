@@ -14,7 +14,13 @@
 //!    the simulation, a larger `Env*` only adds obligations: a fixpoint found this way whose
 //!    initial pair κ implies is a weak simulation. It is re-checked condition by condition
 //!    with fresh solvers (with the closure's reflexivity and closure under a step) before
-//!    `refines` is answered; a failed re-check is `unknown`.
+//!    `refines` is answered; a failed re-check is `unknown`. It first runs from a start
+//!    strengthened by relations guessed from sampled paired runs ([`guess`]: per pair of
+//!    locations, equalities such as `c.i = a.i + 1` and congruences such as `c.i mod 2 = 0`)
+//!    with a quarter of the cut budget: where the counters of two loops are out of phase,
+//!    the iteration from ι alone cuts an infinite chain of counter bands. The guessed start
+//!    only makes `Ψ` smaller, so what it reaches is re-checked like any other; when it
+//!    reaches no simulation (a wrong guess), the iteration runs again from ι.
 //! 3. **No run**, when the yes run finds no simulation: the abstract `Env*` is
 //!    under-approximated by `k` steps (fewer obligations, a larger greatest fixpoint) and the
 //!    abstract local paths must be enumerated *completely* (every `τ*` / `τ* σ τ*` path is
@@ -33,6 +39,7 @@
 pub mod check;
 pub mod env;
 pub mod exec;
+pub mod guess;
 pub mod paths;
 pub mod sa;
 pub mod spec;
@@ -65,6 +72,9 @@ pub struct RefineOptions {
     pub max_cuts: usize,
     /// Widths of the integer types (values are mathematical integers regardless).
     pub data_model: DataModel,
+    /// Whether the yes run first tries a start strengthened by guessed relations
+    /// ([`guess`]).
+    pub guess: bool,
 }
 
 impl Default for RefineOptions {
@@ -78,6 +88,7 @@ impl Default for RefineOptions {
             env_steps: 2,
             max_cuts: 2000,
             data_model: DataModel::default(),
+            guess: true,
         }
     }
 }
@@ -160,6 +171,8 @@ pub enum Refinement {
         pairs: usize,
         /// Rounds of the iteration.
         rounds: usize,
+        /// Guessed relations the simulation started from (0: the plain iteration).
+        guessed: usize,
     },
     /// No weak simulation exists.
     DoesNotRefine(Mismatch),
@@ -247,6 +260,11 @@ pub fn refine(
         concrete: &cclosure,
         abstract_: &aclosure,
     };
+    if o.guess {
+        if let Some(found) = guessed(store, &c, &a, iota, kappa, &over, o, deadline) {
+            return Ok(found);
+        }
+    }
     let mut yes = Fixpoint::new(store, &c, &a, iota, o.depth, o.max_cuts, deadline);
     match yes.run(&over, kappa) {
         Ok(()) => match yes.initial_holds(kappa) {
@@ -255,6 +273,7 @@ pub fn refine(
                     Ok(()) => Refinement::Refines {
                         pairs: yes.psi.len(),
                         rounds: yes.rounds,
+                        guessed: 0,
                     },
                     Err(why) => Refinement::Unknown(RefineUnknown::WitnessFailed(why)),
                 })
@@ -284,6 +303,41 @@ pub fn refine(
             Err(s) => Ok(stop(s)),
         },
     }
+}
+
+/// The accelerated yes run: the iteration from `Ψ = ι ∧ guessed equalities`, with a
+/// quarter of the cut budget. A `refines` only when it reaches a fixpoint whose initial
+/// pair κ implies and that passes the re-check; anything else (a wrong guess, too many
+/// cuts, a failed re-check) gives `None` and the plain iteration runs. The solver running
+/// out of time is also `None`: the plain run then stops at the same deadline.
+#[allow(clippy::too_many_arguments)]
+fn guessed(
+    store: &TermStore,
+    c: &Side,
+    a: &Side,
+    iota: TermId,
+    kappa: TermId,
+    over: &EnvMode,
+    o: &RefineOptions,
+    deadline: Deadline,
+) -> Option<Refinement> {
+    let mut fp = Fixpoint::new(store, c, a, iota, o.depth, o.max_cuts / 4, deadline);
+    let g = guess::guess(&fp, kappa, over);
+    if g.relations + g.empty == 0 {
+        return None;
+    }
+    for (&pair, &extra) in &g.start {
+        fp.strengthen_start(pair, extra);
+    }
+    fp.run(over, kappa).ok()?;
+    if fp.initial_holds(kappa).ok()? && recheck(&fp, over, kappa).is_ok() {
+        return Some(Refinement::Refines {
+            pairs: fp.psi.len(),
+            rounds: fp.rounds,
+            guessed: g.relations,
+        });
+    }
+    None
 }
 
 /// The path length up to which the no run must enumerate every abstract local path.
