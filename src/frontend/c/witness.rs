@@ -2,7 +2,7 @@
 //! (one `invariant_set` entry of `loop_invariant`s, C expressions at the loop statements'
 //! keywords) after `safe`, a violation witness (one `violation_sequence` entry: a segment per
 //! nondet value, a `function_return` waypoint `\result == v` at the closing parenthesis of the
-//! `__VERIFIER_nondet_*` call, then a final segment with the `target` waypoint at the error)
+//! `__VERIFIER_nondet_*` call (or TriCera's `nondet()`), then a final segment with the `target` waypoint at the error)
 //! after `unsafe`; and a reader of violation witnesses that gives back the nondet values, so a
 //! witness can be replayed in [`super::interp`].
 //!
@@ -247,7 +247,13 @@ fn follow(kind: &str, location: Location, constraint: Option<Constraint>) -> Seg
 fn call_end(program: &Program, src: &str, site: usize) -> Option<usize> {
     let span = program.nondet_sites.get(site)?.span;
     let text = src.get(span.start..span.end)?;
-    (text.starts_with("__VERIFIER_nondet_") && text.ends_with(')')).then(|| span.end - 1)
+    // `__VERIFIER_nondet_T()`, or TriCera's `nondet()`, `__nondet()`, `nondet_T()`.
+    let name = text.split('(').next()?.trim();
+    let call = name.starts_with("__VERIFIER_nondet_")
+        || name == "nondet"
+        || name == "__nondet"
+        || name.starts_with("nondet_");
+    (call && text.ends_with(')')).then(|| span.end - 1)
 }
 
 /// For each uninitialised local's nondet site: the offset of the statement after its
