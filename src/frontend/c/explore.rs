@@ -174,11 +174,11 @@ impl Scheduler for RoundRobin {
 /// - a thread picked uniformly among those that can run, at each turn;
 /// - round-robin, with a random set of threads held back until the others cannot run: strict
 ///   alternations that uniform picks almost never make;
-/// - fixed priorities ([`Priority`]: every other time random ones, else the newest thread
+/// - fixed priorities (`Priority`: every other time random ones, else the newest thread
 ///   first once `main` is done): each thread runs as long as no thread of higher priority can,
 ///   so one thread can see the effect of all the others, which neither of the first two kinds
 ///   makes likely once there are more than a few threads. Its nondet values are often the
-///   constants the program compares with ([`Dictionary`]): a bound such as `20 <= n < 40`
+///   constants the program compares with (`Dictionary`): a bound such as `20 <= n < 40`
 ///   on the number of threads is then met.
 pub fn search_threads(
     c: &Concurrent,
