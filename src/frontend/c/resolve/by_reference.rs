@@ -14,8 +14,8 @@
 //! variable passed by address, or a parameter's name again.
 //!
 //! Must not: touch a sequential program (the atomic section would make it concurrent), a call
-//! whose value is used, a body with `return`, `goto` or labels, or a caller that is itself
-//! atomic or opens atomic sections (sections do not nest).
+//! whose value is used, a body with `return`, `goto`, labels or atomic sections of its own, or
+//! a caller that is itself atomic or opens atomic sections (sections do not nest).
 
 use crate::frontend::c::ast::{
     Declaration, Declarator, Expr, ExprKind, InitDecl, Item, Param, Spec, Stmt, StmtKind, Suffix,
@@ -111,7 +111,11 @@ fn inlinable<'a>(
         .collect::<Option<_>>()?;
     let mut declared = HashSet::new();
     declared_names(body, &mut declared);
-    if names.iter().any(|n| declared.contains(*n)) || !plain(body) {
+    // A body that opens atomic sections itself would close the inlined one early.
+    let sections = stmt_any(body, &mut |e| {
+        is_call_of(e, "__VERIFIER_atomic_begin") || is_call_of(e, "__VERIFIER_atomic_end")
+    });
+    if names.iter().any(|n| declared.contains(*n)) || !plain(body) || sections {
         return None;
     }
     let mut uses = vec![];
