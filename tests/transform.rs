@@ -8,8 +8,8 @@ use hornbeam::clock::Deadline;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
 use hornbeam::term::TermStore;
 use hornbeam::transform::{
-    BackTranslator, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless, SplitBooleans,
-    Transform,
+    BackTranslator, FlattenRecords, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless,
+    SplitBooleans, Transform,
 };
 use hornbeam::witness::{replay_derivation, validate_model, Answer, ModelCheck};
 use std::time::Duration;
@@ -227,6 +227,59 @@ fn split_bools_keeps_predicates_with_too_many_valuations() {
     assert_eq!(
         SystemPrinter::new(&store, &new).script(),
         SystemPrinter::new(&store, &orig).script()
+    );
+}
+
+/// A record (one constructor) holding a record and a Boolean, as Rust's `&mut` is encoded:
+/// built, read through selectors, compared whole, tested, chosen by `ite`. The invariant is
+/// `cur = k`.
+const RECORDS: &str = r#"
+(set-logic HORN)
+(declare-datatypes ((Mut 0) (Pair 0))
+  (((mut (cur Int) (ret Int)))
+   ((pair (fst Mut) (flag Bool)))))
+(declare-fun inv (Pair Int) Bool)
+(assert (forall ((p Pair)) (=> (= p (pair (mut 0 7) true)) (inv p 0))))
+(assert (forall ((p Pair) (q Pair) (k Int))
+  (=> (and (inv p k) (< k 10) ((_ is pair) p)
+           (= q (ite (flag p) (pair (mut (+ (cur (fst p)) 1) (ret (fst p))) true) p)))
+      (inv q (+ k 1)))))
+(assert (forall ((p Pair) (k Int)) (=> (and (inv p k) QUERY) false)))
+(check-sat)
+"#;
+
+/// A list is recursive: it stays a datatype, and the system is left as it is.
+const LIST: &str = r#"
+(set-logic HORN)
+(declare-datatypes ((L 0)) (((nil) (cons (hd Int) (tl L)))))
+(declare-fun p (L) Bool)
+(assert (forall ((l L)) (=> (= l nil) (p l))))
+(assert (forall ((l L)) (=> (and (p l) ((_ is cons) l)) false)))
+(check-sat)
+"#;
+
+#[test]
+fn flatten_sat() {
+    let src = RECORDS.replace("QUERY", "(not (= (cur (fst p)) k))");
+    let model = "(define-fun inv ((c Int) (r Int) (f Bool) (k Int)) Bool
+                   (and (= c k) (= r 7) f (<= k 10)))";
+    insta::assert_snapshot!("flatten", sat_case(&src, Some(&FlattenRecords), model));
+}
+
+#[test]
+fn flatten_unsat() {
+    let query = "(and (= (cur (fst p)) 6) (distinct p (pair (mut 0 7) true)))";
+    unsat_case(&RECORDS.replace("QUERY", query), Some(&FlattenRecords));
+    unsat_case(&RECORDS.replace("QUERY", query), None);
+}
+
+#[test]
+fn flatten_leaves_recursive_datatypes() {
+    let store = TermStore::new();
+    let (orig, new, _) = apply(&store, LIST, Some(&FlattenRecords));
+    assert_eq!(
+        SystemPrinter::new(&store, &orig).script(),
+        SystemPrinter::new(&store, &new).script()
     );
 }
 

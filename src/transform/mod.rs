@@ -4,8 +4,8 @@
 //! Duty: a [`Transform`] maps a system to a smaller one with the same answer (`sat` stays `sat`,
 //! `unsat` stays `unsat`) and returns a [`BackTranslator`] that maps a model or a derivation of
 //! the new system to a model or derivation of the old one. A [`Pipeline`] chains transforms and
-//! their back-translators; [`Preprocess`] is the default chain: remove useless clauses
-//! ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
+//! their back-translators; [`Preprocess`] is the default chain: replace records by their
+//! fields ([`FlattenRecords`]), remove useless clauses ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
 //! not loop heads ([`Inline`]), and remove dead arguments again. [`SplitBooleans`] (one
 //! predicate per reachable valuation of Boolean arguments) is not part of it: the portfolio
 //! applies it for its invariant engines only.
@@ -16,11 +16,13 @@
 //! `analysis`, `smt` and `witness`.
 
 mod dead_args;
+mod flatten;
 mod inline;
 mod split_bools;
 mod useless;
 
 pub use dead_args::RemoveDeadArgs;
+pub use flatten::FlattenRecords;
 pub use inline::Inline;
 pub use split_bools::SplitBooleans;
 pub use useless::RemoveUseless;
@@ -205,8 +207,8 @@ pub struct PreprocessStats {
     pub steps: Vec<StepStats>,
 }
 
-/// The default preprocessing: [`RemoveUseless`], [`RemoveDeadArgs`], [`Inline`], and
-/// [`RemoveDeadArgs`] again.
+/// The default preprocessing: [`FlattenRecords`], [`RemoveUseless`], [`RemoveDeadArgs`],
+/// [`Inline`], and [`RemoveDeadArgs`] again.
 #[derive(Clone, Debug, Default)]
 pub struct Preprocess {
     /// Settings of the inlining step.
@@ -218,7 +220,15 @@ impl Preprocess {
     /// witnesses back.
     pub fn run(&self, store: &TermStore, system: &System) -> (System, Pipeline) {
         let mut p = Pipeline::new();
-        let s = p.push(store, &RemoveUseless, system);
+        // Records only exist where datatypes do (no step recorded otherwise).
+        let flat;
+        let input = if store.has_datatypes() {
+            flat = p.push(store, &FlattenRecords, system);
+            &flat
+        } else {
+            system
+        };
+        let s = p.push(store, &RemoveUseless, input);
         // Liveness is syntactic: chains of equalities that inlining creates hide dead
         // arguments, so dead arguments go before inlining (and once more after it).
         let s = p.push(store, &RemoveDeadArgs, &s);

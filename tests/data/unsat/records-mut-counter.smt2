@@ -1,0 +1,16 @@
+; As sat/records-mut-counter.smt2, with a query that holds after six steps: the derivation of
+; the flattened system is translated back with each record rebuilt from its fields.
+(set-logic HORN)
+(declare-datatypes ((Mut 0) (Pair 0))
+  (((mut (cur Int) (ret Int)))
+   ((pair (fst Mut) (flag Bool)))))
+(declare-fun inv (Pair Int) Bool)
+(assert (forall ((p Pair))
+  (=> (= p (pair (mut 0 7) true)) (inv p 0))))
+(assert (forall ((p Pair) (q Pair) (k Int))
+  (=> (and (inv p k) (< k 10) ((_ is pair) p)
+           (= q (ite (flag p) (pair (mut (+ (cur (fst p)) 1) (ret (fst p))) true) p)))
+      (inv q (+ k 1)))))
+(assert (forall ((p Pair) (k Int))
+  (=> (and (inv p k) (= (cur (fst p)) 6) (distinct p (pair (mut 0 7) true))) false)))
+(check-sat)
