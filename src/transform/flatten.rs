@@ -13,7 +13,7 @@
 //! each leaf of a record parameter through its selectors; a derivation gets each record
 //! variable's value rebuilt from its leaves with the constructor.
 
-use super::{default_value, BackError, BackTranslator, Transform};
+use super::{default_value, BackError, BackTranslator, Identity, Transform};
 use crate::chc::{Atom, Clause, Head, System};
 use crate::clock::Deadline;
 use crate::term::{CtorId, DatatypeId, Op, Sort, Term, TermId, TermStore, Value, VarId};
@@ -302,23 +302,6 @@ struct Back {
     leaves: HashMap<VarId, Vec<VarId>>,
 }
 
-/// The identity, when nothing was flattened.
-struct Identity;
-
-impl BackTranslator for Identity {
-    fn model(&self, _: &TermStore, model: Model, _: Deadline) -> Model {
-        model
-    }
-    fn derivation(
-        &self,
-        _: &TermStore,
-        d: Derivation,
-        _: Deadline,
-    ) -> Result<Derivation, BackError> {
-        Ok(d)
-    }
-}
-
 impl Transform for FlattenRecords {
     fn name(&self) -> &'static str {
         "flatten"
@@ -459,15 +442,8 @@ impl BackTranslator for Back {
                 return Err(BackError::NoSuchClause(i));
             }
             let c = self.orig.clause(n.clause);
-            let mut vars: Vec<VarId> = store.free_vars(c.constraint).into_iter().collect();
-            for a in c.body.iter().chain(c.head_atom()) {
-                vars.extend(a.args.iter().copied());
-            }
             let mut assignment: BTreeMap<VarId, Value> = BTreeMap::new();
-            for v in vars {
-                if assignment.contains_key(&v) {
-                    continue;
-                }
+            for v in c.vars(store) {
                 let value = match self.leaves.get(&v) {
                     Some(leaves) => {
                         let mut values = leaves.iter().map(|l| {

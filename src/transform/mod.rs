@@ -238,6 +238,24 @@ impl Preprocess {
     }
 }
 
+/// The back-translator of a system left as it is.
+pub(crate) struct Identity;
+
+impl BackTranslator for Identity {
+    fn model(&self, _store: &TermStore, model: Model, _deadline: Deadline) -> Model {
+        model
+    }
+
+    fn derivation(
+        &self,
+        _store: &TermStore,
+        d: Derivation,
+        _deadline: Deadline,
+    ) -> Result<Derivation, BackError> {
+        Ok(d)
+    }
+}
+
 /// A default value of `sort` (a smallest ground constructor term for datatypes).
 pub(crate) fn default_value(store: &TermStore, sort: &Sort) -> Value {
     store

@@ -20,7 +20,7 @@
 //! disjunction over `v` of `b = v ∧ M(P@v)(x)`; a derivation step gets the Boolean values of
 //! its clause instance back.
 
-use super::{BackError, BackTranslator, Transform};
+use super::{BackError, BackTranslator, Identity, Transform};
 use crate::chc::{Atom, Clause, ClauseId, Head, PredId, System};
 use crate::clock::Deadline;
 use crate::smt::{SatResult, Smt};
@@ -432,23 +432,5 @@ impl BackTranslator for Back {
             })
             .collect::<Result<_, _>>()?;
         Ok(Derivation { nodes })
-    }
-}
-
-/// The back-translator of a system left as it is.
-struct Identity;
-
-impl BackTranslator for Identity {
-    fn model(&self, _store: &TermStore, model: Model, _deadline: Deadline) -> Model {
-        model
-    }
-
-    fn derivation(
-        &self,
-        _store: &TermStore,
-        d: Derivation,
-        _deadline: Deadline,
-    ) -> Result<Derivation, BackError> {
-        Ok(d)
     }
 }

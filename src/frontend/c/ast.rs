@@ -366,6 +366,61 @@ pub enum ExprKind {
 }
 
 impl Expr {
+    /// The direct operands, in source order (a call's callee first): the one place that knows
+    /// the shape of every kind, for walks over expressions.
+    pub fn operands(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::IncDec(_, _, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::SizeofExpr(a)
+            | ExprKind::Member(a, _, _)
+            | ExprKind::Designated(_, a) => vec![a],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => vec![a, b],
+            ExprKind::Cond(c, a, b) => vec![c, a, b],
+            ExprKind::Call(f, args) => std::iter::once(&**f).chain(args.iter()).collect(),
+            ExprKind::InitList(items) => items.iter().collect(),
+            ExprKind::Ident(_)
+            | ExprKind::Int(_)
+            | ExprKind::Char(_)
+            | ExprKind::Str
+            | ExprKind::Float
+            | ExprKind::SizeofType(_)
+            | ExprKind::Unsupported(_)
+            | ExprKind::TooDeep => vec![],
+        }
+    }
+
+    /// [`Expr::operands`], to rewrite them.
+    pub fn operands_mut(&mut self) -> Vec<&mut Expr> {
+        match &mut self.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::IncDec(_, _, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::SizeofExpr(a)
+            | ExprKind::Member(a, _, _)
+            | ExprKind::Designated(_, a) => vec![a],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => vec![a, b],
+            ExprKind::Cond(c, a, b) => vec![c, a, b],
+            ExprKind::Call(f, args) => std::iter::once(&mut **f).chain(args.iter_mut()).collect(),
+            ExprKind::InitList(items) => items.iter_mut().collect(),
+            ExprKind::Ident(_)
+            | ExprKind::Int(_)
+            | ExprKind::Char(_)
+            | ExprKind::Str
+            | ExprKind::Float
+            | ExprKind::SizeofType(_)
+            | ExprKind::Unsupported(_)
+            | ExprKind::TooDeep => vec![],
+        }
+    }
+
     /// Builds an expression; one nested too deeply becomes [`ExprKind::TooDeep`] (its operands
     /// are dropped then, each at most [`MAX_NESTING`] deep).
     pub fn new(kind: ExprKind, l: usize, r: usize) -> Self {

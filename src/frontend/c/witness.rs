@@ -249,10 +249,7 @@ fn call_end(program: &Program, src: &str, site: usize) -> Option<usize> {
     let text = src.get(span.start..span.end)?;
     // `__VERIFIER_nondet_T()`, or TriCera's `nondet()`, `__nondet()`, `nondet_T()`.
     let name = text.split('(').next()?.trim();
-    let call = name.starts_with("__VERIFIER_nondet_")
-        || name == "nondet"
-        || name == "__nondet"
-        || name.starts_with("nondet_");
+    let call = name.starts_with("__VERIFIER_nondet_") || super::resolve::nondet_by_convention(name);
     (call && text.ends_with(')')).then(|| span.end - 1)
 }
 

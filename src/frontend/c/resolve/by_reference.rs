@@ -304,48 +304,8 @@ fn substitute(e: &mut Expr, aliases: &[(String, String)], copies: &[(String, Str
         }
         return;
     }
-    for x in operands_mut(e) {
+    for x in e.operands_mut() {
         substitute(x, aliases, copies);
-    }
-}
-
-/// [`operands`], to rewrite them.
-fn operands_mut(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Unary(_, a)
-        | ExprKind::IncDec(_, _, a)
-        | ExprKind::Cast(_, a)
-        | ExprKind::SizeofExpr(a)
-        | ExprKind::Member(a, _, _)
-        | ExprKind::Designated(_, a) => vec![a],
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index(a, b) => vec![a, b],
-        ExprKind::Cond(c, a, b) => vec![c, a, b],
-        ExprKind::Call(f, args) => std::iter::once(&mut **f).chain(args.iter_mut()).collect(),
-        ExprKind::InitList(items) => items.iter_mut().collect(),
-        _ => vec![],
-    }
-}
-
-/// The direct operands of `e` (the callee of a call included).
-fn operands(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Unary(_, a)
-        | ExprKind::IncDec(_, _, a)
-        | ExprKind::Cast(_, a)
-        | ExprKind::SizeofExpr(a)
-        | ExprKind::Member(a, _, _)
-        | ExprKind::Designated(_, a) => vec![a],
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b)
-        | ExprKind::Index(a, b) => vec![a, b],
-        ExprKind::Cond(c, a, b) => vec![c, a, b],
-        ExprKind::Call(f, args) => std::iter::once(&**f).chain(args.iter()).collect(),
-        ExprKind::InitList(items) => items.iter().collect(),
-        _ => vec![],
     }
 }
 
@@ -357,7 +317,7 @@ fn idents(e: &Expr, deref: bool, out: &mut Vec<(String, bool)>) {
         return;
     }
     let under = matches!(e.kind, ExprKind::Unary(UnOp::Deref, _));
-    for x in operands(e) {
+    for x in e.operands() {
         idents(x, under, out);
     }
 }
@@ -401,7 +361,7 @@ fn stmt_any(s: &Stmt, p: &mut dyn FnMut(&Expr) -> bool) -> bool {
 }
 
 fn expr_any(e: &Expr, p: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    p(e) || operands(e).into_iter().any(|x| expr_any(x, p))
+    p(e) || e.operands().into_iter().any(|x| expr_any(x, p))
 }
 
 fn is_call_of(e: &Expr, name: &str) -> bool {

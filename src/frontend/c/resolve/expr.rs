@@ -216,8 +216,7 @@ impl Resolver {
                     // (or `__nondet()`, `nondet_T()`) without arguments is any value of its
                     // integer type (not a pointer: those have full types).
                     let by_convention =
-                        (name == "nondet" || name == "__nondet" || name.starts_with("nondet_"))
-                            && !self.types.sigs.contains_key(name);
+                        nondet_by_convention(name) && !self.types.sigs.contains_key(name);
                     if let (Some(ty), true) = (sig.ret, by_convention && args.is_empty()) {
                         self.sites.push(NondetSite { ty, span });
                         return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), ty));
@@ -294,6 +293,13 @@ fn current(ty: CType, span: Span) -> IExpr {
         ty,
         span,
     }
+}
+
+/// Whether a function declared without a definition is a nondet value by TriCera's and
+/// older tasks' convention: `nondet`, `__nondet`, `nondet_T` (besides SV-COMP's
+/// `__VERIFIER_nondet_T`, a built-in).
+pub fn nondet_by_convention(name: &str) -> bool {
+    name == "nondet" || name == "__nondet" || name.starts_with("nondet_")
 }
 
 fn nondet_type(name: &str, model: DataModel) -> Option<CType> {

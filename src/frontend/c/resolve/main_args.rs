@@ -99,32 +99,8 @@ fn expr_names(e: &Expr, name: &str) -> bool {
     while let Some(e) = stack.pop() {
         match &e.kind {
             ExprKind::Ident(n) if n == name => return true,
-            ExprKind::Ident(_)
-            | ExprKind::Int(_)
-            | ExprKind::Char(_)
-            | ExprKind::Str
-            | ExprKind::Float
-            | ExprKind::SizeofType(_) => {}
-            ExprKind::Unary(_, a)
-            | ExprKind::IncDec(_, _, a)
-            | ExprKind::Cast(_, a)
-            | ExprKind::Member(a, _, _)
-            | ExprKind::Designated(_, a)
-            | ExprKind::SizeofExpr(a) => stack.push(a),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b)
-            | ExprKind::Index(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            ExprKind::Cond(a, b, c) => stack.extend([&**a, &**b, &**c]),
-            ExprKind::Call(f, args) => {
-                stack.push(f);
-                stack.extend(args.iter());
-            }
-            ExprKind::InitList(items) => stack.extend(items.iter()),
             ExprKind::Unsupported(_) | ExprKind::TooDeep => return true,
+            _ => stack.extend(e.operands()),
         }
     }
     false

@@ -316,19 +316,11 @@ fn check_static_locals(program: &Program, instances: &[usize]) -> Result<(), CEr
 /// in it (`runs`) and, through calls, its callers' instances; saturated at 2 ("several").
 /// Zero for a function no thread runs or calls.
 fn instances(p: &Program, runs: &[usize]) -> Vec<usize> {
-    let mut callees: Vec<Vec<usize>> = vec![vec![]; p.functions.len()];
-    for (f, func) in p.functions.iter().enumerate() {
-        for e in &func.cfa.edges {
-            for x in e.op.exprs() {
-                let mut xs = vec![x];
-                while let Some(x) = xs.pop() {
-                    if let IExprKind::Call(g, _) = x.kind {
-                        if !callees[f].contains(&g) {
-                            callees[f].push(g);
-                        }
-                    }
-                    xs.extend(x.operands());
-                }
+    let mut callers: Vec<Vec<usize>> = vec![vec![]; p.functions.len()];
+    for (f, gs) in p.callees().into_iter().enumerate() {
+        for g in gs {
+            if g < callers.len() && !callers[g].contains(&f) {
+                callers[g].push(f);
             }
         }
     }
@@ -337,10 +329,7 @@ fn instances(p: &Program, runs: &[usize]) -> Vec<usize> {
     while changed {
         changed = false;
         for g in 0..p.functions.len() {
-            let from_callers: usize = (0..p.functions.len())
-                .filter(|&f| callees[f].contains(&g))
-                .map(|f| count[f])
-                .sum();
+            let from_callers: usize = callers[g].iter().map(|&f| count[f]).sum();
             let n = (runs[g] + from_callers).min(2);
             if n > count[g] {
                 count[g] = n;
