@@ -442,6 +442,9 @@ pub enum MemViolation {
     /// Blocks still allocated at `abort()`/`exit()` (a property-dependent question the
     /// interpreter leaves open).
     LeakAtAbort = 4,
+    /// An allocation the model cannot represent (a block of a variable size larger than its
+    /// site's stride, or of a negative size): no violation, no answer.
+    Limit = 5,
 }
 
 impl MemChecks {
@@ -462,13 +465,14 @@ impl MemViolation {
             2 => MemViolation::Free,
             3 => MemViolation::LeakAtEnd,
             4 => MemViolation::LeakAtAbort,
+            5 => MemViolation::Limit,
             _ => return None,
         })
     }
 }
 
-/// The heap of a program: one allocation site per `malloc`/`calloc` call in the source, each
-/// an unbounded array of blocks of one type and constant length (see `resolve/heap.rs`).
+/// The heap of a program: one allocation site per `malloc`/`calloc`/`alloca` call in the
+/// source, each an unbounded array of blocks of one type (see `resolve/heap.rs`).
 #[derive(Clone, Debug, Default)]
 pub struct Heap {
     /// The allocation sites.
@@ -515,12 +519,14 @@ pub enum HeapOpKind {
 }
 
 /// An allocation site: per cell of its element type, a global integer array of
-/// [`HeapSite::capacity`] elements with its first address; a state array per element (0 never
-/// allocated, 1 live block start, 2 freed block start, 3 live inside a block, 4 freed inside
-/// a block) and the index of the next block.
+/// [`HeapSite::capacity`] elements with its first address; a state array and the index of the
+/// next block. States: 0 never allocated, 1 live block start, 2 freed block start, 3 live inside
+/// a block, 4 freed inside a block; a stack site's (`alloca`) are the same plus
+/// [`STACK_STATE`] (5 live start, 6 dead start, 7 live inside, 8 dead inside). A block of a
+/// variable size has a state only at its start (see [`BlockSize::Variable`]).
 #[derive(Clone, Debug)]
 pub struct HeapSite {
-    /// The `malloc`/`calloc` call.
+    /// The `malloc`/`calloc`/`alloca` call.
     pub span: Span,
     /// The cells' global arrays, in field order.
     pub cells: Vec<usize>,
@@ -531,14 +537,62 @@ pub struct HeapSite {
     /// The next free element.
     pub next: usize,
     /// Elements per block.
-    pub block: u64,
-    /// Elements per cell array (blocks are separated by one never-allocated element).
+    pub block: BlockSize,
+    /// Elements per cell array (blocks are separated by at least one never-allocated
+    /// element).
     pub capacity: u64,
     /// Whether the block is zeroed (`calloc`), else its elements are any values: then the
-    /// nondet sites from this one on give them, element by element, cell by cell.
+    /// nondet sites from this one on give them, element by element, cell by cell (a block of
+    /// a variable size: one nondet site per cell, each cell array's initial contents).
     pub zeroed: bool,
-    /// The first of the site's `block * cells` nondet sites (when not zeroed).
+    /// The first of the site's nondet sites (when not zeroed).
     pub nondet: usize,
+    /// For `alloca`: the function whose return ends the block's life, and its local holding
+    /// the start of the block this call allocated (-1 before): such blocks are not freed, not
+    /// counted as live heap blocks, and invalid after the return.
+    pub stack: Option<(usize, VarRef)>,
+}
+
+/// What a stack site adds to a heap site's states.
+pub const STACK_STATE: i64 = 4;
+
+/// The number of elements of a site's blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockSize {
+    /// A constant: every element has its own state.
+    Fixed(u64),
+    /// The allocation's argument: block `k` starts at element `k * stride`, its state and its
+    /// size (the global array `sizes`) are at that element; an element is in the block when
+    /// its offset from the start is below the size. An allocation of more than `stride - 1`
+    /// elements (or of a negative number) calls the violation function with
+    /// [`MemViolation::Limit`]: the model cannot say.
+    Variable {
+        /// The global array of block sizes.
+        sizes: usize,
+        /// Elements between block starts.
+        stride: u64,
+    },
+}
+
+impl HeapSite {
+    /// The site's hidden globals: its cells, state, next-block counter and block sizes.
+    pub fn globals(&self) -> impl Iterator<Item = usize> + '_ {
+        let sizes = match self.block {
+            BlockSize::Variable { sizes, .. } => Some(sizes),
+            BlockSize::Fixed(_) => None,
+        };
+        let own = [self.state, self.next].into_iter().chain(sizes);
+        self.cells.iter().copied().chain(own)
+    }
+
+    /// What this site adds to the heap states (0, or [`STACK_STATE`] for `alloca`).
+    pub fn state_offset(&self) -> i64 {
+        if self.stack.is_some() {
+            STACK_STATE
+        } else {
+            0
+        }
+    }
 }
 
 /// Marks every function that calls a marked one, directly or through other calls (`callees[f]`

@@ -9,7 +9,7 @@
 //! [`super`]; must not execute statements.
 
 use super::{Machine, Outcome};
-use crate::frontend::c::ir::{HeapSite, MemViolation};
+use crate::frontend::c::ir::{BlockSize, HeapSite, MemViolation};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
 use std::collections::BTreeSet;
@@ -26,13 +26,52 @@ pub struct Violation {
     pub at: usize,
 }
 
-/// Element `idx` of site `s`'s state array.
-fn state(m: &Machine<'_>, s: &HeapSite, idx: &BigInt) -> i64 {
+/// Element `idx` of the global array `g` (0 where never written).
+fn read(m: &Machine<'_>, g: usize, idx: &BigInt) -> BigInt {
     m.global_arrays
-        .get(&s.state)
+        .get(&g)
         .and_then(|a| a.elems.get(idx).cloned())
-        .and_then(|v| v.to_i64())
-        .unwrap_or(0)
+        .unwrap_or_default()
+}
+
+/// The state of element `idx` of site `s` (the codes of [`HeapSite`]: a block of a variable
+/// size has its state at its start only; inside it, this gives the start's plus two, as for
+/// a block of a fixed size).
+fn state(m: &Machine<'_>, s: &HeapSite, idx: &BigInt) -> i64 {
+    match s.block {
+        BlockSize::Fixed(_) => read(m, s.state, idx).to_i64().unwrap_or(0),
+        BlockSize::Variable { sizes, stride } => {
+            let offset = idx % BigInt::from(stride);
+            let start = idx - &offset;
+            let at_start = read(m, s.state, &start).to_i64().unwrap_or(0);
+            if at_start == 0 || offset >= read(m, sizes, &start) {
+                0
+            } else if offset.is_zero() {
+                at_start
+            } else {
+                at_start + 2
+            }
+        }
+    }
+}
+
+/// The block that element `idx` of site `s` lies in: its start and number of elements.
+fn block_of(m: &Machine<'_>, s: &HeapSite, idx: &BigInt) -> (BigInt, BigInt) {
+    match s.block {
+        BlockSize::Fixed(n) => {
+            let mut start = idx.clone();
+            while matches!(state(m, s, &start) - s.state_offset(), 3 | 4) && start > BigInt::zero()
+            {
+                start -= 1;
+            }
+            (start, BigInt::from(n))
+        }
+        BlockSize::Variable { sizes, stride } => {
+            let start = idx - idx % BigInt::from(stride);
+            let n = read(m, sizes, &start);
+            (start, n)
+        }
+    }
 }
 
 /// The site, cell number and element an address lies in.
@@ -69,7 +108,7 @@ impl Machine<'_> {
             }
         }
         if let Some((s, _, i)) = locate(&self.p.heap.sites, address) {
-            if matches!(state(self, s, &i), 1 | 3) {
+            if matches!(state(self, s, &i) - s.state_offset(), 1 | 3) {
                 let line = (self.line_of)(s.span.start);
                 return gap(format!("a live block allocated at line {line}"));
             }
@@ -96,6 +135,9 @@ impl Machine<'_> {
                     }
                     match locate(sites, &ptr).map(|(s, _, i)| state(self, s, &i)) {
                         Some(2 | 4) => "dereference of a freed pointer".to_owned(),
+                        Some(6 | 8) => "dereference of a block allocated by `alloca` after its \
+                                        function returned"
+                            .to_owned(),
                         Some(_) => "dereference outside an allocated block".to_owned(),
                         None => {
                             "invalid dereference (out of bounds, dangling or uninitialised pointer)"
@@ -117,6 +159,7 @@ impl Machine<'_> {
                         }
                         2 => "double free",
                         3 | 4 => "free of a pointer into the middle of a block",
+                        5..=8 => "free of a block allocated by `alloca`",
                         _ => "free of a pointer that is not the start of an allocated block",
                     },
                     Some(_) => "free of a pointer to a field of a block",
@@ -140,6 +183,18 @@ impl Machine<'_> {
                     "blocks still allocated at abort()/exit() (line {}): not decided",
                     (self.line_of)(at)
                 ))
+            }
+            Some(MemViolation::Limit) => {
+                let stride = sites.iter().find_map(|s| match s.block {
+                    BlockSize::Variable { stride, .. } if s.span.start == at => Some(stride),
+                    _ => None,
+                });
+                return Outcome::Stuck(format!(
+                    "an allocation of {ptr} elements at line {}: blocks of a variable size hold \
+                     from 0 to {} elements in the model",
+                    (self.line_of)(at),
+                    stride.unwrap_or(1) - 1
+                ));
             }
             None => return Outcome::Stuck("an unknown memory violation".to_owned()),
         };
@@ -180,7 +235,7 @@ impl Machine<'_> {
         // Reachability from the globals, through live blocks.
         let heap_globals: BTreeSet<usize> = sites
             .iter()
-            .flat_map(|s| s.cells.iter().copied().chain([s.state, s.next]))
+            .flat_map(HeapSite::globals)
             .chain(self.p.heap.live)
             .collect();
         let mut work: Vec<BigInt> = vec![];
@@ -199,21 +254,19 @@ impl Machine<'_> {
                 continue;
             };
             let k = sites.iter().position(|x| std::ptr::eq(x, s)).unwrap_or(0);
-            // The block's start: back over inner elements.
-            let mut start = i;
-            while state(self, s, &start) == 3 && start > BigInt::zero() {
-                start -= 1;
-            }
+            let (start, n) = block_of(self, s, &i);
             if state(self, s, &start) != 1 || !reached.insert((k, start.clone())) {
                 continue;
             }
-            for j in 0..s.block {
-                let e = &start + BigInt::from(j);
+            let end = &start + &n;
+            let mut e = start;
+            while e < end {
                 for &c in &s.cells {
                     if let Some(x) = self.global_arrays.get(&c).and_then(|a| a.elems.get(&e)) {
                         work.push(x.clone());
                     }
                 }
+                e += 1;
             }
         }
         let lost: Vec<&(usize, BigInt)> = live.iter().filter(|b| !reached.contains(b)).collect();

@@ -1,22 +1,29 @@
 //! Heap operations in the resolver: `malloc`, `calloc`, `free`, `NULL`, `sizeof`. Part of
 //! [`super`]; the allocation sites' operations are lowered by `heap_lower.rs`.
 //!
-//! Design: every `malloc`/`calloc` call in the source is an *allocation site*. Its size must
-//! be a constant number of elements of one type, read off the argument: `sizeof(T)`,
-//! `sizeof e`, `n * sizeof(T)` or `sizeof(T) * n` with `n` a constant (`calloc(n, sizeof(T))`
-//! alike), or a constant number of bytes (a block of `char`s, which only `char` accesses
-//! may read). The site is an unbounded array of such blocks, flattened like an array of structs
-//! (`struct_array.rs`): one global integer array per cell of `T`, [`CAPACITY`] elements each,
-//! plus a state array and a next-block counter (see [`crate::frontend::c::ir::HeapSite`]).
-//! For the points-to analysis the site is one abstract object; its cells get addresses like
-//! any other object's, so a pointer to a heap element is an address in the first cell's
-//! range and `p->f` moves it into `f`'s range. The call itself becomes a pointer site
-//! ([`SiteKind::Alloc`]); `free(p)` saves `p` and becomes [`SiteKind::Free`].
+//! Design: every `malloc`/`calloc`/`alloca` call in the source is an *allocation site*. Its
+//! size is a number of elements of one type, read off the argument: `sizeof(T)`, `sizeof e`,
+//! `n * sizeof(T)` or `sizeof(T) * n` (`calloc(n, sizeof(T))` alike), or a number of bytes (a
+//! block of `char`s, which only `char` accesses may read). The site is an unbounded array of
+//! such blocks, flattened like an array of structs (`struct_array.rs`): one global integer
+//! array per cell of `T`, plus a state array and a next-block counter (see
+//! [`crate::frontend::c::ir::HeapSite`]). A constant count from 1 to [`MAX_BLOCK`] gives blocks
+//! of that fixed size, every element with its own state ([`CAPACITY`] elements per array);
+//! any other count (a variable, zero, a large constant) gives blocks of a variable size, one
+//! per [`STRIDE`] elements of [`VAR_CAPACITY`], whose size the site records at the block's
+//! start (its elements' contents are the cell arrays' initial ones, any values unless zeroed:
+//! blocks are never reused). For the points-to analysis the site is one abstract object; its
+//! cells get addresses like any other object's, so a pointer to a heap element is an address
+//! in the first cell's range and `p->f` moves it into `f`'s range. The call itself becomes a
+//! pointer site ([`SiteKind::Alloc`], after the count is saved in a temporary when it is
+//! variable); `free(p)` saves `p` and becomes [`SiteKind::Free`]. `alloca` makes a *stack*
+//! site: the block dies when its function returns (`heap_lower.rs`), so it may not be called
+//! in a loop (one block per call of the function).
 //!
 //! `NULL` (from `<stdlib.h>`/`<stddef.h>`, whose text is never read) is the null pointer
 //! constant when the program does not define it. `sizeof` elsewhere is the size in bytes of a
 //! scalar or pointer type under the data model; `sizeof` of a struct outside an allocation,
-//! `realloc`, `alloca` and allocation sizes of other shapes are `unsupported`.
+//! `realloc` and allocation sizes of other shapes are `unsupported`.
 //!
 //! Must not: lay out addresses or lower the sites (that is `lower.rs` and `heap_lower.rs`).
 
@@ -35,8 +42,23 @@ use num_traits::ToPrimitive;
 /// (an out-of-memory failure the model does not return as `NULL`).
 pub(super) const CAPACITY: u64 = 1 << 20;
 
-/// The largest number of elements of one block (each is initialised one by one).
+/// The largest number of elements of a block of a fixed size (each is initialised one by one).
 const MAX_BLOCK: u64 = 64;
+
+/// Elements per cell array of a site of blocks of a variable size.
+pub(super) const VAR_CAPACITY: u64 = 1 << 22;
+
+/// Elements between the starts of two blocks of a variable size: at most `STRIDE - 1`
+/// elements per block, `VAR_CAPACITY / STRIDE` blocks per site.
+pub(super) const STRIDE: u64 = 1 << 12;
+
+/// The number of elements of an allocation.
+enum Count {
+    /// A constant.
+    Const(BigInt),
+    /// Computed when the program runs (a value of the pointer type).
+    Var(IExpr),
+}
 
 /// The functions of `<stdlib.h>` this module handles.
 pub(super) const HEAP_FUNCTIONS: &[&str] = &["malloc", "calloc", "free", "realloc", "alloca"];
@@ -66,22 +88,24 @@ impl Resolver {
         };
         let pty = self.ptr_ctype();
         match name {
-            "malloc" => {
+            "malloc" | "alloca" => {
                 arity(1)?;
+                let stack = name == "alloca";
+                if stack && self.jumps.contains(&true) {
+                    return Err(unsupported(span, "`alloca` in a loop"));
+                }
                 let (t, n) = self.alloc_size(&args[0], None)?;
-                Ok(Some(self.alloc_site(t, n, false, span)?))
+                Ok(Some(self.alloc_site(t, n, false, stack, span)?))
             }
             "calloc" => {
                 arity(2)?;
                 let count = self.expr(&args[0])?;
-                let k = fold(&count).ok_or_else(|| {
-                    unsupported(
-                        args[0].span,
-                        "`calloc` of a non-constant number of elements",
-                    )
-                })?;
-                let (t, n) = self.alloc_size(&args[1], Some(k))?;
-                Ok(Some(self.alloc_site(t, n, true, span)?))
+                let count = match fold(&count) {
+                    Some(k) => Count::Const(k),
+                    None => Count::Var(convert(count, pty)),
+                };
+                let (t, n) = self.alloc_size(&args[1], Some(count))?;
+                Ok(Some(self.alloc_site(t, n, true, false, span)?))
             }
             "free" => {
                 arity(1)?;
@@ -104,41 +128,56 @@ impl Resolver {
 
     /// The element type and number of elements of an allocation of `size` bytes (times
     /// `count`, for `calloc`).
-    fn alloc_size(&mut self, size: &Expr, count: Option<BigInt>) -> Result<(FTy, u64), CError> {
+    fn alloc_size(&mut self, size: &Expr, count: Option<Count>) -> Result<(FTy, Count), CError> {
         let shape = || {
             unsupported(
                 size.span,
-                "allocation sizes other than a constant multiple of `sizeof(T)`",
+                "allocation sizes other than a multiple of `sizeof(T)` or a number of bytes",
             )
         };
+        let pty = self.ptr_ctype();
         let (t, k) = match &size.kind {
-            ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => {
-                (self.sizeof_type(size)?.ok_or_else(shape)?, BigInt::from(1))
-            }
+            ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => (
+                self.sizeof_type(size)?.ok_or_else(shape)?,
+                Count::Const(BigInt::from(1)),
+            ),
             ExprKind::Binary(BinOp::Mul, a, b) => {
                 let (s, n) = match self.sizeof_type(a)? {
                     Some(t) => (t, b),
                     None => (self.sizeof_type(b)?.ok_or_else(shape)?, a),
                 };
-                let n = self.expr(n)?;
-                (s, fold(&n).ok_or_else(shape)?)
+                (s, self.count(n)?)
             }
-            // A constant number of bytes: a block of `char`s (an access through a pointer to
-            // another type is refused by the lowering).
-            _ => {
-                let n = self.expr(size)?;
-                (FTy::Scalar(CType::CHAR), fold(&n).ok_or_else(shape)?)
+            // A number of bytes: a block of `char`s (an access through a pointer to another
+            // type is refused by the lowering).
+            _ => (FTy::Scalar(CType::CHAR), self.count(size)?),
+        };
+        let total = match (k, count) {
+            (k, None) => k,
+            (Count::Const(a), Some(Count::Const(b))) => Count::Const(a * b),
+            (a, Some(b)) => {
+                let value = |c: Count| match c {
+                    Count::Const(k) => mk(IExprKind::Const(k), pty, size.span),
+                    Count::Var(e) => e,
+                };
+                let (a, b) = (value(a), value(b));
+                Count::Var(mk(
+                    IExprKind::Arith(BinOp::Mul, Box::new(a), Box::new(b)),
+                    pty,
+                    size.span,
+                ))
             }
         };
-        let total = k * count.unwrap_or_else(|| BigInt::from(1));
-        let n = total.to_u64().filter(|n| (1..=MAX_BLOCK).contains(n));
-        let n = n.ok_or_else(|| {
-            unsupported(
-                size.span,
-                "allocations of no element or of more than 64 elements",
-            )
-        })?;
-        Ok((t, n))
+        Ok((t, total))
+    }
+
+    /// The number `n` of elements in an allocation size `n * sizeof(T)`.
+    fn count(&mut self, n: &Expr) -> Result<Count, CError> {
+        let e = self.expr(n)?;
+        Ok(match fold(&e) {
+            Some(k) => Count::Const(k),
+            None => Count::Var(convert(e, self.ptr_ctype())),
+        })
     }
 
     /// The type `sizeof` names, when `e` is a `sizeof`.
@@ -184,8 +223,16 @@ impl Resolver {
         Ok(mk(IExprKind::Const(BigInt::from(bytes)), ty, e.span))
     }
 
-    /// A new allocation site of `n` elements of type `t`: its globals, and the site.
-    fn alloc_site(&mut self, t: FTy, n: u64, zeroed: bool, span: Span) -> Result<IExpr, CError> {
+    /// A new allocation site of `n` elements of type `t`: its globals, and the site (after
+    /// the count's temporary for blocks of a variable size). `stack`: an `alloca`.
+    fn alloc_site(
+        &mut self,
+        t: FTy,
+        n: Count,
+        zeroed: bool,
+        stack: bool,
+        span: Span,
+    ) -> Result<IExpr, CError> {
         if matches!(t, FTy::Void) {
             return Err(unsupported(span, "allocations of `void`"));
         }
@@ -196,28 +243,46 @@ impl Resolver {
                 "heap blocks of structs with array fields",
             ));
         }
+        let pty = self.ptr_ctype();
+        let fixed = match &n {
+            Count::Const(k) => k.to_u64().filter(|k| (1..=MAX_BLOCK).contains(k)),
+            Count::Var(_) => None,
+        };
+        let capacity = if fixed.is_some() {
+            CAPACITY
+        } else {
+            VAR_CAPACITY
+        };
         let index = self.heap.sites.len();
         let label = format!("heap#{index}");
         let mut cells = vec![];
         for (suffix, leaf) in self.cells(&t) {
             let ty = self.leaf_ctype(&leaf);
-            cells.push(self.heap_global(format!("{label}{suffix}"), ty, true, span));
+            cells.push(self.heap_global(format!("{label}{suffix}"), ty, Some(capacity), span));
         }
-        let state = self.heap_global(format!("{label}.state"), CType::INT, true, span);
-        let next = self.heap_global(format!("{label}.next"), CType::INT, false, span);
-        if self.heap.live.is_none() {
-            self.heap.live =
-                Some(self.heap_global("heap.live".to_owned(), CType::INT, false, span));
+        let state = self.heap_global(format!("{label}.state"), CType::INT, Some(capacity), span);
+        let next = self.heap_global(format!("{label}.next"), CType::INT, None, span);
+        let block = match fixed {
+            Some(n) => BlockSize::Fixed(n),
+            None => BlockSize::Variable {
+                sizes: self.heap_global(format!("{label}.size"), pty, Some(capacity), span),
+                stride: STRIDE,
+            },
+        };
+        if self.heap.live.is_none() && !stack {
+            self.heap.live = Some(self.heap_global("heap.live".to_owned(), CType::INT, None, span));
         }
         let nondet = self.sites.len();
         if !zeroed {
-            for _ in 0..n {
+            // Fixed: one nondet site per element and cell; variable: one per cell array.
+            for _ in 0..fixed.unwrap_or(1) {
                 for &c in &cells {
                     let ty = self.globals[c].ty;
                     self.sites.push(NondetSite { ty, span });
                 }
             }
         }
+        let stack = stack.then(|| (self.func_index(), self.temp(pty, span)));
         self.heap.sites.push(HeapSite {
             nondet,
             span,
@@ -225,21 +290,40 @@ impl Resolver {
             bases: vec![],
             state,
             next,
-            block: n,
-            capacity: CAPACITY,
+            block,
+            capacity,
             zeroed,
+            stack,
         });
-        Ok(self.site(SiteKind::Alloc { heap: index }, self.ptr_ctype(), span))
+        let (save, count) = match n {
+            Count::Var(e) if fixed.is_none() => {
+                let temp = self.temp(pty, span);
+                (
+                    Some(mk(IExprKind::Assign(temp, Box::new(e)), pty, span)),
+                    Some(temp),
+                )
+            }
+            Count::Const(k) if fixed.is_none() => {
+                let temp = self.temp(pty, span);
+                let e = mk(IExprKind::Const(k), pty, span);
+                (
+                    Some(mk(IExprKind::Assign(temp, Box::new(e)), pty, span)),
+                    Some(temp),
+                )
+            }
+            _ => (None, None),
+        };
+        let site = self.site(SiteKind::Alloc { heap: index, count }, pty, span);
+        Ok(match save {
+            Some(save) => comma(save, site),
+            None => site,
+        })
     }
 
-    /// A hidden global of the heap: an array of [`CAPACITY`] elements or a scalar, zero.
-    fn heap_global(&mut self, name: String, ty: CType, array: bool, span: Span) -> usize {
+    /// A hidden global of the heap: an array of `capacity` elements or a scalar, zero.
+    fn heap_global(&mut self, name: String, ty: CType, capacity: Option<u64>, span: Span) -> usize {
         let g = self.globals.len();
-        let dims = if array {
-            vec![Dim::Const(BigInt::from(CAPACITY))]
-        } else {
-            vec![]
-        };
+        let dims = capacity.map_or(vec![], |n| vec![Dim::Const(BigInt::from(n))]);
         self.globals.push(VarInfo {
             name,
             ty,

@@ -89,21 +89,6 @@ pub(super) fn comma(a: IExpr, b: IExpr) -> IExpr {
     mk(IExprKind::Comma(Box::new(a), Box::new(b)), ty, span)
 }
 
-/// `var[index] = value` (the value of the element type).
-fn set(var: usize, index: IExpr, value: IExpr, ty: CType) -> IExpr {
-    let span = index.span;
-    mk(
-        IExprKind::SetElem {
-            var: VarRef::Global(var),
-            index: vec![index],
-            value: Box::new(value),
-            post: false,
-        },
-        ty,
-        span,
-    )
-}
-
 impl Lower<'_> {
     /// The end of an execution at an invalid operation of kind `kind` at `span` on the
     /// address `t`: a memory violation when the property checks it, else undefined behaviour
@@ -150,7 +135,7 @@ impl Lower<'_> {
                 .any(|(c, _)| lw.objects.heap.contains_key(c))
         };
         let kind = match site.kind {
-            SiteKind::Alloc { heap } => HeapOpKind::Alloc(heap),
+            SiteKind::Alloc { heap, .. } => HeapOpKind::Alloc(heap),
             SiteKind::Free { temp } => HeapOpKind::Free(temp),
             SiteKind::Load { temp, off } if on_heap(self, temp) => HeapOpKind::Load(temp, off),
             SiteKind::Store { temp, off, .. } if on_heap(self, temp) => {
@@ -178,122 +163,126 @@ impl Lower<'_> {
         self.end_call(int(0, pointer_type(), span))
     }
 
-    /// The element of allocation site `h` that `temp` addresses through cell `c` is live.
+    /// The element of allocation site `h` that `temp` addresses through cell `c` is live (the
+    /// address is known to lie in `c`'s range).
     pub(super) fn live_element(&self, h: usize, c: u32, temp: VarRef, span: Span) -> IExpr {
-        let state = self.program.heap.sites[h].state;
+        let site = &self.program.heap.sites[h];
         let pty = self.program.var(self.f(), temp).ty;
-        let t = mk(IExprKind::Var(temp), pty, span);
-        let base = int(i128::from(self.objects.base(c)), pty, span);
-        let idx = bin(IExprKind::Arith, BinOp::Sub, t, base, pty);
-        let elem = || {
-            mk(
-                IExprKind::Elem(VarRef::Global(state), vec![idx.clone()]),
-                CType::INT,
-                span,
-            )
-        };
-        let is = |v| {
-            bin(
-                IExprKind::Cmp,
-                BinOp::Eq,
-                elem(),
-                int(v, CType::INT, span),
-                CType::INT,
-            )
-        };
-        bin(IExprKind::Logic, BinOp::Or, is(1), is(3), CType::INT)
-    }
-
-    /// A new block of site `h`: its address (of type `ty`).
-    pub(super) fn alloc(&mut self, h: usize, ty: CType, span: Span) -> IExpr {
-        let site = self.program.heap.sites[h].clone();
-        let live = self.program.heap.live.expect("a site makes the live count");
-        let n = i128::from(site.block);
-        let i32t = CType::INT;
-        let next = || mk(IExprKind::Var(VarRef::Global(site.next)), i32t, span);
-        let at = |j: i128| {
-            bin(
-                IExprKind::Arith,
-                BinOp::Add,
-                next(),
-                int(j, i32t, span),
-                i32t,
-            )
-        };
-        // Full: the execution ends (no NULL is returned).
-        let full = bin(
-            IExprKind::Cmp,
-            BinOp::Gt,
-            at(n + 1),
-            int(i128::from(site.capacity), i32t, span),
-            i32t,
+        let x = Build::new(span);
+        let idx = x.sub(
+            x.local(temp, pty),
+            x.int(i128::from(self.objects.base(c)), pty),
         );
-        let stop = self.end_execution(span);
-        let mut out = mk(
-            IExprKind::Cond(Box::new(full), Box::new(stop), Box::new(int(0, i32t, span))),
-            i32t,
-            span,
-        );
-        let mut nondet = site.nondet;
-        for j in 0..n {
-            let s = if j == 0 { 1 } else { 3 };
-            out = comma(out, set(site.state, at(j), int(s, i32t, span), i32t));
-            for &g in &site.cells {
-                let cty = self.program.globals[g].ty;
-                let value = if site.zeroed {
-                    int(0, cty, span)
-                } else {
-                    nondet += 1;
-                    mk(IExprKind::Nondet(nondet - 1), cty, span)
-                };
-                out = comma(out, set(g, at(j), value, cty));
+        let live = 1 + site.state_offset();
+        match site.block {
+            BlockSize::Fixed(_) => {
+                let state = || x.elem(site.state, idx.clone(), CType::INT);
+                x.or(x.eq(state(), x.int(live.into(), CType::INT)), {
+                    x.eq(state(), x.int((live + 2).into(), CType::INT))
+                })
+            }
+            BlockSize::Variable { sizes, stride } => {
+                let offset = x.rem(idx.clone(), x.int(stride.into(), pty));
+                let start = x.sub(idx, offset.clone());
+                let state = x.elem(site.state, start.clone(), CType::INT);
+                let size = x.elem(sizes, start, pty);
+                x.and(
+                    x.eq(state, x.int(live.into(), CType::INT)),
+                    x.cmp(BinOp::Lt, offset, size),
+                )
             }
         }
-        let var = |g| mk(IExprKind::Var(VarRef::Global(g)), i32t, span);
-        let plus = |g, d| {
-            bin(
-                IExprKind::Arith,
-                BinOp::Add,
-                var(g),
-                int(d, i32t, span),
-                i32t,
-            )
+    }
+
+    /// A new block of site `h` (of `count` elements when the site's blocks have a variable
+    /// size): its address (of type `ty`).
+    pub(super) fn alloc(
+        &mut self,
+        h: usize,
+        count: Option<VarRef>,
+        ty: CType,
+        span: Span,
+    ) -> IExpr {
+        let site = self.program.heap.sites[h].clone();
+        let x = Build::new(span);
+        let i32t = CType::INT;
+        let next = || x.global(site.next, i32t);
+        let at = |j: i128| x.add(next(), x.int(j, i32t));
+        let step = match site.block {
+            BlockSize::Fixed(n) => i128::from(n) + 1,
+            BlockSize::Variable { stride, .. } => i128::from(stride),
         };
-        out = comma(
-            out,
-            mk(
-                IExprKind::Assign(VarRef::Global(live), Box::new(plus(live, 1))),
-                i32t,
-                span,
-            ),
-        );
-        out = comma(
-            out,
-            mk(
-                IExprKind::Assign(VarRef::Global(site.next), Box::new(plus(site.next, n + 1))),
-                i32t,
-                span,
-            ),
-        );
-        let base = int(i128::from(site.bases[0]), ty, span);
-        let start = super::convert(
-            bin(
-                IExprKind::Arith,
-                BinOp::Sub,
-                next(),
-                int(n + 1, i32t, span),
-                i32t,
-            ),
-            ty,
-        );
-        comma(out, bin(IExprKind::Arith, BinOp::Add, base, start, ty))
+        // Full: the execution ends (no NULL is returned).
+        let full = x.cmp(BinOp::Gt, at(step), x.int(i128::from(site.capacity), i32t));
+        let stop = self.end_execution(span);
+        let mut out = x.cond(full, stop, x.int(0, i32t), i32t);
+        let offset = site.state_offset();
+        match site.block {
+            BlockSize::Fixed(n) => {
+                let mut nondet = site.nondet;
+                for j in 0..i128::from(n) {
+                    let s = if j == 0 { 1 } else { 3 } + offset;
+                    out = comma(out, x.set(site.state, at(j), x.int(s.into(), i32t), i32t));
+                    for &g in &site.cells {
+                        let cty = self.program.globals[g].ty;
+                        let value = if site.zeroed {
+                            x.int(0, cty)
+                        } else {
+                            nondet += 1;
+                            mk(IExprKind::Nondet(nondet - 1), cty, span)
+                        };
+                        out = comma(out, x.set(g, at(j), value, cty));
+                    }
+                }
+            }
+            BlockSize::Variable { sizes, stride } => {
+                let count = count.expect("a variable size has its count");
+                let cty = self.program.var(self.f(), count).ty;
+                let n = || x.local(count, cty);
+                // More than the stride allows (or negative): the model cannot say.
+                let over = x.or(
+                    x.cmp(BinOp::Lt, n(), x.int(0, cty)),
+                    x.cmp(BinOp::Ge, n(), x.int(i128::from(stride), cty)),
+                );
+                self.used_violation = true;
+                let args = vec![
+                    x.int(MemViolation::Limit as i128, pointer_type()),
+                    x.int(span.start as i128, pointer_type()),
+                    super::convert(n(), pointer_type()),
+                ];
+                let limit = mk(IExprKind::Call(self.violation, args), i32t, span);
+                out = comma(out, x.cond(over, limit, x.int(0, i32t), i32t));
+                out = comma(
+                    out,
+                    x.set(site.state, at(0), x.int((1 + offset).into(), i32t), i32t),
+                );
+                out = comma(out, x.set(sizes, at(0), n(), cty));
+            }
+        }
+        if let Some((_, slot)) = site.stack {
+            let sty = self.program.var(self.f(), slot).ty;
+            let start = super::convert(next(), sty);
+            out = comma(out, mk(IExprKind::Assign(slot, Box::new(start)), sty, span));
+        } else {
+            let live = self
+                .program
+                .heap
+                .live
+                .expect("a heap site makes the live count");
+            let plus = x.add(x.global(live, i32t), x.int(1, i32t));
+            out = comma(out, x.assign(VarRef::Global(live), plus, i32t));
+        }
+        out = comma(out, x.assign(VarRef::Global(site.next), at(step), i32t));
+        let start = super::convert(x.sub(next(), x.int(step, i32t)), ty);
+        comma(out, x.add(x.int(i128::from(site.bases[0]), ty), start))
     }
 
     /// `free(temp)` with `temp`'s points-to targets (target cell, shifted cell).
     pub(super) fn free(&mut self, temp: VarRef, targets: &[(u32, u32)], span: Span) -> IExpr {
         let pty = self.program.var(self.f(), temp).ty;
         let i32t = CType::INT;
-        let t = || mk(IExprKind::Var(temp), pty, span);
+        let x = Build::new(span);
+        let t = || x.local(temp, pty);
         let mut out = self.invalid_op(MemViolation::Free, span, t());
         let live = self.program.heap.live;
         for &(c, _) in targets.iter().rev() {
@@ -301,58 +290,144 @@ impl Lower<'_> {
                 continue;
             };
             let site = &self.program.heap.sites[h];
-            if self.objects.base(c) != site.bases[0] {
-                continue; // a pointer to another field than the first is never a block start
+            if self.objects.base(c) != site.bases[0] || site.stack.is_some() {
+                // A pointer to another field than the first is never a block start, and a
+                // stack block is never freed.
+                continue;
             }
             let (b, cap) = (i128::from(site.bases[0]), i128::from(site.capacity));
-            let idx = || bin(IExprKind::Arith, BinOp::Sub, t(), int(b, pty, span), pty);
-            let cmp = |op, a, x| bin(IExprKind::Cmp, op, a, x, i32t);
-            let and = |a, x| bin(IExprKind::Logic, BinOp::And, a, x, i32t);
-            let state = || {
-                mk(
-                    IExprKind::Elem(VarRef::Global(site.state), vec![idx()]),
-                    i32t,
-                    span,
-                )
-            };
-            let ok = and(
-                and(
-                    cmp(BinOp::Le, int(b, pty, span), t()),
-                    cmp(BinOp::Lt, t(), int(b + cap, pty, span)),
+            let idx = || x.sub(t(), x.int(b, pty));
+            let state = || x.elem(site.state, idx(), i32t);
+            let mut ok = x.and(
+                x.and(
+                    x.cmp(BinOp::Le, x.int(b, pty), t()),
+                    x.cmp(BinOp::Lt, t(), x.int(b + cap, pty)),
                 ),
-                cmp(BinOp::Eq, state(), int(1, i32t, span)),
+                x.eq(state(), x.int(1, i32t)),
             );
-            let mut release = int(0, i32t, span);
-            for j in 0..i128::from(site.block) {
-                let at = bin(IExprKind::Arith, BinOp::Add, idx(), int(j, pty, span), pty);
-                let s = if j == 0 { 2 } else { 4 };
-                release = comma(release, set(site.state, at, int(s, i32t, span), i32t));
+            let mut release = x.int(0, i32t);
+            match site.block {
+                BlockSize::Fixed(n) => {
+                    for j in 0..i128::from(n) {
+                        let at = x.add(idx(), x.int(j, pty));
+                        let s = if j == 0 { 2 } else { 4 };
+                        release = comma(release, x.set(site.state, at, x.int(s, i32t), i32t));
+                    }
+                }
+                BlockSize::Variable { stride, .. } => {
+                    // Only a block's start; the start's state stands for the whole block.
+                    let offset = x.rem(idx(), x.int(i128::from(stride), pty));
+                    let start = x.eq(offset, x.int(0, pty));
+                    ok = x.and(
+                        x.and(
+                            x.cmp(BinOp::Le, x.int(b, pty), t()),
+                            x.cmp(BinOp::Lt, t(), x.int(b + cap, pty)),
+                        ),
+                        x.and(start, x.eq(state(), x.int(1, i32t))),
+                    );
+                    release = comma(release, x.set(site.state, idx(), x.int(2, i32t), i32t));
+                }
             }
             if let Some(live) = live {
-                let var = mk(IExprKind::Var(VarRef::Global(live)), i32t, span);
-                let minus = bin(IExprKind::Arith, BinOp::Sub, var, int(1, i32t, span), i32t);
-                release = comma(
-                    release,
-                    mk(
-                        IExprKind::Assign(VarRef::Global(live), Box::new(minus)),
-                        i32t,
-                        span,
-                    ),
-                );
+                let minus = x.sub(x.global(live, i32t), x.int(1, i32t));
+                release = comma(release, x.assign(VarRef::Global(live), minus, i32t));
             }
-            let release = comma(release, int(0, i32t, span));
-            out = mk(
-                IExprKind::Cond(Box::new(ok), Box::new(release), Box::new(out)),
-                i32t,
-                span,
-            );
+            let release = comma(release, x.int(0, i32t));
+            out = x.cond(ok, release, out, i32t);
         }
-        let null = bin(IExprKind::Cmp, BinOp::Eq, t(), int(0, pty, span), i32t);
+        let null = x.eq(t(), x.int(0, pty));
+        x.cond(null, x.int(0, i32t), out, i32t)
+    }
+}
+
+/// Expressions of the lowering at one place (`span`).
+pub(super) struct Build {
+    span: Span,
+}
+
+impl Build {
+    pub(super) fn new(span: Span) -> Self {
+        Build { span }
+    }
+
+    pub(super) fn int(&self, v: i128, ty: CType) -> IExpr {
+        int(v, ty, self.span)
+    }
+
+    pub(super) fn global(&self, g: usize, ty: CType) -> IExpr {
+        mk(IExprKind::Var(VarRef::Global(g)), ty, self.span)
+    }
+
+    pub(super) fn local(&self, v: VarRef, ty: CType) -> IExpr {
+        mk(IExprKind::Var(v), ty, self.span)
+    }
+
+    fn arith(&self, op: BinOp, a: IExpr, b: IExpr) -> IExpr {
+        let ty = a.ty;
+        bin(IExprKind::Arith, op, a, b, ty)
+    }
+
+    pub(super) fn add(&self, a: IExpr, b: IExpr) -> IExpr {
+        self.arith(BinOp::Add, a, b)
+    }
+
+    pub(super) fn sub(&self, a: IExpr, b: IExpr) -> IExpr {
+        self.arith(BinOp::Sub, a, b)
+    }
+
+    pub(super) fn rem(&self, a: IExpr, b: IExpr) -> IExpr {
+        self.arith(BinOp::Rem, a, b)
+    }
+
+    pub(super) fn cmp(&self, op: BinOp, a: IExpr, b: IExpr) -> IExpr {
+        bin(IExprKind::Cmp, op, a, b, CType::INT)
+    }
+
+    pub(super) fn eq(&self, a: IExpr, b: IExpr) -> IExpr {
+        self.cmp(BinOp::Eq, a, b)
+    }
+
+    pub(super) fn and(&self, a: IExpr, b: IExpr) -> IExpr {
+        bin(IExprKind::Logic, BinOp::And, a, b, CType::INT)
+    }
+
+    pub(super) fn or(&self, a: IExpr, b: IExpr) -> IExpr {
+        bin(IExprKind::Logic, BinOp::Or, a, b, CType::INT)
+    }
+
+    pub(super) fn cond(&self, c: IExpr, a: IExpr, b: IExpr, ty: CType) -> IExpr {
         mk(
-            IExprKind::Cond(Box::new(null), Box::new(int(0, i32t, span)), Box::new(out)),
-            i32t,
-            span,
+            IExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)),
+            ty,
+            self.span,
         )
+    }
+
+    /// Element `index` of the global array `g`.
+    pub(super) fn elem(&self, g: usize, index: IExpr, ty: CType) -> IExpr {
+        mk(
+            IExprKind::Elem(VarRef::Global(g), vec![index]),
+            ty,
+            self.span,
+        )
+    }
+
+    /// `g[index] = value` (the value of the element type).
+    pub(super) fn set(&self, g: usize, index: IExpr, value: IExpr, ty: CType) -> IExpr {
+        mk(
+            IExprKind::SetElem {
+                var: VarRef::Global(g),
+                index: vec![index],
+                value: Box::new(value),
+                post: false,
+            },
+            ty,
+            self.span,
+        )
+    }
+
+    pub(super) fn assign(&self, v: VarRef, value: IExpr, ty: CType) -> IExpr {
+        mk(IExprKind::Assign(v, Box::new(value)), ty, self.span)
     }
 }
 

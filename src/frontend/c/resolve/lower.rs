@@ -245,7 +245,7 @@ impl Lower<'_> {
                 return mk(IExprKind::Const(BigInt::from(base)), ty);
             }
             SiteKind::AddrOf { .. } => unreachable!("address-taken cells are globals"),
-            SiteKind::Alloc { heap } => return self.alloc(heap, ty, span),
+            SiteKind::Alloc { heap, count } => return self.alloc(heap, count, ty, span),
             SiteKind::Free { temp } => {
                 let targets = self.targets(temp, 0);
                 return self.free(temp, &targets, span);

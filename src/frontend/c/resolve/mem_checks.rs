@@ -34,7 +34,7 @@ fn array_bounds(program: &mut Program) -> Result<(), CError> {
         .heap
         .sites
         .iter()
-        .flat_map(|s| s.cells.iter().copied().chain([s.state]))
+        .flat_map(HeapSite::globals)
         .collect();
     let viol = program.heap.violation_fn.expect("added by the caller");
     let globals = program.globals.clone();
@@ -136,14 +136,12 @@ pub(super) fn property_checks(program: &mut Program) -> Result<(), CError> {
         if synthetic(f) {
             continue;
         }
-        let mut ctx = LeakCtx {
-            live,
-            viol,
-            is_main: k == main,
-            locals: &mut f.locals,
-        };
-        ctx.stmts(&mut f.body);
+        checks_at_aborts(&mut f.body, live, viol);
         if k == main {
+            // The value first (it may free), then the check.
+            super::walk::before_returns(&mut f.body, &mut f.locals, &mut |span, _| {
+                vec![leak_check(live, viol, MemViolation::LeakAtEnd, span)]
+            });
             let end = Span::new(f.span.end.saturating_sub(1), f.span.end);
             f.body
                 .push(leak_check(live, viol, MemViolation::LeakAtEnd, end));
@@ -194,65 +192,27 @@ fn leak_check(live: usize, viol: usize, kind: MemViolation, span: Span) -> IStmt
     }
 }
 
-struct LeakCtx<'a> {
-    live: usize,
-    viol: usize,
-    is_main: bool,
-    locals: &'a mut Vec<VarInfo>,
-}
-
-impl LeakCtx<'_> {
-    fn stmts(&mut self, stmts: &mut [IStmt]) {
-        for s in stmts {
-            let span = s.span;
-            match &mut s.kind {
-                IStmtKind::Abort => {
-                    let check = leak_check(self.live, self.viol, MemViolation::LeakAtAbort, span);
-                    let abort = IStmt {
-                        kind: IStmtKind::Abort,
-                        span,
-                    };
-                    s.kind = IStmtKind::Block(vec![check, abort]);
-                }
-                IStmtKind::Return(value) if self.is_main => {
-                    let check = leak_check(self.live, self.viol, MemViolation::LeakAtEnd, span);
-                    let mut out = vec![];
-                    // The value first (it may free), then the check.
-                    let value = value.take().map(|e| {
-                        let l = self.locals.len();
-                        self.locals.push(VarInfo {
-                            name: format!("ret@{}", span.start),
-                            ty: e.ty,
-                            span,
-                            dims: vec![],
-                        });
-                        let ty = e.ty;
-                        out.push(IStmt {
-                            kind: IStmtKind::Expr(mk(
-                                IExprKind::Assign(VarRef::Local(l), Box::new(e)),
-                                ty,
-                                span,
-                            )),
-                            span,
-                        });
-                        mk(IExprKind::Var(VarRef::Local(l)), ty, span)
-                    });
-                    out.push(check);
-                    out.push(IStmt {
-                        kind: IStmtKind::Return(value),
-                        span,
-                    });
-                    s.kind = IStmtKind::Block(out);
-                }
-                IStmtKind::If(_, a, b) => {
-                    self.stmts(a);
-                    self.stmts(b);
-                }
-                IStmtKind::Loop { body, .. }
-                | IStmtKind::Block(body)
-                | IStmtKind::Switch { body, .. } => self.stmts(body),
-                _ => {}
+/// Puts a leak check of kind [`MemViolation::LeakAtAbort`] before every `abort()`/`exit()`.
+fn checks_at_aborts(stmts: &mut [IStmt], live: usize, viol: usize) {
+    for s in stmts {
+        let span = s.span;
+        match &mut s.kind {
+            IStmtKind::Abort => {
+                let check = leak_check(live, viol, MemViolation::LeakAtAbort, span);
+                let abort = IStmt {
+                    kind: IStmtKind::Abort,
+                    span,
+                };
+                s.kind = IStmtKind::Block(vec![check, abort]);
             }
+            IStmtKind::If(_, a, b) => {
+                checks_at_aborts(a, live, viol);
+                checks_at_aborts(b, live, viol);
+            }
+            IStmtKind::Loop { body, .. }
+            | IStmtKind::Block(body)
+            | IStmtKind::Switch { body, .. } => checks_at_aborts(body, live, viol),
+            _ => {}
         }
     }
 }

@@ -32,6 +32,7 @@ mod expr;
 mod heap;
 mod heap_lower;
 mod jumps;
+mod lifetimes;
 mod lower;
 mod main_args;
 mod mem_checks;
@@ -248,6 +249,7 @@ fn resolve_full(
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
+    lifetimes::add(&mut program)?;
     mem_checks::property_checks(&mut program)?;
     for i in 0..program.functions.len() {
         let cfa = cfa::build(&program.functions[i], assert_error);

@@ -46,8 +46,9 @@ pub(super) enum SiteKind {
     },
     /// The address `off` cells after the one `temp` points to (`&p->f`).
     FieldAddr { temp: VarRef, off: usize },
-    /// A new block of the allocation site `heap` (`resolve/heap.rs`): its address.
-    Alloc { heap: usize },
+    /// A new block of the allocation site `heap` (`resolve/heap.rs`): its address. A site of
+    /// blocks of a variable size reads their number of elements from `count`.
+    Alloc { heap: usize, count: Option<VarRef> },
     /// `free` of the address in `temp`.
     Free { temp: VarRef },
 }
@@ -85,7 +86,7 @@ pub(super) fn is_null(e: &Expr) -> bool {
 
 impl Resolver {
     /// The index of the current function among the definitions.
-    fn func_index(&self) -> usize {
+    pub(super) fn func_index(&self) -> usize {
         self.sigs.get(&self.func).and_then(|s| s.index).unwrap_or(0)
     }
 

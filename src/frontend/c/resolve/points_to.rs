@@ -178,7 +178,7 @@ impl Extract<'_> {
                     let t = self.facts.node(key(self.f, temp));
                     self.facts.prog.field_addr.push((n, t, off as u32));
                 }
-                SiteKind::Alloc { heap } => {
+                SiteKind::Alloc { heap, .. } => {
                     let first = self.heap_first[heap];
                     self.facts.prog.addr.push((n, self.objects.ids[&first]));
                 }

@@ -1,9 +1,10 @@
-//! Walks over the resolved program for `lower.rs`: every expression of a body, every node of
-//! an expression, renaming variables, the functions that can call themselves. Part of
-//! [`super`].
+//! Walks over the resolved program for `lower.rs` and the passes after it: every expression
+//! of a body, every node of an expression, renaming variables, the functions that can call
+//! themselves, the places before every `return`. Part of [`super`].
 //!
-//! Must not: change what a program means (only `lower.rs`'s callbacks do).
+//! Must not: change what a program means (only the callers' callbacks do).
 
+use super::super::ast::Span;
 use super::super::ir::*;
 
 /// Per function: whether it can call itself (directly or not).
@@ -106,4 +107,59 @@ pub(super) fn remap_stmts(stmts: &mut [IStmt], remap: &dyn Fn(&mut VarRef)) {
             _ => {}
         })
     });
+}
+
+/// Puts `before(span, locals)` before every `return` of a body, after the returned value is
+/// computed (into a new local, which the statements may not change): what must happen when a
+/// function returns, such as a leak check or the end of a block's life.
+pub(super) fn before_returns(
+    stmts: &mut [IStmt],
+    locals: &mut Vec<VarInfo>,
+    before: &mut dyn FnMut(Span, &[VarInfo]) -> Vec<IStmt>,
+) {
+    for s in stmts {
+        let span = s.span;
+        match &mut s.kind {
+            IStmtKind::Return(value) => {
+                let mut out = vec![];
+                let value = value.take().map(|e| {
+                    let (l, ty) = (VarRef::Local(locals.len()), e.ty);
+                    locals.push(VarInfo {
+                        name: format!("ret@{}", span.start),
+                        ty,
+                        span,
+                        dims: vec![],
+                    });
+                    let assign = IExprKind::Assign(l, Box::new(e));
+                    out.push(IStmt {
+                        kind: IStmtKind::Expr(IExpr {
+                            kind: assign,
+                            ty,
+                            span,
+                        }),
+                        span,
+                    });
+                    IExpr {
+                        kind: IExprKind::Var(l),
+                        ty,
+                        span,
+                    }
+                });
+                out.extend(before(span, locals));
+                out.push(IStmt {
+                    kind: IStmtKind::Return(value),
+                    span,
+                });
+                s.kind = IStmtKind::Block(out);
+            }
+            IStmtKind::If(_, a, b) => {
+                before_returns(a, locals, before);
+                before_returns(b, locals, before);
+            }
+            IStmtKind::Loop { body, .. }
+            | IStmtKind::Block(body)
+            | IStmtKind::Switch { body, .. } => before_returns(body, locals, before),
+            _ => {}
+        }
+    }
 }
