@@ -297,7 +297,12 @@ fn shape_engine(
         t.saturating_sub(started.elapsed()) / 2
     });
     let items = super::parse::parse_unit(src).ok()?;
-    Some(shape::analyze(&items, Instant::now() + share, line_of))
+    Some(shape::analyze(
+        &items,
+        checks.cleanup,
+        Instant::now() + share,
+        line_of,
+    ))
 }
 
 /// Replays a counterexample of the product on the concurrent program itself, under the

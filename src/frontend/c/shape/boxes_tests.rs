@@ -24,6 +24,7 @@ fn program(vars: usize) -> PointerProgram {
         edges: vec![],
         heads: vec![],
         globals: vec![],
+        cleanup: true,
     }
 }
 

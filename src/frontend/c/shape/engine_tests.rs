@@ -3,10 +3,20 @@
 use super::*;
 use std::time::Duration;
 
-/// The engine's outcome on a program.
+/// The engine's outcome on a program under valid-memsafety.
 fn run(src: &str) -> Outcome {
+    run_for(src, false)
+}
+
+/// The engine's outcome on a program, under valid-memcleanup with `cleanup`.
+fn run_for(src: &str, cleanup: bool) -> Outcome {
     let items = super::super::parse::parse_unit(src).expect("parses");
-    analyze(&items, Instant::now() + Duration::from_secs(20), &|_| 1)
+    analyze(
+        &items,
+        cleanup,
+        Instant::now() + Duration::from_secs(20),
+        &|_| 1,
+    )
 }
 
 /// A list of any length built at the front, then `rest`.
@@ -44,6 +54,26 @@ fn a_list_built_and_freed_is_safe() {
         .1
         .iter()
         .any(|f| f.contains("struct node{next:")));
+}
+
+#[test]
+fn blocks_left_at_an_abort_are_a_fault_only_under_memcleanup() {
+    // An integer condition the engine cannot decide leads to `abort()` with the list built.
+    let freed = "while (l) { Node *d = l; l = l->next; free(d); }";
+    let program = list_then(&format!("if (__VERIFIER_nondet_int()) abort(); {freed}"));
+    assert!(matches!(run(&program), Outcome::Safe(_)));
+    assert!(gives_up(&run_for(&program, true), "still allocated"));
+    // A failing assertion ends the execution the same way.
+    let asserted = list_then(&format!(
+        "__VERIFIER_assert(__VERIFIER_nondet_int()); {freed}"
+    ));
+    assert!(matches!(run(&asserted), Outcome::Safe(_)));
+    assert!(gives_up(&run_for(&asserted, true), "still allocated"));
+    // A block no variable reaches before the abort is a leak under valid-memtrack too.
+    let lost = list_then(&format!("l = NULL; abort(); {freed}"));
+    assert!(gives_up(&run(&lost), "leak"));
+    // `return` from main with blocks left: both properties.
+    assert!(gives_up(&run(&list_then("")), "still allocated"));
 }
 
 #[test]
@@ -157,6 +187,24 @@ fn doubly_linked_lists_are_safe() {
          {FREE_ALL}"
     ));
     assert!(matches!(run(&rev), Outcome::Safe(_)), "{:?}", run(&rev));
+}
+
+#[test]
+fn a_statement_in_do_while_zero_is_no_loop_head() {
+    // Walking to a node whose next is not null, with a macro's `do { ... } while (0)` in the
+    // walk: an abstraction there would forget that `x->next` is not null.
+    let walk = dll_then(&format!(
+        "if (x) {{
+           struct T *h = x;
+           while (x->next != NULL && __VERIFIER_nondet_int()) {{
+             do {{ if (x == NULL) abort(); }} while (0);
+             x = x->next;
+           }}
+           x = h;
+         }}
+         {FREE_ALL}"
+    ));
+    assert!(matches!(run(&walk), Outcome::Safe(_)), "{:?}", run(&walk));
 }
 
 #[test]

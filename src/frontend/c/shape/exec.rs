@@ -21,7 +21,7 @@
 use super::super::ast::Span;
 use super::boxes;
 use super::fa::{Broken, Forest, Val};
-use super::pir::{Op, Operand, PointerProgram};
+use super::pir::{Ending, Op, Operand, PointerProgram};
 use super::ta::{Leaf, Rule, Symbol, TreeAut};
 
 /// A memory fault some heap of the forest makes (under the abstraction: it may be
@@ -164,8 +164,8 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
                 vec![f.clone()]
             }
         }
-        Op::Exit => {
-            if !f.comps.is_empty() {
+        Op::Exit(ending) => {
+            if !f.comps.is_empty() && (prog.cleanup || *ending == Ending::Return) {
                 return Err(Fault::End(span));
             }
             vec![]

@@ -8,8 +8,8 @@
 //!
 //! Must not: give a construct a meaning other than C's; when unsure, give up.
 
-use super::super::ast::{Declaration, Expr, Item, Span, Spec, Stmt, StmtKind};
-use super::pir::{Edge, Loc, LoopHead, Op, PointerProgram, StructType, Var};
+use super::super::ast::{Declaration, Expr, ExprKind, Item, Span, Spec, Stmt, StmtKind};
+use super::pir::{Edge, Ending, Loc, LoopHead, Op, PointerProgram, StructType, Var};
 use std::collections::HashMap;
 
 /// What a name denotes.
@@ -119,7 +119,7 @@ pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
     l.scopes.push(HashMap::new());
     l.scope_vars.push(vec![]);
     l.stmt(&main.body)?;
-    l.edge(Op::Exit, main.body.span);
+    l.edge(Op::Exit(Ending::Return), main.body.span);
     if let Some(r) = l.records.iter().find(|r| !r.defined) {
         return Err(format!("{} is used but never defined", r.name));
     }
@@ -139,6 +139,7 @@ pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
         edges: l.edges,
         heads: l.heads,
         globals: l.globals,
+        cleanup: true,
     })
 }
 
@@ -336,6 +337,14 @@ impl Lower {
                 self.edge_to(Op::Skip, s.span, head);
                 self.cur = exit;
             }
+            // `do { ... } while (0)` (a macro's statement) runs once: no loop head, where the
+            // abstraction would lose what the statements before it established.
+            StmtKind::DoWhile(body, c) if matches!(&c.kind, ExprKind::Int(x) if is_zero(x)) => {
+                let exit = self.loc();
+                self.body(body, exit, exit)?;
+                self.edge_to(Op::Skip, s.span, exit);
+                self.cur = exit;
+            }
             StmtKind::DoWhile(body, c) => {
                 let head = self.head(s.span);
                 let (cl, exit) = (self.loc(), self.loc());
@@ -385,7 +394,7 @@ impl Lower {
                     self.data(e)?;
                     self.release(mark, s.span);
                 }
-                self.edge(Op::Exit, s.span);
+                self.edge(Op::Exit(Ending::Return), s.span);
                 self.cur = self.loc();
             }
             StmtKind::Empty => {}

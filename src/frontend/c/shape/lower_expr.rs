@@ -8,7 +8,7 @@
 
 use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, UnOp};
 use super::lower::{is_zero, Lower, Name};
-use super::pir::{Loc, Op, Operand, Var};
+use super::pir::{Ending, Loc, Op, Operand, Var};
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
 fn is_nondet(name: &str) -> bool {
@@ -404,7 +404,7 @@ impl Lower {
                         self.data(a)?;
                     }
                 }
-                self.edge(Op::Exit, span);
+                self.edge(Op::Exit(Ending::Abort), span);
                 self.cur = self.loc();
                 Ok(())
             }
@@ -421,7 +421,7 @@ impl Lower {
                 let (go, fail) = (self.loc(), self.loc());
                 self.cond(c, go, fail)?;
                 self.cur = fail;
-                self.edge(Op::Exit, span);
+                self.edge(Op::Exit(Ending::Abort), span);
                 self.cur = go;
                 Ok(())
             }

@@ -34,9 +34,12 @@
 //!   null, uninitialised and dangling pointers are [`fa::Val::Undef`] or null, a fault);
 //!   `free` splits off the node's children, so nodes below it that nothing else reaches are
 //!   garbage; a node reachable from no variable (after temporaries and variables whose scope
-//!   ends are dropped) is a fault (valid-memtrack); the end of the execution (`return` from
-//!   `main`, `exit`, `abort`, a failing assertion or error call) with any node left is a
-//!   fault (it implies both valid-memtrack and valid-memcleanup). Comparisons with
+//!   ends are dropped) is a fault (valid-memtrack); `return` from `main` (or its end) with
+//!   any node left is a fault (its variables die: both valid-memtrack and
+//!   valid-memcleanup). An abnormal end (`exit`, `abort`, a failing assertion or error call)
+//!   with nodes left is a fault under valid-memcleanup only: under valid-memsafety every
+//!   node then left is still pointed to (the fault above would have caught one that is
+//!   not), which is what valid-memtrack asks ("pointed to or deallocated"). Comparisons with
 //!   undefined pointers take both branches; `malloc` never fails, as in the rest of the
 //!   front end.
 //! - The fixpoint is re-checked by [`fixpoint::check`] with exact tree-automata inclusion:
@@ -91,10 +94,16 @@ pub struct Proof {
     pub heads: Vec<(usize, Vec<String>)>,
 }
 
-/// Runs the shape engine on a parsed program until `deadline`.
-pub fn analyze(items: &[Item], deadline: Instant, line_of: &dyn Fn(usize) -> usize) -> Outcome {
+/// Runs the shape engine on a parsed program until `deadline`; `cleanup`: the property is
+/// valid-memcleanup (every block freed however the program ends), else valid-memsafety.
+pub fn analyze(
+    items: &[Item],
+    cleanup: bool,
+    deadline: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> Outcome {
     let prog = match lower::lower(items) {
-        Ok(p) => p,
+        Ok(p) => pir::PointerProgram { cleanup, ..p },
         Err(why) => return Outcome::Unknown(format!("the shape engine does not read {why}")),
     };
     let inv = match fixpoint::run(&prog, STEPS, deadline) {

@@ -55,9 +55,20 @@ pub enum Op {
     Check(Var),
     /// Executions go on only where `a == b` (`eq`) or `a != b` (not `eq`).
     Assume(bool, Operand, Operand),
-    /// The execution ends (`return` from `main`, `exit`, `abort`, an error call): nothing may
-    /// remain allocated for the engine to claim the memory properties.
-    Exit,
+    /// The execution ends: nothing may remain allocated for the engine to claim the memory
+    /// properties, except at an [`Ending::Abort`] under valid-memtrack alone (see
+    /// [`PointerProgram::cleanup`]).
+    Exit(Ending),
+}
+
+/// How an execution ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// `return` from `main`, or its end: its variables die.
+    Return,
+    /// `exit`, `abort`, an error call, a failing assertion: the variables keep pointing
+    /// where they did.
+    Abort,
 }
 
 /// An edge.
@@ -99,4 +110,9 @@ pub struct PointerProgram {
     pub heads: Vec<LoopHead>,
     /// Global pointer variables (initially null; the others start undefined).
     pub globals: Vec<Var>,
+    /// Whether blocks left at an [`Ending::Abort`] are faults: valid-memcleanup's view (every
+    /// block freed however the program ends). Under valid-memtrack alone they are not, since
+    /// every block is then still pointed to (a block no variable reaches is a fault as soon
+    /// as it arises).
+    pub cleanup: bool,
 }
