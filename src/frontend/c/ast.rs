@@ -36,8 +36,8 @@ pub enum Spec {
     Void,
     /// `float` or `double` (unsupported).
     Floating,
-    /// `enum` (unsupported).
-    Aggregate(&'static str),
+    /// `enum T`, `enum T { items }` or `enum { items }`: an `int` whose items are constants.
+    Enum(Box<EnumSpec>),
     /// `struct`/`union` with its tag and, when defined here, its fields.
     Record(Box<RecordSpec>),
     /// A name declared by `typedef`.
@@ -51,6 +51,26 @@ pub enum Spec {
     Static,
     /// `inline`, `register`, `const`, `volatile`: no meaning for the subset.
     Ignored,
+}
+
+/// An `enum` specifier: its tag and, when defined here, its enumerators.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumSpec {
+    /// The tag.
+    pub tag: Option<String>,
+    /// The enumerators, in order, when the braces are here.
+    pub items: Option<Vec<Enumerator>>,
+}
+
+/// `NAME` or `NAME = value` in an `enum`'s braces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Enumerator {
+    /// The constant's name.
+    pub name: String,
+    /// Its explicit value (else one more than the previous, or 0).
+    pub value: Option<Expr>,
+    /// Where the name is.
+    pub span: Span,
 }
 
 /// `struct T`, `struct T { fields }` or `struct { fields }` (or `union`).

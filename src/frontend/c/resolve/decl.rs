@@ -31,7 +31,10 @@ impl Resolver {
                 Spec::Bool => bool_ = true,
                 Spec::Void => void = true,
                 Spec::Floating => return Err(unsupported(*span, "floating-point types")),
-                Spec::Aggregate(k) => return Err(unsupported(*span, &format!("{k} types"))),
+                Spec::Enum(e) => {
+                    self.define_enumerators(e)?;
+                    int = true;
+                }
                 Spec::Record(_) => return Err(unsupported(*span, "struct types")),
                 Spec::Named(n) => named = Some((n.clone(), *span)),
                 Spec::Typedef | Spec::Extern | Spec::Static | Spec::Ignored => {}
@@ -117,6 +120,7 @@ impl Resolver {
 
     /// A file-scope declaration: typedefs, prototypes, `extern` declarations, globals.
     pub(super) fn top_decl(&mut self, d: &Declaration) -> Result<(), CError> {
+        self.enumerators_of(&d.specs)?;
         let is_typedef = d.specs.words.iter().any(|w| w.0 == Spec::Typedef);
         let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
         if is_typedef {

@@ -38,6 +38,10 @@ impl Resolver {
                 mk(IExprKind::Const(BigInt::from(0)), self.ptr_ctype())
             }
             ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => self.sizeof_value(e)?,
+            ExprKind::Ident(n) if self.enumerators.borrow().contains_key(n) => {
+                let value = self.enumerator(n, span)?.expect("an enumerator");
+                mk(IExprKind::Const(value), CType::INT)
+            }
             ExprKind::Ident(n) => {
                 let (v, ty) = self.variable(n, span)?;
                 if self.info(v).is_array() {
@@ -384,7 +388,7 @@ pub fn const_value(e: &IExpr) -> Option<BigInt> {
 const MAX_LITERAL_DIGITS: usize = 64;
 
 /// An integer literal's value and type (C11 6.4.4.1), or what is wrong with it.
-fn int_literal(text: &str, model: DataModel) -> Result<(BigInt, CType), &'static str> {
+pub(super) fn int_literal(text: &str, model: DataModel) -> Result<(BigInt, CType), &'static str> {
     let lower = text.to_ascii_lowercase();
     let digits_end = lower.find(['u', 'l']).unwrap_or(lower.len());
     let (digits, suffix) = if let Some(hex) = lower.strip_prefix("0x") {
@@ -433,7 +437,7 @@ fn int_literal(text: &str, model: DataModel) -> Result<(BigInt, CType), &'static
     Err("integer literal too large for any integer type")
 }
 
-fn char_literal(text: &str) -> Option<i64> {
+pub(super) fn char_literal(text: &str) -> Option<i64> {
     let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
     let v = match inner.as_bytes() {
         [c] => *c as i64,

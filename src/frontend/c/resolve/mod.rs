@@ -28,6 +28,7 @@ mod array;
 mod by_reference;
 mod decl;
 mod declare;
+mod enums;
 mod expr;
 mod heap;
 mod heap_lower;
@@ -119,6 +120,8 @@ struct Resolver {
     heap: Heap,
     /// The first cast of a pointer to an integer.
     ptr_to_int: Option<Span>,
+    /// The enumerators defined so far: value and place (`enums.rs`).
+    enumerators: std::cell::RefCell<HashMap<String, (BigInt, Span)>>,
 }
 
 fn unsupported(span: Span, what: &str) -> CError {
@@ -184,6 +187,7 @@ fn resolve_full(
         cur_params: 0,
         heap: Heap::default(),
         ptr_to_int: None,
+        enumerators: Default::default(),
     };
     // Pass 1: signatures, globals, typedefs (in order).
     let mut defs = vec![];

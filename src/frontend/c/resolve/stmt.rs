@@ -49,6 +49,7 @@ impl Resolver {
             StmtKind::Empty => IStmtKind::Block(vec![]),
             StmtKind::Expr(e) => self.expr_stmt(e)?,
             StmtKind::Decl(d) => {
+                self.enumerators_of(&d.specs)?;
                 if d.specs.words.iter().any(|w| w.0 == Spec::Typedef) {
                     return Err(unsupported(d.span, "local typedefs"));
                 }

@@ -4,7 +4,7 @@
 //! Must not: accept a type whose values it cannot tell apart as pointers or integers.
 
 use super::super::ast::{Spec, Specs, TypeName};
-use super::lower::{Lower, Record};
+use super::lower::{Lower, Name, Record};
 
 impl Lower {
     /// The struct type (if any) and the number of `*` that specifiers denote.
@@ -58,6 +58,14 @@ impl Lower {
                     }
                     return Ok((Some(id), 0));
                 }
+                // An `enum` is data; its enumerators are data names of the outermost scope.
+                Spec::Enum(e) => {
+                    for item in e.items.iter().flatten() {
+                        if let Some(s) = self.scopes.first_mut() {
+                            s.insert(item.name.clone(), Name::Data);
+                        }
+                    }
+                }
                 Spec::Named(n) => {
                     return self
                         .typedefs
@@ -65,7 +73,6 @@ impl Lower {
                         .copied()
                         .ok_or_else(|| format!("the type `{n}`"));
                 }
-                Spec::Aggregate(a) => return Err(format!("`{a}`")),
                 _ => {}
             }
         }
