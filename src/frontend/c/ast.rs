@@ -385,7 +385,52 @@ pub enum ExprKind {
     TooDeep,
 }
 
+impl Stmt {
+    /// Calls `f` on every expression directly in this statement or the statements it
+    /// contains (declarators' array sizes are not visited).
+    pub fn each_expr(&self, f: &mut dyn FnMut(&Expr)) {
+        match &self.kind {
+            StmtKind::Expr(e) | StmtKind::Case(e) => f(e),
+            StmtKind::Decl(d) => d.items.iter().filter_map(|i| i.init.as_ref()).for_each(f),
+            StmtKind::Block(b) => b.iter().for_each(|s| s.each_expr(f)),
+            StmtKind::If(c, a, b) => {
+                f(c);
+                a.each_expr(f);
+                if let Some(b) = b {
+                    b.each_expr(f);
+                }
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
+                f(c);
+                b.each_expr(f);
+            }
+            StmtKind::For(init, c, step, b) => {
+                if let Some(i) = init {
+                    i.each_expr(f);
+                }
+                c.iter().chain(step.iter()).for_each(&mut *f);
+                b.each_expr(f);
+            }
+            StmtKind::Label(_, b) => b.each_expr(f),
+            StmtKind::Return(Some(e)) => f(e),
+            _ => {}
+        }
+    }
+
+    /// Whether some expression node of this statement satisfies `p`.
+    pub fn any_expr(&self, p: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        let mut found = false;
+        self.each_expr(&mut |e| found = found || e.any(p));
+        found
+    }
+}
+
 impl Expr {
+    /// Whether this expression or one inside it satisfies `p`.
+    pub fn any(&self, p: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        p(self) || self.operands().into_iter().any(|x| x.any(p))
+    }
+
     /// The direct operands, in source order (a call's callee first): the one place that knows
     /// the shape of every kind, for walks over expressions.
     pub fn operands(&self) -> Vec<&Expr> {

@@ -44,7 +44,7 @@ struct Inlinable<'a> {
 /// The items, with the calls described in the module documentation inlined.
 pub(super) fn inline_atomic_calls(items: &[Item]) -> Cow<'_, [Item]> {
     if !items.iter().any(|it| match it {
-        Item::Func(f) => stmt_any(&f.body, &mut |e| is_call_of(e, "pthread_create")),
+        Item::Func(f) => f.body.any_expr(&mut |e| is_call_of(e, "pthread_create")),
         Item::Decl(_) => false,
     }) {
         return Cow::Borrowed(items);
@@ -66,7 +66,7 @@ pub(super) fn inline_atomic_calls(items: &[Item]) -> Cow<'_, [Item]> {
         let Item::Func(f) = it else { continue };
         let name = f.decl.name.clone().unwrap_or_default();
         if name.starts_with(ATOMIC)
-            || stmt_any(&f.body, &mut |e| {
+            || f.body.any_expr(&mut |e| {
                 is_call_of(e, "__VERIFIER_atomic_begin") || is_call_of(e, "__VERIFIER_atomic_end")
             })
         {
@@ -112,14 +112,14 @@ fn inlinable<'a>(
     let mut declared = HashSet::new();
     declared_names(body, &mut declared);
     // A body that opens atomic sections itself would close the inlined one early.
-    let sections = stmt_any(body, &mut |e| {
+    let sections = body.any_expr(&mut |e| {
         is_call_of(e, "__VERIFIER_atomic_begin") || is_call_of(e, "__VERIFIER_atomic_end")
     });
     if names.iter().any(|n| declared.contains(*n)) || !plain(body) || sections {
         return None;
     }
     let mut uses = vec![];
-    each_expr(body, &mut |e| idents(e, false, &mut uses));
+    body.each_expr(&mut |e| idents(e, false, &mut uses));
     let by_ref: Vec<bool> = params
         .iter()
         .zip(&names)
@@ -320,48 +320,6 @@ fn idents(e: &Expr, deref: bool, out: &mut Vec<(String, bool)>) {
     for x in e.operands() {
         idents(x, under, out);
     }
-}
-
-/// Calls `f` on every expression directly in a statement of `s` (declarators' array sizes
-/// are not visited: the functions inlined declare no arrays that use parameters).
-fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Case(e) => f(e),
-        StmtKind::Decl(d) => d.items.iter().filter_map(|i| i.init.as_ref()).for_each(f),
-        StmtKind::Block(b) => b.iter().for_each(|s| each_expr(s, f)),
-        StmtKind::If(c, a, b) => {
-            f(c);
-            each_expr(a, f);
-            if let Some(b) = b {
-                each_expr(b, f);
-            }
-        }
-        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
-            f(c);
-            each_expr(b, f);
-        }
-        StmtKind::For(init, c, step, b) => {
-            if let Some(i) = init {
-                each_expr(i, f);
-            }
-            c.iter().chain(step.iter()).for_each(&mut *f);
-            each_expr(b, f);
-        }
-        StmtKind::Label(_, b) => each_expr(b, f),
-        StmtKind::Return(Some(e)) => f(e),
-        _ => {}
-    }
-}
-
-/// Whether some expression node of `s` satisfies `p`.
-fn stmt_any(s: &Stmt, p: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    let mut found = false;
-    each_expr(s, &mut |e| found = found || expr_any(e, p));
-    found
-}
-
-fn expr_any(e: &Expr, p: &mut dyn FnMut(&Expr) -> bool) -> bool {
-    p(e) || e.operands().into_iter().any(|x| expr_any(x, p))
 }
 
 fn is_call_of(e: &Expr, name: &str) -> bool {

@@ -78,7 +78,7 @@ pub fn root_type(f: &Forest, c: usize) -> Option<usize> {
     let mut ty = None;
     for r in &a.rules[a.root] {
         match r.sym {
-            Symbol::Node(t) if ty.is_none_or(|u| u == t) => ty = Some(t),
+            Symbol::Node(t, _) if ty.is_none_or(|u| u == t) => ty = Some(t),
             _ => return None,
         }
     }
@@ -99,7 +99,7 @@ pub fn pred_root(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
             }
             for r in rs {
                 let Some(&k) = r.kids.get(fld) else { continue };
-                if r.sym != Symbol::Node(ty) || !has_leaf(a, k, target) {
+                if r.sym.node_type() != Some(ty) || !has_leaf(a, k, target) {
                     continue;
                 }
                 // Such a pointer only at the root of one component, never below it.
@@ -115,7 +115,7 @@ pub fn pred_root(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
     a.rules[a.root]
         .iter()
         .all(|r| {
-            r.sym == Symbol::Node(ty) && r.kids.get(fld).is_some_and(|&k| is_only(a, k, target))
+            r.sym.node_type() == Some(ty) && r.kids.get(fld).is_some_and(|&k| is_only(a, k, target))
         })
         .then_some(d)
 }
@@ -129,7 +129,7 @@ fn pred_above(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
     for (d, a) in f.comps.iter().enumerate() {
         let holds = a.rules.iter().any(|rs| {
             rs.iter().any(|r| {
-                r.sym == Symbol::Node(ty)
+                r.sym.node_type() == Some(ty)
                     && r.kids
                         .get(fld)
                         .is_some_and(|&k| has_leaf(a, k, Leaf::Root(c)))
@@ -153,7 +153,7 @@ fn pred_above(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
             continue;
         }
         for r in rs {
-            let Symbol::Node(t) = r.sym else { continue };
+            let Symbol::Node(t, _) = r.sym else { continue };
             for (i, &k) in r.kids.iter().enumerate() {
                 if !on_path(k) {
                     continue;
@@ -161,7 +161,7 @@ fn pred_above(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<usize> {
                 let back = Leaf::Back(t, i);
                 let ok = a.rules[k].iter().all(|x| match x.sym {
                     Symbol::Leaf(l) => l == Leaf::Root(c),
-                    Symbol::Node(_) => x.kids.iter().any(|&g| is_only(a, g, back)),
+                    Symbol::Node(..) => x.kids.iter().any(|&g| is_only(a, g, back)),
                 });
                 if !ok {
                     return None;
@@ -183,7 +183,7 @@ pub fn cut(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<Vec<(Forest, u
     let holders: Vec<usize> = (0..f.comps.len())
         .filter(|&d| {
             f.comps[d].rules.iter().flatten().any(|r| {
-                r.sym == Symbol::Node(ty)
+                r.sym.node_type() == Some(ty)
                     && r.kids
                         .get(fld)
                         .is_some_and(|&k| has_leaf(&f.comps[d], k, target))
@@ -205,7 +205,7 @@ pub fn cut(f: &Forest, c: usize, ty: usize, fld: usize) -> Option<Vec<(Forest, u
     let mut out = vec![];
     for (q0, rs) in a.rules.iter().enumerate() {
         for r0 in rs {
-            if r0.sym != Symbol::Node(ty)
+            if r0.sym.node_type() != Some(ty)
                 || !r0.kids.get(fld).is_some_and(|&k| has_leaf(a, k, target))
             {
                 continue;

@@ -4,6 +4,7 @@
 use super::super::super::ast::Span;
 use super::super::exec::{post, Fault};
 use super::super::pir::{Op, PointerProgram, StructType};
+use super::super::ta::UNKNOWN;
 use super::*;
 
 /// `struct T { struct T *next, *prev; }` is type 0: field 0 `next`, field 1 `prev`.
@@ -17,6 +18,7 @@ fn program(vars: usize) -> PointerProgram {
         types: vec![StructType {
             name: "struct T".into(),
             pointers: vec![("next".into(), 0), ("prev".into(), 0)],
+            data: vec![],
         }],
         vars: (0..vars).map(|i| format!("v{i}")).collect(),
         locs: 1,
@@ -25,12 +27,13 @@ fn program(vars: usize) -> PointerProgram {
         heads: vec![],
         globals: vec![],
         cleanup: true,
+        trackable: false,
     }
 }
 
 /// A node of type 0 with these two fields.
 fn node(next: Leaf, prev: Leaf) -> TreeAut {
-    TreeAut::node(0, &[next, prev])
+    TreeAut::node(0, UNKNOWN, &[next, prev])
 }
 
 /// The doubly linked list of exactly `n` nodes as one tree: each `prev` below the first a
@@ -46,7 +49,7 @@ fn dll(n: usize) -> TreeAut {
     for i in (0..n).rev() {
         let prev = if i == 0 { null } else { back };
         below = a.add_state(vec![Rule {
-            sym: Symbol::Node(0),
+            sym: Symbol::Node(0, UNKNOWN),
             kids: vec![below, prev],
         }]);
     }
@@ -194,11 +197,11 @@ fn a_back_link_into_a_tree_cuts_the_tree() {
     let back = tree.add_state(vec![Rule::leaf(Leaf::Back(0, NEXT))]);
     let to_y = tree.add_state(vec![Rule::leaf(Leaf::Root(1))]);
     let n2 = tree.add_state(vec![Rule {
-        sym: Symbol::Node(0),
+        sym: Symbol::Node(0, UNKNOWN),
         kids: vec![to_y, back],
     }]);
     tree.root = tree.add_state(vec![Rule {
-        sym: Symbol::Node(0),
+        sym: Symbol::Node(0, UNKNOWN),
         kids: vec![n2, null],
     }]);
     assert!(tree.trim());

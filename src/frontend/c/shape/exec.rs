@@ -22,7 +22,7 @@ use super::super::ast::Span;
 use super::boxes;
 use super::fa::{Broken, Forest, Val};
 use super::pir::{Ending, Op, Operand, PointerProgram};
-use super::ta::{Leaf, Rule, Symbol, TreeAut};
+use super::ta::{Leaf, Rule, Symbol, TreeAut, ANY, UNKNOWN};
 
 /// A memory fault some heap of the forest makes (under the abstraction: it may be
 /// spurious).
@@ -103,7 +103,13 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             let fill = if *zeroed { Leaf::Null } else { Leaf::Undef };
             let mut g = f.clone();
             let kids = vec![fill; prog.types[*t].pointers.len()];
-            g.comps.push(TreeAut::node(*t, &kids));
+            let mut data = UNKNOWN;
+            if *zeroed {
+                for d in data.iter_mut().take(prog.types[*t].data.len()) {
+                    *d = 0;
+                }
+            }
+            g.comps.push(TreeAut::node(*t, data, &kids));
             g.vars[*x] = Val::Comp(g.comps.len() - 1);
             vec![g]
         }
@@ -152,6 +158,45 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         Op::Check(x) => {
             comp(f, *x).ok_or(Fault::Deref(span))?;
             vec![f.clone()]
+        }
+        Op::SetData(x, d, v) => {
+            let c = comp(f, *x).ok_or(Fault::Deref(span))?;
+            let mut out = vec![];
+            for mut g in unfold(f, c, span)? {
+                let a = &mut g.comps[c];
+                let root = a.root;
+                if let Symbol::Node(_, data) = &mut a.rules[root][0].sym {
+                    data[*d] = v.unwrap_or(ANY);
+                }
+                out.push(g);
+            }
+            out
+        }
+        Op::AssumeData(x, d, eq, v) => {
+            let c = comp(f, *x).ok_or(Fault::Deref(span))?;
+            let mut out = vec![];
+            for mut g in unfold(f, c, span)? {
+                let a = &mut g.comps[c];
+                let root = a.root;
+                let Symbol::Node(_, data) = &mut a.rules[root][0].sym else {
+                    return Err(Fault::Internal(span));
+                };
+                let known = data[*d];
+                let keep = match (eq, known == ANY) {
+                    (true, true) => {
+                        data[*d] = *v;
+                        true
+                    }
+                    (true, false) => known == *v,
+                    // "Not v" is not a value the symbols hold: any stays any.
+                    (false, true) => true,
+                    (false, false) => known != *v,
+                };
+                if keep {
+                    out.push(g);
+                }
+            }
+            out
         }
         Op::Assume(eq, a, b) => {
             let same = match (operand(f, *a), operand(f, *b)) {
@@ -205,7 +250,7 @@ fn unfold(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
     let a = &f.comps[c];
     let mut out = vec![];
     for r in &a.rules[a.root] {
-        if !matches!(r.sym, Symbol::Node(_)) {
+        if !matches!(r.sym, Symbol::Node(..)) {
             return Err(Fault::Internal(span));
         }
         let mut g = f.clone();
@@ -230,7 +275,7 @@ fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest
         let mut g = f.clone();
         let leaf = match u.sym {
             Symbol::Leaf(l) => l,
-            Symbol::Node(_) => {
+            Symbol::Node(..) => {
                 let mut split = g.comps[c].clone();
                 split.root = split.add_state(vec![u.clone()]);
                 g.comps.push(split);

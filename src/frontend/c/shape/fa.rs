@@ -17,6 +17,7 @@
 //! Must not: interpret statements (that is `exec.rs`); decide an answer.
 
 use super::boxes;
+use super::pir::StructType;
 use super::ta::{Leaf, Sig, Symbol, TreeAut};
 use std::fmt::Write as _;
 
@@ -236,9 +237,9 @@ impl Forest {
     }
 
     /// The forest in a readable form: variables, then each component's rules, one state a
-    /// line (`names` names the variables by slot, `types` the struct types and their
-    /// pointer fields).
-    pub fn render(&self, names: &[String], types: &[(String, Vec<String>)]) -> String {
+    /// line (`names` names the variables by slot; `types` the struct types, their pointer
+    /// fields and tracked integer fields).
+    pub fn render(&self, names: &[String], types: &[StructType]) -> String {
         let mut out = String::new();
         let vars: Vec<String> = self
             .vars
@@ -262,18 +263,23 @@ impl Forest {
                     .iter()
                     .map(|r| match r.sym {
                         Symbol::Leaf(Leaf::Back(t, f)) => {
-                            format!("back along {}.{}", types[t].0, types[t].1[f])
+                            format!("back along {}.{}", types[t].name, types[t].pointers[f].0)
                         }
                         Symbol::Leaf(l) => leaf_text(l),
-                        Symbol::Node(t) => {
-                            let (name, fields) = &types[t];
-                            let kids: Vec<String> = r
+                        Symbol::Node(t, data) => {
+                            let ty = &types[t];
+                            let mut kids: Vec<String> = r
                                 .kids
                                 .iter()
-                                .zip(fields)
-                                .map(|(k, f)| format!("{f}: c{i}.q{k}"))
+                                .zip(&ty.pointers)
+                                .map(|(k, (f, _))| format!("{f}: c{i}.q{k}"))
                                 .collect();
-                            format!("{name}{{{}}}", kids.join(", "))
+                            for (v, n) in data.iter().zip(&ty.data) {
+                                if *v != super::ta::ANY {
+                                    kids.push(format!("{n} = {v}"));
+                                }
+                            }
+                            format!("{}{{{}}}", ty.name, kids.join(", "))
                         }
                     })
                     .collect();

@@ -8,9 +8,12 @@
 //!
 //! Must not: give a construct a meaning other than C's; when unsure, give up.
 
-use super::super::ast::{Declaration, Expr, ExprKind, Item, Span, Spec, Stmt, StmtKind};
+use super::super::ast::{
+    BinOp, Declaration, Expr, ExprKind, Item, Span, Spec, Stmt, StmtKind, UnOp,
+};
 use super::pir::{Edge, Ending, Loc, LoopHead, Op, PointerProgram, StructType, Var};
-use std::collections::HashMap;
+use super::ta::DATA;
+use std::collections::{HashMap, HashSet};
 
 /// What a name denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +24,8 @@ pub(super) enum Name {
     Data,
     /// A variable the engine cannot follow (a parameter of `main` of pointer type).
     Opaque,
+    /// An enumerator: an integer constant.
+    Const(i32),
 }
 
 /// A struct type being read: its pointer fields and its other (integer) fields.
@@ -30,6 +35,43 @@ pub(super) struct Record {
     pub(super) defined: bool,
     pub(super) pointers: Vec<(String, usize)>,
     pub(super) data: Vec<String>,
+}
+
+impl Record {
+    /// The integer fields the symbols track: the first [`DATA`] of those compared with a
+    /// constant.
+    pub(super) fn tracked<'a>(
+        &'a self,
+        compared: &'a HashSet<String>,
+    ) -> impl Iterator<Item = &'a String> + 'a {
+        self.data
+            .iter()
+            .filter(|n| compared.contains(*n))
+            .take(DATA)
+    }
+}
+
+/// The names of the fields `body` compares with an integer constant (a literal, a name,
+/// a negation).
+fn compared_fields(body: &Stmt) -> HashSet<String> {
+    let mut out = HashSet::new();
+    body.each_expr(&mut |e| {
+        e.any(&mut |x| {
+            if let ExprKind::Binary(BinOp::Eq | BinOp::Ne, a, b) = &x.kind {
+                for (m, v) in [(a, b), (b, a)] {
+                    let constant = matches!(
+                        v.kind,
+                        ExprKind::Int(_) | ExprKind::Ident(_) | ExprKind::Unary(UnOp::Neg, _)
+                    );
+                    if let (ExprKind::Member(_, f, _), true) = (&m.kind, constant) {
+                        out.insert(f.clone());
+                    }
+                }
+            }
+            false
+        });
+    });
+    out
 }
 
 /// A loop's jump targets.
@@ -61,10 +103,13 @@ pub(super) struct Lower {
     globals: Vec<Var>,
     /// Names of the defined functions other than `main`.
     pub(super) functions: Vec<String>,
+    /// The names of the fields `main` compares with a constant (`p->f == c`): the integer
+    /// fields the symbols track, when they are among their struct's first [`DATA`] such.
+    pub(super) compared: HashSet<String>,
 }
 
 /// Reads the program's `main`, or says why the engine gives up.
-pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
+pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String> {
     let mut l = Lower {
         records: vec![],
         tags: HashMap::new(),
@@ -81,6 +126,7 @@ pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
         loops: vec![],
         globals: vec![],
         functions: vec![],
+        compared: HashSet::new(),
     };
     let mut main = None;
     for item in items {
@@ -118,6 +164,10 @@ pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
     }
     l.scopes.push(HashMap::new());
     l.scope_vars.push(vec![]);
+    let compared = compared_fields(&main.body);
+    if track_data {
+        l.compared = compared.clone();
+    }
     l.stmt(&main.body)?;
     l.edge(Op::Exit(Ending::Return), main.body.span);
     if let Some(r) = l.records.iter().find(|r| !r.defined) {
@@ -129,6 +179,7 @@ pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
         .map(|r| StructType {
             name: r.name.clone(),
             pointers: r.pointers.clone(),
+            data: r.tracked(&l.compared).cloned().collect(),
         })
         .collect();
     Ok(PointerProgram {
@@ -140,6 +191,10 @@ pub fn lower(items: &[Item]) -> Result<PointerProgram, String> {
         heads: l.heads,
         globals: l.globals,
         cleanup: true,
+        trackable: l
+            .records
+            .iter()
+            .any(|r| r.tracked(&compared).next().is_some()),
     })
 }
 

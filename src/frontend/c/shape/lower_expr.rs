@@ -9,6 +9,7 @@
 use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, UnOp};
 use super::lower::{is_zero, Lower, Name};
 use super::pir::{Ending, Loc, Op, Operand, Var};
+use super::ta::ANY;
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
 fn is_nondet(name: &str) -> bool {
@@ -143,7 +144,7 @@ impl Lower {
                 Ok((op, Some(to)))
             }
             ExprKind::Assign(None, lhs, rhs) => {
-                self.assign(lhs, rhs, e.span)?;
+                self.assign(lhs, rhs, false, e.span)?;
                 self.ptr(lhs)
             }
             ExprKind::Comma(a, b) => {
@@ -228,7 +229,8 @@ impl Lower {
     }
 
     /// `lhs = rhs`.
-    fn assign(&mut self, lhs: &Expr, rhs: &Expr, span: Span) -> Result<(), String> {
+    /// `lhs = rhs` (`compound`: `lhs op= rhs`).
+    fn assign(&mut self, lhs: &Expr, rhs: &Expr, compound: bool, span: Span) -> Result<(), String> {
         match &lhs.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(v, t)) => self.assign_var(v, t, rhs, span),
@@ -258,7 +260,12 @@ impl Lower {
                     }
                     None => {
                         self.data(rhs)?;
-                        self.edge(Op::Check(bv), span);
+                        let value = if compound { None } else { self.constant(rhs) };
+                        let op = match self.data_field(bt, f) {
+                            Some(d) => Op::SetData(bv, d, value),
+                            None => Op::Check(bv),
+                        };
+                        self.edge(op, span);
                         Ok(())
                     }
                 }
@@ -284,7 +291,7 @@ impl Lower {
             | ExprKind::SizeofType(_)
             | ExprKind::SizeofExpr(_) => Ok(()),
             ExprKind::Ident(n) => match self.lookup(n) {
-                Some(Name::Data) | Some(Name::Ptr(..)) => Ok(()),
+                Some(Name::Data | Name::Ptr(..) | Name::Const(_)) => Ok(()),
                 _ if self.is_null(e) => Ok(()),
                 _ => Err(format!("the name `{n}`")),
             },
@@ -333,7 +340,7 @@ impl Lower {
                 if op.is_some() && self.is_ptr(lhs) {
                     return Err("pointer arithmetic".into());
                 }
-                self.assign(lhs, rhs, e.span)
+                self.assign(lhs, rhs, op.is_some(), e.span)
             }
             ExprKind::IncDec(_, _, x) => match &x.kind {
                 ExprKind::Ident(n) if self.lookup(n) == Some(Name::Data) => Ok(()),
@@ -342,7 +349,11 @@ impl Lower {
                     if self.field(bt, f)?.is_some() {
                         return Err("pointer arithmetic".into());
                     }
-                    self.edge(Op::Check(bv), e.span);
+                    let op = match self.data_field(bt, f) {
+                        Some(d) => Op::SetData(bv, d, None),
+                        None => Op::Check(bv),
+                    };
+                    self.edge(op, e.span);
                     Ok(())
                 }
                 _ => Err("`++`/`--` on this".into()),
@@ -452,6 +463,30 @@ impl Lower {
                 Ok(())
             }
             ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
+                if self.data_test(a, b).is_some() || self.data_test(b, a).is_some() =>
+            {
+                let (m, v) = self
+                    .data_test(a, b)
+                    .or_else(|| self.data_test(b, a))
+                    .expect("tested");
+                let ExprKind::Member(base, field, arrow) = &m.kind else {
+                    unreachable!("a data test is on a member")
+                };
+                let mark = self.temps.len();
+                let (bv, bt) = self.base_var(base, *arrow)?;
+                let d = self.data_field(bt, field).ok_or("an untracked field")?;
+                let eq = *op == BinOp::Eq;
+                self.test(
+                    Op::AssumeData(bv, d, eq, v),
+                    Op::AssumeData(bv, d, !eq, v),
+                    mark,
+                    e.span,
+                    t,
+                    f,
+                );
+                Ok(())
+            }
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
                 if self.is_ptr(a) || self.is_ptr(b) =>
             {
                 let mark = self.temps.len();
@@ -485,6 +520,52 @@ impl Lower {
                 Ok(())
             }
         }
+    }
+
+    /// `m == v` as a test of a tracked integer field against a constant: the member `m`
+    /// (`p->f`) and the constant.
+    fn data_test<'e>(&self, m: &'e Expr, v: &Expr) -> Option<(&'e Expr, i32)> {
+        let ExprKind::Member(base, field, true) = &m.kind else {
+            return None;
+        };
+        let ExprKind::Ident(p) = &base.kind else {
+            return None;
+        };
+        let Some(Name::Ptr(_, t)) = self.lookup(p) else {
+            return None;
+        };
+        self.data_field(t, field)?;
+        Some((m, self.constant(v)?))
+    }
+
+    /// The value of an integer constant expression the symbols can hold: a literal, its
+    /// negation, an enumerator.
+    pub(super) fn constant(&self, e: &Expr) -> Option<i32> {
+        match &e.kind {
+            ExprKind::Int(text) => {
+                let lower = text.to_ascii_lowercase();
+                let digits = lower.trim_end_matches(['u', 'l']);
+                let v = match digits.strip_prefix("0x") {
+                    Some(hex) => i64::from_str_radix(hex, 16).ok()?,
+                    None if digits.len() > 1 && digits.starts_with('0') => {
+                        i64::from_str_radix(&digits[1..], 8).ok()?
+                    }
+                    None => digits.parse::<i64>().ok()?,
+                };
+                i32::try_from(v).ok().filter(|v| *v != ANY)
+            }
+            ExprKind::Unary(UnOp::Neg, a) => self.constant(a)?.checked_neg(),
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(Name::Const(v)) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The index of `f` among the tracked integer fields of struct `t`.
+    pub(super) fn data_field(&self, t: usize, f: &str) -> Option<usize> {
+        self.records[t].tracked(&self.compared).position(|n| n == f)
     }
 
     /// The two branches of a test, each killing the temporaries taken since `mark`.

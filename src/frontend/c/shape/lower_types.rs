@@ -58,11 +58,19 @@ impl Lower {
                     }
                     return Ok((Some(id), 0));
                 }
-                // An `enum` is data; its enumerators are data names of the outermost scope.
+                // An `enum` is data; its enumerators are constants of the outermost scope
+                // (values other than literals and earlier enumerators: data).
                 Spec::Enum(e) => {
+                    let mut next = Some(0);
                     for item in e.items.iter().flatten() {
+                        let value = match &item.value {
+                            None => next,
+                            Some(v) => self.constant(v),
+                        };
+                        next = value.and_then(|v| v.checked_add(1));
+                        let name = value.map_or(Name::Data, Name::Const);
                         if let Some(s) = self.scopes.first_mut() {
-                            s.insert(item.name.clone(), Name::Data);
+                            s.insert(item.name.clone(), name);
                         }
                     }
                 }

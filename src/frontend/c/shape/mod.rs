@@ -11,6 +11,13 @@
 //! prefixes of height 1, respecting the references they hold) until a fixpoint covers every
 //! edge (`fixpoint.rs`).
 //!
+//! Integer data: first abstracted away entirely. When that run finds a possible fault, the
+//! engine runs again with node symbols that carry the values of the integer fields `main`
+//! compares with constants (`p->f == c`, at most [`ta::DATA`] per struct): a store of a
+//! constant sets the value, any other store forgets it, and a comparison of `p->f` with a
+//! constant keeps the executions where it holds (a red node is then known to have a
+//! successor). More symbols mean more states, so this is the second try only.
+//!
 //! Doubly linked lists fold into single trees: a `prev` field that points to the one node
 //! whose `next` points to its node becomes a back-link leaf (`boxes.rs`), so only the nodes
 //! variables point to stay cut-points.
@@ -26,7 +33,9 @@
 //! Soundness (why `safe` holds for valid-memsafety and valid-memcleanup):
 //! - Every construct of `main` that the pointer program drops is an integer computation or
 //!   an integer condition: integer conditions become nondeterministic branches, which only
-//!   add executions; integer variables and fields hold no pointers (pointer–integer casts
+//!   add executions (a tracked field's comparison with a constant keeps exactly the trees
+//!   whose known value satisfies it, and all whose value is unknown; a store of anything but
+//!   a constant, `++` and compound assignments make the value unknown); integer variables and fields hold no pointers (pointer–integer casts
 //!   are refused), so the heap's shape does not depend on them. A program whose safety
 //!   depends on data is thus at worst not proved.
 //! - Each pointer statement's post over-approximates C's: a load, store, integer-field
@@ -96,55 +105,86 @@ pub struct Proof {
 
 /// Runs the shape engine on a parsed program until `deadline`; `cleanup`: the property is
 /// valid-memcleanup (every block freed however the program ends), else valid-memsafety.
+///
+/// First with every integer field abstracted away; when that finds a possible fault, again
+/// with the symbols tracking the constants of the fields `main` compares with constants
+/// (more precise, but more states).
 pub fn analyze(
     items: &[Item],
     cleanup: bool,
     deadline: Instant,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Outcome {
-    let prog = match lower::lower(items) {
+    match analyze_with(items, cleanup, false, deadline, line_of) {
+        (Outcome::Unknown(first), true) => {
+            match analyze_with(items, cleanup, true, deadline, line_of).0 {
+                Outcome::Unknown(second) => {
+                    let second = second.trim_start_matches("the shape engine ");
+                    Outcome::Unknown(format!("{first}; tracking integer fields, it {second}"))
+                }
+                safe => safe,
+            }
+        }
+        (o, _) => o,
+    }
+}
+
+/// One run of the engine, with the integer fields tracked or not; whether a fault stopped it
+/// while there are fields to track.
+fn analyze_with(
+    items: &[Item],
+    cleanup: bool,
+    track_data: bool,
+    deadline: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> (Outcome, bool) {
+    let prog = match lower::lower(items, track_data) {
         Ok(p) => pir::PointerProgram { cleanup, ..p },
-        Err(why) => return Outcome::Unknown(format!("the shape engine does not read {why}")),
+        Err(why) => {
+            let why = format!("the shape engine does not read {why}");
+            return (Outcome::Unknown(why), false);
+        }
     };
-    let inv = match fixpoint::run(&prog, STEPS, deadline) {
+    let trackable = prog.trackable;
+    let (outcome, fault) = fixpoint_outcome(&prog, deadline, line_of);
+    (outcome, fault && trackable)
+}
+
+/// The outcome of the fixpoint of `prog`, and whether a possible fault stopped it.
+fn fixpoint_outcome(
+    prog: &pir::PointerProgram,
+    deadline: Instant,
+    line_of: &dyn Fn(usize) -> usize,
+) -> (Outcome, bool) {
+    let unknown = |why: String| (Outcome::Unknown(why), false);
+    let inv = match fixpoint::run(prog, STEPS, deadline) {
         Ok(inv) => inv,
         Err(fixpoint::Stop::Fault(f)) => {
-            return Outcome::Unknown(format!(
+            let why = format!(
                 "the shape engine found {} (under its abstraction)",
                 f.describe(line_of)
-            ))
+            );
+            return (Outcome::Unknown(why), true);
         }
-        Err(fixpoint::Stop::Budget(b)) => {
-            return Outcome::Unknown(format!("the shape engine reached {b}"))
-        }
+        Err(fixpoint::Stop::Budget(b)) => return unknown(format!("the shape engine reached {b}")),
     };
-    if let Err(why) = fixpoint::check(&prog, &inv) {
-        return Outcome::Unknown(format!(
+    if let Err(why) = fixpoint::check(prog, &inv) {
+        return unknown(format!(
             "the shape engine's fixpoint failed its check: {why}"
         ));
     }
-    let types: Vec<(String, Vec<String>)> = prog
-        .types
-        .iter()
-        .map(|t| {
-            (
-                t.name.clone(),
-                t.pointers.iter().map(|p| p.0.clone()).collect(),
-            )
-        })
-        .collect();
     let heads = prog
         .heads
         .iter()
         .map(|h| {
             let forests = inv[h.loc]
                 .iter()
-                .map(|f| f.render(&prog.vars, &types))
+                .map(|f| f.render(&prog.vars, &prog.types))
                 .collect();
             (h.offset, forests)
         })
         .collect();
-    Outcome::Safe(Proof { heads })
+    (Outcome::Safe(Proof { heads }), false)
 }
 
 #[cfg(test)]

@@ -22,6 +22,9 @@ pub struct StructType {
     pub name: String,
     /// Per pointer field, its name and the struct type it points to.
     pub pointers: Vec<(String, usize)>,
+    /// The integer fields whose constant values the nodes' symbols track (the first
+    /// [`super::ta::DATA`] ones), by name.
+    pub data: Vec<String>,
 }
 
 /// An operand of a comparison or a store.
@@ -53,6 +56,10 @@ pub enum Op {
     Free(Var),
     /// `x` is dereferenced (an integer field of `*x` is read or written).
     Check(Var),
+    /// `x->d = v` for the tracked integer field `d` (by index): a constant, or any value.
+    SetData(Var, usize, Option<i32>),
+    /// Executions go on only where `x->d == v` (`eq`) or `x->d != v` (not `eq`).
+    AssumeData(Var, usize, bool, i32),
     /// Executions go on only where `a == b` (`eq`) or `a != b` (not `eq`).
     Assume(bool, Operand, Operand),
     /// The execution ends: nothing may remain allocated for the engine to claim the memory
@@ -115,4 +122,7 @@ pub struct PointerProgram {
     /// every block is then still pointed to (a block no variable reaches is a fault as soon
     /// as it arises).
     pub cleanup: bool,
+    /// Whether some struct has an integer field that `main` compares with a constant (the
+    /// symbols can track it).
+    pub trackable: bool,
 }

@@ -41,13 +41,36 @@ pub enum Leaf {
     Back(usize, usize),
 }
 
+/// How many integer fields of a node the symbols track (the first ones of its struct).
+pub const DATA: usize = 2;
+
+/// A tracked integer field whose value is not known.
+pub const ANY: i32 = i32::MIN;
+
+/// The tracked integer fields of a node: each a known constant or [`ANY`].
+pub type Data = [i32; DATA];
+
+/// Nothing known of a node's integer fields.
+pub const UNKNOWN: Data = [ANY; DATA];
+
 /// A tree symbol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Symbol {
     /// A leaf (no children).
     Leaf(Leaf),
-    /// A heap node of the struct type with this index: one child per pointer field.
-    Node(usize),
+    /// A heap node of the struct type with this index (one child per pointer field), with
+    /// what is known of its tracked integer fields.
+    Node(usize, Data),
+}
+
+impl Symbol {
+    /// The struct type of a node.
+    pub fn node_type(&self) -> Option<usize> {
+        match self {
+            Symbol::Node(t, _) => Some(*t),
+            Symbol::Leaf(_) => None,
+        }
+    }
 }
 
 /// A transition `sym(kids) -> q`, stored under its target state `q`.
@@ -96,8 +119,9 @@ impl TreeAut {
         self.rules.len() - 1
     }
 
-    /// The automaton of one tree whose root is `sym` with leaf children `kids`.
-    pub fn node(ty: usize, kids: &[Leaf]) -> Self {
+    /// The automaton of one tree whose root is a node of type `ty` with integer fields
+    /// `data` and leaf children `kids`.
+    pub fn node(ty: usize, data: Data, kids: &[Leaf]) -> Self {
         let mut a = TreeAut {
             rules: vec![vec![]],
             root: 0,
@@ -107,7 +131,7 @@ impl TreeAut {
             .map(|&l| a.add_state(vec![Rule::leaf(l)]))
             .collect();
         a.rules[0].push(Rule {
-            sym: Symbol::Node(ty),
+            sym: Symbol::Node(ty, data),
             kids: ks,
         });
         a
@@ -419,7 +443,7 @@ fn rule_sig(r: &Rule, sig: &[Option<Sig>]) -> Option<Sig> {
     match r.sym {
         Symbol::Leaf(Leaf::Root(j)) => Some(vec![(j, 1)]),
         Symbol::Leaf(_) => Some(vec![]),
-        Symbol::Node(_) => {
+        Symbol::Node(..) => {
             let mut s: Sig = vec![];
             for &k in &r.kids {
                 for &(j, c) in sig[k].as_ref()? {

@@ -10,7 +10,7 @@ fn list(n: usize, end: Leaf) -> TreeAut {
     };
     for i in 0..n {
         a.add_state(vec![Rule {
-            sym: Symbol::Node(0),
+            sym: Symbol::Node(0, UNKNOWN),
             kids: vec![i + 1],
         }]);
     }
@@ -42,7 +42,7 @@ fn tree_of(l: &TreeAut, r: &TreeAut) -> TreeAut {
     let lo = append(&mut a, l);
     let ro = append(&mut a, r);
     a.root = a.add_state(vec![Rule {
-        sym: Symbol::Node(1),
+        sym: Symbol::Node(1, UNKNOWN),
         kids: vec![l.root + lo, r.root + ro],
     }]);
     assert!(a.trim());
@@ -93,7 +93,7 @@ fn abstraction_keeps_signatures_apart() {
 
 #[test]
 fn abstraction_of_trees() {
-    let leaf = TreeAut::node(1, &[Leaf::Null, Leaf::Null]);
+    let leaf = TreeAut::node(1, UNKNOWN, &[Leaf::Null, Leaf::Null]);
     let t1 = tree_of(&leaf, &leaf);
     let t2 = tree_of(&t1, &leaf);
     let t3 = tree_of(&t2, &t1);
@@ -108,7 +108,7 @@ fn trim_detects_empty_languages() {
     // A state whose only rule needs itself accepts no finite tree.
     let mut a = TreeAut {
         rules: vec![vec![Rule {
-            sym: Symbol::Node(0),
+            sym: Symbol::Node(0, UNKNOWN),
             kids: vec![0],
         }]],
         root: 0,
@@ -121,7 +121,7 @@ fn signatures_find_inconsistent_states() {
     let mut a = list(2, Leaf::Root(3));
     let end = a.add_state(vec![Rule::leaf(Leaf::Null)]);
     a.rules[a.root].push(Rule {
-        sym: Symbol::Node(0),
+        sym: Symbol::Node(0, UNKNOWN),
         kids: vec![end],
     });
     assert!(a.signatures().is_none());
