@@ -206,6 +206,12 @@ impl Resolver {
                     return Err(unsupported(span, "calls of `main`"));
                 }
                 let Some(sig) = self.sigs.get(name) else {
+                    // C89's implicit declaration `int nondet()` (older tasks call TriCera's
+                    // `__nondet()` without declaring it).
+                    if nondet_by_convention(name) && args.is_empty() {
+                        self.sites.push(NondetSite { ty: CType::INT, span });
+                        return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), CType::INT));
+                    }
                     if BUILTINS.contains(&name.as_str()) {
                         return Err(unsupported(span, &format!("`{name}` inside an expression")));
                     }
