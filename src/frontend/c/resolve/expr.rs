@@ -209,7 +209,10 @@ impl Resolver {
                     // C89's implicit declaration `int nondet()` (older tasks call TriCera's
                     // `__nondet()` without declaring it).
                     if nondet_by_convention(name) && args.is_empty() {
-                        self.sites.push(NondetSite { ty: CType::INT, span });
+                        self.sites.push(NondetSite {
+                            ty: CType::INT,
+                            span,
+                        });
                         return Ok(mk(IExprKind::Nondet(self.sites.len() - 1), CType::INT));
                     }
                     if BUILTINS.contains(&name.as_str()) {

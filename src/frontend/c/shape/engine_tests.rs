@@ -123,6 +123,66 @@ fn integer_fields_compared_with_constants_are_tracked_when_needed() {
 }
 
 #[test]
+fn gotos_to_labels_of_mains_outer_block() {
+    let prelude = "typedef struct node { struct node *next; int h; } Node;
+         void myexit(int s) { _EXIT: goto _EXIT; }
+         void reach_error(void);";
+    // SV-COMP's shape: checks jump to an error label at the end; `myexit` never returns.
+    let forward = format!(
+        "{prelude}
+         int main(void) {{
+           Node *l = malloc(sizeof(Node));
+           if (l == 0) myexit(1);
+           l->next = NULL; l->h = 3;
+           Node *p = l;
+           while (__VERIFIER_nondet_int()) {{
+             Node *t = malloc(sizeof(Node));
+             if (t == 0) myexit(1);
+             t->next = l; t->h = 1; l = t;
+           }}
+           p = l;
+           while (p->h != 3) {{ if (p->next == NULL) goto ERROR; p = p->next; }}
+           while (l) {{ p = l; l = l->next; free(p); }}
+           return 0;
+           ERROR: reach_error();
+           return 1;
+         }}"
+    );
+    let o = run(&forward);
+    assert!(matches!(o, Outcome::Safe(_)), "{o:?}");
+    // A loop made by a backward goto: its label is a loop head.
+    let backward = format!(
+        "{prelude}
+         int main(void) {{
+           Node *l = NULL;
+           Node *t;
+           again:
+           if (__VERIFIER_nondet_int()) {{
+             t = malloc(sizeof(Node)); t->next = l; l = t;
+             goto again;
+           }}
+           while (l) {{ t = l; l = l->next; free(t); }}
+           return 0;
+         }}"
+    );
+    let o = run(&backward);
+    assert!(matches!(o, Outcome::Safe(_)), "{o:?}");
+    // A goto past a pointer's declaration, a label in a block, a missing label: no answer.
+    let past = format!(
+        "{prelude} int main(void) {{ goto L; Node *p = malloc(sizeof(Node)); L: free(p); return 0; }}"
+    );
+    assert!(gives_up(&run(&past), "past a pointer declaration"));
+    let nested = format!("{prelude} int main(void) {{ {{ L: ; }} goto L; return 0; }}");
+    assert!(gives_up(&run(&nested), "a label inside a block"));
+    let missing = format!("{prelude} int main(void) {{ goto M; return 0; }}");
+    assert!(gives_up(&run(&missing), "undefined label"));
+    // A function that loops doing something is no `myexit`.
+    let busy = "int k; void spin(void) { while (1) { k++; } }
+         int main(void) { spin(); return 0; }";
+    assert!(gives_up(&run(busy), "a call of `spin`"));
+}
+
+#[test]
 fn faults_are_not_proofs() {
     // Only the head is freed: the rest leaks.
     assert!(gives_up(&run(&list_then("if (l) free(l);")), "leak"));

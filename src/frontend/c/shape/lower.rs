@@ -89,7 +89,7 @@ pub(super) struct Lower {
     pub(super) typedefs: HashMap<String, (Option<usize>, usize)>,
     pub(super) scopes: Vec<HashMap<String, Name>>,
     /// The pointer variables declared in each scope (killed when it ends).
-    scope_vars: Vec<Vec<Var>>,
+    pub(super) scope_vars: Vec<Vec<Var>>,
     pub(super) vars: Vec<String>,
     /// Temporaries not in use.
     pub(super) free_temps: Vec<Var>,
@@ -98,7 +98,7 @@ pub(super) struct Lower {
     pub(super) locs: usize,
     pub(super) cur: Loc,
     pub(super) edges: Vec<Edge>,
-    heads: Vec<LoopHead>,
+    pub(super) heads: Vec<LoopHead>,
     loops: Vec<LoopCtx>,
     globals: Vec<Var>,
     /// Names of the defined functions other than `main`.
@@ -106,6 +106,13 @@ pub(super) struct Lower {
     /// The names of the fields `main` compares with a constant (`p->f == c`): the integer
     /// fields the symbols track, when they are among their struct's first [`DATA`] such.
     pub(super) compared: HashSet<String>,
+    /// Per label of `main`'s outermost block: its location and, once it is defined, the
+    /// pointer variables declared before it (`lower_goto.rs`).
+    pub(super) labels: HashMap<String, (Loc, Option<usize>)>,
+    /// Per `goto`: its label and the pointer variables declared before it.
+    pub(super) gotos: Vec<(String, usize)>,
+    /// The functions that never return (their calls end the execution, unchecked).
+    pub(super) diverging: HashSet<String>,
 }
 
 /// Reads the program's `main`, or says why the engine gives up.
@@ -127,6 +134,9 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         globals: vec![],
         functions: vec![],
         compared: HashSet::new(),
+        labels: HashMap::new(),
+        gotos: vec![],
+        diverging: super::lower_goto::diverging(items),
     };
     let mut main = None;
     for item in items {
@@ -169,6 +179,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         l.compared = compared.clone();
     }
     l.stmt(&main.body)?;
+    l.check_gotos()?;
     l.edge(Op::Exit(Ending::Return), main.body.span);
     if let Some(r) = l.records.iter().find(|r| !r.defined) {
         return Err(format!("{} is used but never defined", r.name));
@@ -272,7 +283,7 @@ impl Lower {
     }
 
     /// Kills the variables of the scopes deeper than `depth` (a jump out of them).
-    fn leave_scopes(&mut self, depth: usize, span: Span) {
+    pub(super) fn leave_scopes(&mut self, depth: usize, span: Span) {
         let vars: Vec<Var> = self.scope_vars[depth..].iter().flatten().copied().collect();
         if !vars.is_empty() {
             self.edge(Op::Kill(vars), span);
@@ -355,7 +366,7 @@ impl Lower {
     }
 
     /// A statement.
-    fn stmt(&mut self, s: &Stmt) -> Result<(), String> {
+    pub(super) fn stmt(&mut self, s: &Stmt) -> Result<(), String> {
         match &s.kind {
             StmtKind::Expr(e) => {
                 let mark = self.temps.len();
@@ -453,7 +464,8 @@ impl Lower {
                 self.cur = self.loc();
             }
             StmtKind::Empty => {}
-            StmtKind::Goto(_) | StmtKind::Label(..) => return Err("`goto`".into()),
+            StmtKind::Goto(name) => self.goto(name, s.span),
+            StmtKind::Label(name, body) => self.label(name, body, s.span)?,
             StmtKind::Switch(..) | StmtKind::Case(_) | StmtKind::Default => {
                 return Err("`switch`".into())
             }

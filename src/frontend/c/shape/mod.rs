@@ -26,9 +26,10 @@
 //! into a small pointer program (`pir.rs`) in three-address form. The resolved IR has
 //! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
 //! those case splits is more fragile than reading the source's own statements, and the
-//! reading gives up (with the reason) on anything outside: calls of defined functions,
-//! arrays, `&`, pointer arithmetic, casts between struct pointer types, pointers to
-//! non-structs, `goto`, `switch`, unions, struct values, static locals.
+//! reading gives up (with the reason) on anything outside: calls of defined functions (but
+//! those that only loop forever), arrays, `&`, pointer arithmetic, casts between struct
+//! pointer types, pointers to non-structs, labels in nested blocks (`lower_goto.rs`),
+//! `switch`, unions, struct values, static locals.
 //!
 //! Soundness (why `safe` holds for valid-memsafety and valid-memcleanup):
 //! - Every construct of `main` that the pointer program drops is an integer computation or
@@ -76,6 +77,7 @@ pub mod fa;
 pub mod fixpoint;
 pub mod lower;
 mod lower_expr;
+mod lower_goto;
 mod lower_types;
 pub mod pir;
 pub mod ta;
