@@ -9,7 +9,6 @@
 use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, UnOp};
 use super::lower::{is_zero, Lower, Name};
 use super::pir::{Ending, Loc, Op, Operand, Var};
-use super::ta::ANY;
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
 fn is_nondet(name: &str) -> bool {
@@ -527,52 +526,6 @@ impl Lower {
                 Ok(())
             }
         }
-    }
-
-    /// `m == v` as a test of a tracked integer field against a constant: the member `m`
-    /// (`p->f`) and the constant.
-    fn data_test<'e>(&self, m: &'e Expr, v: &Expr) -> Option<(&'e Expr, i32)> {
-        let ExprKind::Member(base, field, true) = &m.kind else {
-            return None;
-        };
-        let ExprKind::Ident(p) = &base.kind else {
-            return None;
-        };
-        let Some(Name::Ptr(_, t)) = self.lookup(p) else {
-            return None;
-        };
-        self.data_field(t, field)?;
-        Some((m, self.constant(v)?))
-    }
-
-    /// The value of an integer constant expression the symbols can hold: a literal, its
-    /// negation, an enumerator.
-    pub(super) fn constant(&self, e: &Expr) -> Option<i32> {
-        match &e.kind {
-            ExprKind::Int(text) => {
-                let lower = text.to_ascii_lowercase();
-                let digits = lower.trim_end_matches(['u', 'l']);
-                let v = match digits.strip_prefix("0x") {
-                    Some(hex) => i64::from_str_radix(hex, 16).ok()?,
-                    None if digits.len() > 1 && digits.starts_with('0') => {
-                        i64::from_str_radix(&digits[1..], 8).ok()?
-                    }
-                    None => digits.parse::<i64>().ok()?,
-                };
-                i32::try_from(v).ok().filter(|v| *v != ANY)
-            }
-            ExprKind::Unary(UnOp::Neg, a) => self.constant(a)?.checked_neg(),
-            ExprKind::Ident(n) => match self.lookup(n) {
-                Some(Name::Const(v)) => Some(v),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// The index of `f` among the tracked integer fields of struct `t`.
-    pub(super) fn data_field(&self, t: usize, f: &str) -> Option<usize> {
-        self.records[t].tracked(&self.compared).position(|n| n == f)
     }
 
     /// The two branches of a test, each killing the temporaries taken since `mark`.
