@@ -38,11 +38,10 @@ impl Resolver {
                 mk(IExprKind::Const(BigInt::from(0)), self.ptr_ctype())
             }
             ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => self.sizeof_value(e)?,
-            ExprKind::Ident(n) if self.enumerators.borrow().contains_key(n) => {
-                let value = self.enumerator(n, span)?.expect("an enumerator");
-                mk(IExprKind::Const(value), CType::INT)
-            }
             ExprKind::Ident(n) => {
+                if let Some(value) = self.enumerator(n, span)? {
+                    return Ok(mk(IExprKind::Const(value), CType::INT));
+                }
                 let (v, ty) = self.variable(n, span)?;
                 if self.info(v).is_array() {
                     // The address of its first element (`pointers.rs`).
@@ -397,7 +396,7 @@ pub fn const_value(e: &IExpr) -> Option<BigInt> {
 const MAX_LITERAL_DIGITS: usize = 64;
 
 /// An integer literal's value and type (C11 6.4.4.1), or what is wrong with it.
-pub(super) fn int_literal(text: &str, model: DataModel) -> Result<(BigInt, CType), &'static str> {
+pub fn int_literal(text: &str, model: DataModel) -> Result<(BigInt, CType), &'static str> {
     let lower = text.to_ascii_lowercase();
     let digits_end = lower.find(['u', 'l']).unwrap_or(lower.len());
     let (digits, suffix) = if let Some(hex) = lower.strip_prefix("0x") {

@@ -295,29 +295,28 @@ impl Resolver {
             zeroed,
             stack,
         });
-        let (save, count) = match n {
-            Count::Var(e) if fixed.is_none() => {
-                let temp = self.temp(pty, span);
-                (
-                    Some(mk(IExprKind::Assign(temp, Box::new(e)), pty, span)),
-                    Some(temp),
-                )
-            }
-            Count::Const(k) if fixed.is_none() => {
-                let temp = self.temp(pty, span);
-                let e = mk(IExprKind::Const(k), pty, span);
-                (
-                    Some(mk(IExprKind::Assign(temp, Box::new(e)), pty, span)),
-                    Some(temp),
-                )
-            }
-            _ => (None, None),
+        if fixed.is_some() {
+            return Ok(self.site(
+                SiteKind::Alloc {
+                    heap: index,
+                    count: None,
+                },
+                pty,
+                span,
+            ));
+        }
+        // A variable size: the count is evaluated into a temporary first.
+        let e = match n {
+            Count::Var(e) => e,
+            Count::Const(k) => mk(IExprKind::Const(k), pty, span),
         };
-        let site = self.site(SiteKind::Alloc { heap: index, count }, pty, span);
-        Ok(match save {
-            Some(save) => comma(save, site),
-            None => site,
-        })
+        let temp = self.temp(pty, span);
+        let save = mk(IExprKind::Assign(temp, Box::new(e)), pty, span);
+        let alloc = SiteKind::Alloc {
+            heap: index,
+            count: Some(temp),
+        };
+        Ok(comma(save, self.site(alloc, pty, span)))
     }
 
     /// A hidden global of the heap: an array of `capacity` elements or a scalar, zero.

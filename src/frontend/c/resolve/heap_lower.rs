@@ -176,10 +176,11 @@ impl Lower<'_> {
         let live = 1 + site.state_offset();
         match site.block {
             BlockSize::Fixed(_) => {
-                let state = || x.elem(site.state, idx.clone(), CType::INT);
-                x.or(x.eq(state(), x.int(live.into(), CType::INT)), {
-                    x.eq(state(), x.int((live + 2).into(), CType::INT))
-                })
+                let is = |code: i64| {
+                    let state = x.elem(site.state, idx.clone(), CType::INT);
+                    x.eq(state, x.int(code.into(), CType::INT))
+                };
+                x.or(is(live), is(live + 2))
             }
             BlockSize::Variable { sizes, stride } => {
                 let offset = x.rem(idx.clone(), x.int(stride.into(), pty));
@@ -298,36 +299,29 @@ impl Lower<'_> {
             let (b, cap) = (i128::from(site.bases[0]), i128::from(site.capacity));
             let idx = || x.sub(t(), x.int(b, pty));
             let state = || x.elem(site.state, idx(), i32t);
-            let mut ok = x.and(
-                x.and(
-                    x.cmp(BinOp::Le, x.int(b, pty), t()),
-                    x.cmp(BinOp::Lt, t(), x.int(b + cap, pty)),
-                ),
-                x.eq(state(), x.int(1, i32t)),
+            let inside = x.and(
+                x.cmp(BinOp::Le, x.int(b, pty), t()),
+                x.cmp(BinOp::Lt, t(), x.int(b + cap, pty)),
             );
+            let live_start = x.eq(state(), x.int(1, i32t));
             let mut release = x.int(0, i32t);
-            match site.block {
+            let ok = match site.block {
                 BlockSize::Fixed(n) => {
                     for j in 0..i128::from(n) {
                         let at = x.add(idx(), x.int(j, pty));
                         let s = if j == 0 { 2 } else { 4 };
                         release = comma(release, x.set(site.state, at, x.int(s, i32t), i32t));
                     }
+                    x.and(inside, live_start)
                 }
                 BlockSize::Variable { stride, .. } => {
                     // Only a block's start; the start's state stands for the whole block.
                     let offset = x.rem(idx(), x.int(i128::from(stride), pty));
                     let start = x.eq(offset, x.int(0, pty));
-                    ok = x.and(
-                        x.and(
-                            x.cmp(BinOp::Le, x.int(b, pty), t()),
-                            x.cmp(BinOp::Lt, t(), x.int(b + cap, pty)),
-                        ),
-                        x.and(start, x.eq(state(), x.int(1, i32t))),
-                    );
                     release = comma(release, x.set(site.state, idx(), x.int(2, i32t), i32t));
+                    x.and(inside, x.and(start, live_start))
                 }
-            }
+            };
             if let Some(live) = live {
                 let minus = x.sub(x.global(live, i32t), x.int(1, i32t));
                 release = comma(release, x.assign(VarRef::Global(live), minus, i32t));

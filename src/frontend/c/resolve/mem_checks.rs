@@ -151,20 +151,11 @@ pub(super) fn property_checks(program: &mut Program) -> Result<(), CError> {
 }
 
 fn no_error_calls(stmts: &mut [IStmt]) {
-    for s in stmts {
-        match &mut s.kind {
-            IStmtKind::Error => s.kind = IStmtKind::Abort,
-            IStmtKind::Assert(c) => s.kind = IStmtKind::Assume(c.clone()),
-            IStmtKind::If(_, a, b) => {
-                no_error_calls(a);
-                no_error_calls(b);
-            }
-            IStmtKind::Loop { body, .. }
-            | IStmtKind::Block(body)
-            | IStmtKind::Switch { body, .. } => no_error_calls(body),
-            _ => {}
-        }
-    }
+    super::walk::each_stmt_mut(stmts, &mut |s| match &s.kind {
+        IStmtKind::Error => s.kind = IStmtKind::Abort,
+        IStmtKind::Assert(c) => s.kind = IStmtKind::Assume(c.clone()),
+        _ => {}
+    });
 }
 
 /// `if (live != 0) __memory_violation(kind, at, 0);`
@@ -194,25 +185,14 @@ fn leak_check(live: usize, viol: usize, kind: MemViolation, span: Span) -> IStmt
 
 /// Puts a leak check of kind [`MemViolation::LeakAtAbort`] before every `abort()`/`exit()`.
 fn checks_at_aborts(stmts: &mut [IStmt], live: usize, viol: usize) {
-    for s in stmts {
-        let span = s.span;
-        match &mut s.kind {
-            IStmtKind::Abort => {
-                let check = leak_check(live, viol, MemViolation::LeakAtAbort, span);
-                let abort = IStmt {
-                    kind: IStmtKind::Abort,
-                    span,
-                };
-                s.kind = IStmtKind::Block(vec![check, abort]);
-            }
-            IStmtKind::If(_, a, b) => {
-                checks_at_aborts(a, live, viol);
-                checks_at_aborts(b, live, viol);
-            }
-            IStmtKind::Loop { body, .. }
-            | IStmtKind::Block(body)
-            | IStmtKind::Switch { body, .. } => checks_at_aborts(body, live, viol),
-            _ => {}
+    super::walk::each_stmt_mut(stmts, &mut |s| {
+        if matches!(s.kind, IStmtKind::Abort) {
+            let check = leak_check(live, viol, MemViolation::LeakAtAbort, s.span);
+            let abort = IStmt {
+                kind: IStmtKind::Abort,
+                span: s.span,
+            };
+            s.kind = IStmtKind::Block(vec![check, abort]);
         }
-    }
+    });
 }

@@ -49,7 +49,7 @@ mod walk;
 
 use array::is_array;
 use decl::ParamDecl;
-pub use expr::{const_value, convert, nondet_by_convention};
+pub use expr::{const_value, convert, int_literal, nondet_by_convention};
 use jumps::SwitchCtx;
 
 /// Functions whose definitions are ignored: their meaning is built in.

@@ -109,6 +109,24 @@ pub(super) fn remap_stmts(stmts: &mut [IStmt], remap: &dyn Fn(&mut VarRef)) {
     });
 }
 
+/// Calls `f` on every statement, nested ones first; `f` may replace a statement (its
+/// replacement is not walked again).
+pub(super) fn each_stmt_mut(stmts: &mut [IStmt], f: &mut dyn FnMut(&mut IStmt)) {
+    for s in stmts {
+        match &mut s.kind {
+            IStmtKind::If(_, a, b) => {
+                each_stmt_mut(a, f);
+                each_stmt_mut(b, f);
+            }
+            IStmtKind::Loop { body, .. }
+            | IStmtKind::Block(body)
+            | IStmtKind::Switch { body, .. } => each_stmt_mut(body, f),
+            _ => {}
+        }
+        f(s);
+    }
+}
+
 /// Puts `before(span, locals)` before every `return` of a body, after the returned value is
 /// computed (into a new local, which the statements may not change): what must happen when a
 /// function returns, such as a leak check or the end of a block's life.
@@ -117,49 +135,40 @@ pub(super) fn before_returns(
     locals: &mut Vec<VarInfo>,
     before: &mut dyn FnMut(Span, &[VarInfo]) -> Vec<IStmt>,
 ) {
-    for s in stmts {
+    each_stmt_mut(stmts, &mut |s| {
         let span = s.span;
-        match &mut s.kind {
-            IStmtKind::Return(value) => {
-                let mut out = vec![];
-                let value = value.take().map(|e| {
-                    let (l, ty) = (VarRef::Local(locals.len()), e.ty);
-                    locals.push(VarInfo {
-                        name: format!("ret@{}", span.start),
-                        ty,
-                        span,
-                        dims: vec![],
-                    });
-                    let assign = IExprKind::Assign(l, Box::new(e));
-                    out.push(IStmt {
-                        kind: IStmtKind::Expr(IExpr {
-                            kind: assign,
-                            ty,
-                            span,
-                        }),
-                        span,
-                    });
-                    IExpr {
-                        kind: IExprKind::Var(l),
-                        ty,
-                        span,
-                    }
-                });
-                out.extend(before(span, locals));
-                out.push(IStmt {
-                    kind: IStmtKind::Return(value),
+        let IStmtKind::Return(value) = &mut s.kind else {
+            return;
+        };
+        let mut out = vec![];
+        let value = value.take().map(|e| {
+            let (l, ty) = (VarRef::Local(locals.len()), e.ty);
+            locals.push(VarInfo {
+                name: format!("ret@{}", span.start),
+                ty,
+                span,
+                dims: vec![],
+            });
+            let assign = IExprKind::Assign(l, Box::new(e));
+            out.push(IStmt {
+                kind: IStmtKind::Expr(IExpr {
+                    kind: assign,
+                    ty,
                     span,
-                });
-                s.kind = IStmtKind::Block(out);
+                }),
+                span,
+            });
+            IExpr {
+                kind: IExprKind::Var(l),
+                ty,
+                span,
             }
-            IStmtKind::If(_, a, b) => {
-                before_returns(a, locals, before);
-                before_returns(b, locals, before);
-            }
-            IStmtKind::Loop { body, .. }
-            | IStmtKind::Block(body)
-            | IStmtKind::Switch { body, .. } => before_returns(body, locals, before),
-            _ => {}
-        }
-    }
+        });
+        out.extend(before(span, locals));
+        out.push(IStmt {
+            kind: IStmtKind::Return(value),
+            span,
+        });
+        s.kind = IStmtKind::Block(out);
+    });
 }

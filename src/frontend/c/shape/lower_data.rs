@@ -4,6 +4,8 @@
 //! Must not: track a value it cannot tell exactly (anything but a constant is unknown).
 
 use super::super::ast::{Expr, ExprKind, UnOp};
+use super::super::resolve::int_literal;
+use super::super::types::DataModel;
 use super::lower::{Lower, Name};
 use super::ta::ANY;
 
@@ -29,15 +31,7 @@ impl Lower {
     pub(super) fn constant(&self, e: &Expr) -> Option<i32> {
         match &e.kind {
             ExprKind::Int(text) => {
-                let lower = text.to_ascii_lowercase();
-                let digits = lower.trim_end_matches(['u', 'l']);
-                let v = match digits.strip_prefix("0x") {
-                    Some(hex) => i64::from_str_radix(hex, 16).ok()?,
-                    None if digits.len() > 1 && digits.starts_with('0') => {
-                        i64::from_str_radix(&digits[1..], 8).ok()?
-                    }
-                    None => digits.parse::<i64>().ok()?,
-                };
+                let (v, _) = int_literal(text, DataModel::Ilp32).ok()?;
                 i32::try_from(v).ok().filter(|v| *v != ANY)
             }
             ExprKind::Unary(UnOp::Neg, a) => self.constant(a)?.checked_neg(),
