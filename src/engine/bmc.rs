@@ -10,6 +10,10 @@
 //! The goal (a query clause whose body atoms match nodes up to the current level) is asserted
 //! under an assumption literal, so one incremental solver serves all depths. Every model is a
 //! well-founded derivation, which the caller replays. This engine never answers `sat`.
+//!
+//! A linear system without recursion has no derivation deeper than its number of predicates:
+//! once a check covers that depth, the engine gives up at once (nothing deeper exists), and the
+//! time goes to the engines that can answer `sat`.
 
 use super::{Context, Engine, Stats};
 use crate::chc::{ClauseId, PredId, System};
@@ -274,6 +278,38 @@ impl<'a, 's> Unroller<'a, 's> {
     }
 }
 
+/// For a linear system without recursion (no cycle among its predicates), the most levels a
+/// derivation can take: each predicate occurs at most once along its chain. `None` otherwise.
+fn recursion_free_depth(system: &System) -> Option<usize> {
+    if !system.is_linear() {
+        return None;
+    }
+    let n = system.num_preds();
+    // Kahn's algorithm on the edges body predicate -> head predicate.
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indegree = vec![0usize; n];
+    for (_, c) in system.clauses() {
+        if let crate::chc::Head::Atom(h) = &c.head {
+            for a in &c.body {
+                succ[a.pred.0 as usize].push(h.pred.0 as usize);
+                indegree[h.pred.0 as usize] += 1;
+            }
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&p| indegree[p] == 0).collect();
+    let mut done = 0;
+    while let Some(p) = ready.pop() {
+        done += 1;
+        for &q in &succ[p] {
+            indegree[q] -= 1;
+            if indegree[q] == 0 {
+                ready.push(q);
+            }
+        }
+    }
+    (done == n).then_some(n.max(1))
+}
+
 impl Engine for Bmc {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
         let mut u = Unroller {
@@ -290,6 +326,8 @@ impl Engine for Bmc {
         let mut stride = 1;
         let mut since_check = 0;
         let mut depth = None;
+        // Every derivation has at most this many levels.
+        let complete_at = recursion_free_depth(system);
         let answer = loop {
             if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
@@ -330,6 +368,11 @@ impl Engine for Bmc {
                     break Answer::Unknown(Reason::GaveUp(format!("bmc: {r}")))
                 }
                 SatResult::Unsat => {}
+            }
+            if complete_at.is_some_and(|d| u.levels.len() >= d) {
+                break Answer::Unknown(Reason::GaveUp(
+                    "bmc: no counterexample of any depth (linear, without recursion)".into(),
+                ));
             }
             let took = started.elapsed().as_millis() as usize;
             stride = (took / CHECK_MS_PER_LEVEL).clamp(1, MAX_STRIDE);

@@ -10,7 +10,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// A linear expression `Σ coeffs[x]·x + constant` (no zero coefficients are stored).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -93,17 +93,34 @@ pub fn linearize(store: &TermStore, t: TermId) -> Option<LinExpr> {
 
 /// [`linearize`], reading every arithmetic subterm it cannot read (non-linear products, `div`,
 /// `mod`, `select`, `ite`, ...) as the variable `opaque` gives for it (`None`: not linear).
+///
+/// Each shared subterm is read once: a term is a DAG, and a chain of `let`s that doubles a
+/// value (`x2 = x1 + x1`, ...) would otherwise take time exponential in its length.
 pub fn linearize_with(
     store: &TermStore,
     t: TermId,
     opaque: &mut dyn FnMut(TermId) -> Option<VarId>,
 ) -> Option<LinExpr> {
-    let r = linearize_inner(store, t, opaque);
+    linearize_memo(store, t, opaque, &mut HashMap::new())
+}
+
+/// [`linearize_with`] with the subterms read so far.
+fn linearize_memo(
+    store: &TermStore,
+    t: TermId,
+    opaque: &mut dyn FnMut(TermId) -> Option<VarId>,
+    memo: &mut HashMap<TermId, Option<LinExpr>>,
+) -> Option<LinExpr> {
+    if let Some(r) = memo.get(&t) {
+        return r.clone();
+    }
+    let mut r = linearize_inner(store, t, opaque, memo);
     if r.is_none() && store.sort(t).is_arith() {
         if let Some(v) = opaque(t) {
-            return Some(LinExpr::var(v));
+            r = Some(LinExpr::var(v));
         }
     }
+    memo.insert(t, r.clone());
     r
 }
 
@@ -111,8 +128,10 @@ fn linearize_inner(
     store: &TermStore,
     t: TermId,
     opaque: &mut dyn FnMut(TermId) -> Option<VarId>,
+    memo: &mut HashMap<TermId, Option<LinExpr>>,
 ) -> Option<LinExpr> {
-    let mut linearize = |store: &TermStore, t: TermId| linearize_with(store, t, &mut *opaque);
+    let mut linearize =
+        |store: &TermStore, t: TermId| linearize_memo(store, t, &mut *opaque, &mut *memo);
     let node = store.get(t);
     match &node.term {
         Term::Var(v) if node.sort.is_arith() => Some(LinExpr::var(*v)),
