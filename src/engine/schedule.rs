@@ -170,6 +170,8 @@ impl fmt::Display for Selection {
 pub enum Budget {
     /// At most this long.
     Slice(Duration),
+    /// A quick first try of at most this long; under work bounds the entry does not run.
+    Probe(Duration),
     /// This share of the time left, at most `cap`; without a deadline `cap` (or no limit).
     Share {
         /// Between 0 and 1.
@@ -185,7 +187,7 @@ impl Budget {
     /// The slice for an entry starting with `remaining` left (`None`: no deadline).
     pub fn slice(self, remaining: Option<Duration>) -> Option<Duration> {
         match self {
-            Budget::Slice(d) => Some(d),
+            Budget::Slice(d) | Budget::Probe(d) => Some(d),
             Budget::Share { share, cap } => match remaining {
                 Some(r) => {
                     let s = r.mul_f64(share.clamp(0.0, 1.0));
@@ -310,11 +312,17 @@ impl Default for Schedule {
         let seeded = |e: Entry| Entry { seeded: true, ..e };
         let second = |e: Entry| Entry { thread: 1, ..e };
         let cegar = |cap| Budget::Share { share: 0.8, cap };
+        let probe = |ms| Budget::Probe(Duration::from_millis(ms));
         let entries = vec![
             // Over the reals: a BMC pass, then PDR with all the time it takes.
             second(reals(e(Bmc, Budget::Slice(secs(3))))),
             second(reals(e(Pdr, Budget::Rest))),
+            // Quick tries first: shallow counterexamples and easy invariants answer within
+            // a few milliseconds, and would otherwise wait behind the slower phases.
+            second(not_reals(e(Bmc, probe(50)))),
             split(e(Slicing, Budget::Slice(secs(2)))),
+            second(seeded(not_reals(e(Pdr, probe(250))))),
+            split(seeded(not_reals(e(Cegar, probe(250))))),
             split(seeded(e(Samples, Budget::Slice(secs(1))))),
             second(not_reals(e(Bmc, Budget::Slice(secs(1))))),
             // Capped when PDR follows it.
@@ -400,10 +408,13 @@ impl Schedule {
         }
     }
 
-    /// The entries that run on a system (over the reals or not), in order.
+    /// The entries that run on a system (over the reals or not), in order. Under work bounds
+    /// the probes do not run: they only save time, and a probe's work bound (PDR's frames)
+    /// need not be quick.
     pub fn entries_for(&self, over_reals: bool) -> Vec<&Entry> {
         self.entries
             .iter()
+            .filter(|e| self.bounds.is_none() || !matches!(e.budget, Budget::Probe(_)))
             .filter(|e| match e.when {
                 When::Always => true,
                 When::OverReals => over_reals,
@@ -483,6 +494,20 @@ mod tests {
         assert!(a.entries.iter().all(|e| e.kind != EngineKind::Pdr));
         assert!(b.entries.iter().all(|e| e.kind != EngineKind::Cegar));
         assert_eq!(s.part(0, 1).entries, s.entries);
+    }
+
+    #[test]
+    fn probes_run_first_and_not_under_work_bounds() {
+        let s = Schedule::default();
+        let first = s.entries_for(false)[0];
+        assert_eq!(first.kind, EngineKind::Bmc);
+        assert!(matches!(first.budget, Budget::Probe(_)));
+        let bounded = Schedule::deterministic();
+        let entries = bounded.entries_for(false);
+        assert!(entries
+            .iter()
+            .all(|e| !matches!(e.budget, Budget::Probe(_))));
+        assert_eq!(entries[0].kind, EngineKind::Slicing);
     }
 
     #[test]
