@@ -17,6 +17,7 @@
 
 use super::interp::sched::{self, Step};
 use super::ir::MemChecks;
+use super::property::PropertyKind;
 use super::shape;
 use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
@@ -154,7 +155,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     let shape_outcome = if threads::is_concurrent(&read) {
         None
     } else {
-        shape_engine(src, options, started, &|off| line_col(src, off).0)
+        shape_engine(src, &read, options, started, &|off| line_col(src, off).0)
     };
     if let Some(shape::Outcome::Safe(_)) = shape_outcome {
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
@@ -280,26 +281,38 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     })
 }
 
-/// The shape engine, under a memory property (at most half the time limit, 10 s without
-/// one); `None` when it does not apply. Its "don't know" leaves the program to the concrete
-/// runs and the clause engines.
+/// The shape engine, under a memory property or, for a program that allocates heap blocks,
+/// unreach-call (at most half the time limit, 10 s without one); `None` when it does not
+/// apply. Its "don't know" leaves the program to the concrete runs and the clause engines.
 fn shape_engine(
     src: &str,
+    program: &super::ir::Program,
     options: &VerifyOptions,
     started: Instant,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Option<shape::Outcome> {
     let checks = options.checks;
-    if checks.error_calls || !(checks.deref_free || checks.leaks) {
+    let property = if checks.error_calls {
+        // Leaks are no fault to the engine under unreach-call: a property that also asks
+        // for memtrack is not its to prove.
+        if program.heap.sites.is_empty() || checks.leaks {
+            return None;
+        }
+        PropertyKind::UnreachCall
+    } else if checks.cleanup {
+        PropertyKind::MemCleanup
+    } else if checks.deref_free || checks.leaks {
+        PropertyKind::MemSafety
+    } else {
         return None;
-    }
+    };
     let share = options.timeout.map_or(Duration::from_secs(10), |t| {
         t.saturating_sub(started.elapsed()) / 2
     });
     let items = super::parse::parse_unit(src).ok()?;
     Some(shape::analyze(
         &items,
-        checks.cleanup,
+        property,
         Instant::now() + share,
         line_of,
     ))

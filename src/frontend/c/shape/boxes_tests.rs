@@ -26,7 +26,8 @@ fn program(vars: usize) -> PointerProgram {
         edges: vec![],
         heads: vec![],
         globals: vec![],
-        cleanup: true,
+        property: super::super::super::property::PropertyKind::MemCleanup,
+        ints: vec![],
         trackable: false,
     }
 }
@@ -76,13 +77,14 @@ fn three_nodes() -> Forest {
             node(Leaf::Root(2), Leaf::Root(0)),
             node(Leaf::Null, Leaf::Root(1)),
         ],
+        ints: vec![],
     }
 }
 
 #[test]
 fn a_dll_folds_into_one_tree() {
     let mut f = three_nodes();
-    assert_eq!(f.normalize(), Ok(true));
+    assert_eq!(f.normalize(false), Ok(true));
     assert_eq!(f.comps.len(), 1);
     assert_eq!(backs(&f.comps[0]), 2, "both prev fields below the first");
     // Exactly the list of three: neither more nor less.
@@ -99,8 +101,9 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
             node(Leaf::Root(2), Leaf::Root(2)),
             node(Leaf::Null, Leaf::Null),
         ],
+        ints: vec![],
     };
-    assert_eq!(f.normalize(), Ok(true));
+    assert_eq!(f.normalize(false), Ok(true));
     assert!(f.comps.iter().all(|a| backs(a) == 0));
     // Nor does a prev that some other node's next also reaches.
     let mut g = Forest {
@@ -110,8 +113,9 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
             node(Leaf::Root(2), Leaf::Null),
             node(Leaf::Null, Leaf::Root(0)),
         ],
+        ints: vec![],
     };
-    assert_eq!(g.normalize(), Ok(true));
+    assert_eq!(g.normalize(false), Ok(true));
     assert!(g.comps.iter().all(|a| backs(a) == 0));
 }
 
@@ -145,6 +149,7 @@ fn two_held() -> Forest {
             node(Leaf::Root(1), Leaf::Null),
             node(Leaf::Null, Leaf::Back(0, NEXT)),
         ],
+        ints: vec![],
     }
 }
 
@@ -208,6 +213,7 @@ fn a_back_link_into_a_tree_cuts_the_tree() {
     let f = Forest {
         vars: vec![Val::Comp(0), Val::Comp(1), Val::Undef],
         comps: vec![tree, node(Leaf::Null, Leaf::Back(0, NEXT))],
+        ints: vec![],
     };
     assert_eq!(pred_root(&f, 1, 0, NEXT), None);
     // Reading y->prev cuts n2 out of x's tree: three components, t on n2, whose next is y

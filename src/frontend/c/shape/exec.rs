@@ -19,9 +19,10 @@
 //! execution it cannot rule out without saying so.
 
 use super::super::ast::Span;
+use super::super::property::PropertyKind as Property;
 use super::boxes;
 use super::fa::{Broken, Forest, Val};
-use super::pir::{Ending, Op, Operand, PointerProgram};
+use super::pir::{Cmp, Ending, IntVal, Op, Operand, PointerProgram};
 use super::ta::{Leaf, Rule, Symbol, TreeAut, ANY, UNKNOWN};
 
 /// A memory fault some heap of the forest makes (under the abstraction: it may be
@@ -36,6 +37,8 @@ pub enum Fault {
     Leak(Span),
     /// The execution ends with blocks still allocated.
     End(Span),
+    /// An error call or a failing assertion is reached (unreach-call).
+    Error(Span),
     /// An automaton lost the consistency the domain relies on.
     Internal(Span),
     /// A back-link whose node is inside a tree, not a component's root (the engine does not
@@ -51,6 +54,7 @@ impl Fault {
             Fault::Free(s) => ("a possibly invalid free", s),
             Fault::Leak(s) => ("possibly unreachable memory (a leak)", s),
             Fault::End(s) => ("blocks possibly still allocated at the end", s),
+            Fault::Error(s) => ("a possibly reachable error call", s),
             Fault::Internal(s) => ("an inconsistent forest automaton", s),
             Fault::Box(s) => ("a back-link to a node inside a tree (not modelled)", s),
         };
@@ -160,19 +164,42 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             vec![f.clone()]
         }
         Op::SetData(x, d, v) => {
-            let c = comp(f, *x).ok_or(Fault::Deref(span))?;
             let mut out = vec![];
-            for mut g in unfold(f, c, span)? {
-                let a = &mut g.comps[c];
-                let root = a.root;
-                if let Symbol::Node(_, data) = &mut a.rules[root][0].sym {
-                    data[*d] = v.unwrap_or(ANY);
+            for (g, v) in read(f, *v, span)? {
+                let c = comp(&g, *x).ok_or(Fault::Deref(span))?;
+                for mut h in unfold(&g, c, span)? {
+                    let a = &mut h.comps[c];
+                    let root = a.root;
+                    if let Symbol::Node(_, data) = &mut a.rules[root][0].sym {
+                        data[*d] = v;
+                    }
+                    out.push(h);
                 }
-                out.push(g);
             }
             out
         }
-        Op::AssumeData(x, d, eq, v) => {
+        Op::SetInt(i, v) => read(f, *v, span)?
+            .into_iter()
+            .map(|(mut g, v)| {
+                g.ints[*i] = v;
+                g
+            })
+            .collect(),
+        Op::AssumeInt(i, cmp, v) => {
+            let known = f.ints[*i];
+            if known == ANY {
+                let mut g = f.clone();
+                if *cmp == Cmp::Eq {
+                    g.ints[*i] = *v;
+                }
+                vec![g]
+            } else if cmp.holds(known, *v) {
+                vec![f.clone()]
+            } else {
+                vec![]
+            }
+        }
+        Op::AssumeData(x, d, cmp, v) => {
             let c = comp(f, *x).ok_or(Fault::Deref(span))?;
             let mut out = vec![];
             for mut g in unfold(f, c, span)? {
@@ -182,15 +209,15 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
                     return Err(Fault::Internal(span));
                 };
                 let known = data[*d];
-                let keep = match (eq, known == ANY) {
-                    (true, true) => {
+                let keep = if known == ANY {
+                    // Only `== v` makes the value known ("not v", "below v" are no values
+                    // the symbols hold: any stays any).
+                    if *cmp == Cmp::Eq {
                         data[*d] = *v;
-                        true
                     }
-                    (true, false) => known == *v,
-                    // "Not v" is not a value the symbols hold: any stays any.
-                    (false, true) => true,
-                    (false, false) => known != *v,
+                    true
+                } else {
+                    cmp.holds(known, *v)
                 };
                 if keep {
                     out.push(g);
@@ -210,15 +237,21 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             }
         }
         Op::Exit(ending) => {
-            if !f.comps.is_empty() && (prog.cleanup || *ending == Ending::Return) {
-                return Err(Fault::End(span));
+            let left = !f.comps.is_empty();
+            match (prog.property, ending) {
+                (Property::UnreachCall, Ending::Error) => return Err(Fault::Error(span)),
+                (Property::UnreachCall, _) => {}
+                (Property::MemCleanup, _) | (_, Ending::Return) if left => {
+                    return Err(Fault::End(span))
+                }
+                _ => {}
             }
             vec![]
         }
     };
     let mut done = vec![];
     for mut g in out {
-        match g.normalize() {
+        match g.normalize(prog.property == Property::UnreachCall) {
             Ok(true) => done.push(g),
             Ok(false) => {}
             Err(Broken::Garbage) => return Err(Fault::Leak(span)),
@@ -226,6 +259,29 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         }
     }
     Ok(done)
+}
+
+/// The forests in which an integer value is read, each with the value ([`ANY`]: not known);
+/// reading a field unfolds its node.
+fn read(f: &Forest, v: IntVal, span: Span) -> Result<Vec<(Forest, i32)>, Fault> {
+    Ok(match v {
+        IntVal::Any => vec![(f.clone(), ANY)],
+        IntVal::Const(c) => vec![(f.clone(), c)],
+        IntVal::Int(j) => vec![(f.clone(), f.ints[j])],
+        IntVal::Field(x, d) => {
+            let c = comp(f, x).ok_or(Fault::Deref(span))?;
+            let mut out = vec![];
+            for g in unfold(f, c, span)? {
+                let a = &g.comps[c];
+                let Symbol::Node(_, data) = &a.rules[a.root][0].sym else {
+                    return Err(Fault::Internal(span));
+                };
+                let value = data[d];
+                out.push((g, value));
+            }
+            out
+        }
+    })
 }
 
 /// An operand's value.

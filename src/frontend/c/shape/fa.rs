@@ -17,7 +17,7 @@
 //! Must not: interpret statements (that is `exec.rs`); decide an answer.
 
 use super::boxes;
-use super::pir::StructType;
+use super::pir::PointerProgram;
 use super::ta::{Leaf, Sig, Symbol, TreeAut};
 use std::fmt::Write as _;
 
@@ -39,6 +39,9 @@ pub struct Forest {
     pub vars: Vec<Val>,
     /// The components.
     pub comps: Vec<TreeAut>,
+    /// Per tracked integer variable, its value ([`super::ta::ANY`]: not known). Forests
+    /// with different values are never joined.
+    pub ints: Vec<i32>,
 }
 
 /// What normalisation found wrong.
@@ -50,16 +53,18 @@ pub enum Broken {
     Inconsistent,
 }
 
-/// The key under which forests may be joined: the variables and each component's root
-/// signature.
-pub type Shape = (Vec<Val>, Vec<Sig>);
+/// The key under which forests may be joined: the variables, each component's root
+/// signature and the tracked integers.
+pub type Shape = (Vec<Val>, Vec<Sig>, Vec<i32>);
 
 impl Forest {
-    /// The forest of the empty heap with every variable undefined.
-    pub fn new(vars: usize) -> Self {
+    /// The forest of the empty heap with every variable undefined and `ints` integers not
+    /// known.
+    pub fn new(vars: usize, ints: usize) -> Self {
         Forest {
             vars: vec![Val::Undef; vars],
             comps: vec![],
+            ints: vec![super::ta::ANY; ints],
         }
     }
 
@@ -104,9 +109,9 @@ impl Forest {
     }
 
     /// Normalises: trims the automata (`Ok(false)`: the forest's language is empty), checks
-    /// for garbage, glues components that are no cut-point into their referrer, and numbers
-    /// components canonically.
-    pub fn normalize(&mut self) -> Result<bool, Broken> {
+    /// for garbage (or, with `collect`, drops it), glues components that are no cut-point
+    /// into their referrer, and numbers components canonically.
+    pub fn normalize(&mut self, collect: bool) -> Result<bool, Broken> {
         for c in &mut self.comps {
             if !c.trim() {
                 return Ok(false);
@@ -117,7 +122,11 @@ impl Forest {
             // Garbage: components no variable reaches.
             let order = self.walk_order(&sigs);
             if order.len() < self.comps.len() {
-                return Err(Broken::Garbage);
+                if !collect {
+                    return Err(Broken::Garbage);
+                }
+                self.drop_garbage(&order)?;
+                continue;
             }
             // A component no variable points to, referenced once, by another component.
             let mut refs = vec![0usize; self.comps.len()];
@@ -147,6 +156,42 @@ impl Forest {
             keep[j] = false;
             self.retain_comps(&keep);
         }
+    }
+
+    /// Drops the components not in `reached`. A reached root's back-link to a node being
+    /// dropped becomes undefined: the node still exists (unreachable, not freed), but a
+    /// back-link means a pointer from a node in the forest, and an undefined pointer only
+    /// adds executions (each use of it is a fault).
+    fn drop_garbage(&mut self, reached: &[usize]) -> Result<(), Broken> {
+        let mut keep = vec![false; self.comps.len()];
+        for &c in reached {
+            keep[c] = true;
+        }
+        // The explicit pointers from dropped nodes to kept roots: (target, type, field).
+        let mut cut = vec![];
+        for g in (0..self.comps.len()).filter(|&g| !keep[g]) {
+            let a = &self.comps[g];
+            for r in a.rules.iter().flatten() {
+                let Symbol::Node(ty, _) = r.sym else { continue };
+                for (i, &k) in r.kids.iter().enumerate() {
+                    for u in &a.rules[k] {
+                        if let Symbol::Leaf(Leaf::Root(j)) = u.sym {
+                            if keep[j] {
+                                cut.push((j, ty, i));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (j, ty, i) in cut {
+            let back = Leaf::Back(ty, i);
+            if boxes::has_back(self, j, back) {
+                *self = boxes::unback(self, j, back, Leaf::Undef).ok_or(Broken::Inconsistent)?;
+            }
+        }
+        self.retain_comps(&keep);
+        Ok(())
     }
 
     /// The components in depth-first order from the variables (in variable order), each
@@ -199,13 +244,14 @@ impl Forest {
 
     /// The join key (only meaningful on a normalised forest).
     pub fn shape(&self) -> Option<Shape> {
-        Some((self.vars.clone(), self.root_sigs().ok()?))
+        Some((self.vars.clone(), self.root_sigs().ok()?, self.ints.clone()))
     }
 
     /// Whether every heap of `other` is one of this forest's (componentwise inclusion of two
     /// forests of the same shape; a sound, incomplete check).
     pub fn includes(&self, other: &Forest) -> bool {
         self.vars == other.vars
+            && self.ints == other.ints
             && self.comps.len() == other.comps.len()
             && self.shape() == other.shape()
             && self
@@ -225,6 +271,7 @@ impl Forest {
                 .zip(&other.comps)
                 .map(|(a, b)| a.union(b))
                 .collect(),
+            ints: self.ints.clone(),
         }
     }
 
@@ -233,21 +280,30 @@ impl Forest {
         Forest {
             vars: self.vars.clone(),
             comps: self.comps.iter().map(|c| c.abstract_height(k)).collect(),
+            ints: self.ints.clone(),
         }
     }
 
     /// The forest in a readable form: variables, then each component's rules, one state a
     /// line (`names` names the variables by slot; `types` the struct types, their pointer
     /// fields and tracked integer fields).
-    pub fn render(&self, names: &[String], types: &[StructType]) -> String {
+    pub fn render(&self, prog: &PointerProgram) -> String {
+        let (names, types) = (&prog.vars, &prog.types);
         let mut out = String::new();
-        let vars: Vec<String> = self
+        let mut vars: Vec<String> = self
             .vars
             .iter()
             .enumerate()
             .filter(|(_, v)| **v != Val::Undef)
             .map(|(i, v)| format!("{} = {}", names[i], val_text(*v)))
             .collect();
+        vars.extend(
+            self.ints
+                .iter()
+                .zip(&prog.ints)
+                .filter(|(v, _)| **v != super::ta::ANY)
+                .map(|(v, n)| format!("{n} = {v}")),
+        );
         let _ = writeln!(
             out,
             "  {}",

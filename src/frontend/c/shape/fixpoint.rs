@@ -28,7 +28,7 @@ pub type Invariant = Vec<Vec<Forest>>;
 
 /// The initial forest: the empty heap, globals null, locals undefined.
 pub fn initial(prog: &PointerProgram) -> Forest {
-    let mut f = Forest::new(prog.vars.len());
+    let mut f = Forest::new(prog.vars.len(), prog.ints.len());
     for &g in &prog.globals {
         f.vars[g] = Val::Null;
     }

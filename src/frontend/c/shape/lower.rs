@@ -11,7 +11,8 @@
 use super::super::ast::{
     BinOp, Declaration, Expr, ExprKind, Item, Span, Spec, Stmt, StmtKind, UnOp,
 };
-use super::pir::{Edge, Ending, Loc, LoopHead, Op, PointerProgram, StructType, Var};
+use super::super::property::PropertyKind;
+use super::pir::{Edge, Ending, Int, IntVal, Loc, LoopHead, Op, PointerProgram, StructType, Var};
 use super::ta::DATA;
 use std::collections::{HashMap, HashSet};
 
@@ -22,6 +23,8 @@ pub(super) enum Name {
     Ptr(Var, usize),
     /// An integer (or other non-pointer scalar) variable: abstracted away.
     Data,
+    /// A tracked integer variable.
+    Int(Int),
     /// A variable the engine cannot follow (a parameter of `main` of pointer type).
     Opaque,
     /// An enumerator: an integer constant.
@@ -35,6 +38,9 @@ pub(super) struct Record {
     pub(super) defined: bool,
     pub(super) pointers: Vec<(String, usize)>,
     pub(super) data: Vec<String>,
+    /// The integer fields whose values are not exactly those of `int` (`unsigned`, `char`,
+    /// ...): never tracked, since a constant stored there may wrap.
+    pub(super) inexact: Vec<String>,
 }
 
 impl Record {
@@ -46,18 +52,23 @@ impl Record {
     ) -> impl Iterator<Item = &'a String> + 'a {
         self.data
             .iter()
-            .filter(|n| compared.contains(*n))
+            .filter(|n| compared.contains(*n) && !self.inexact.contains(n))
             .take(DATA)
     }
 }
 
-/// The names of the fields `body` compares with an integer constant (a literal, a name,
-/// a negation).
+/// The names of the fields `body` compares (`==`, `<`, ...) with an integer constant (a
+/// literal, a name, a negation).
 fn compared_fields(body: &Stmt) -> HashSet<String> {
     let mut out = HashSet::new();
     body.each_expr(&mut |e| {
         e.any(&mut |x| {
-            if let ExprKind::Binary(BinOp::Eq | BinOp::Ne, a, b) = &x.kind {
+            if let ExprKind::Binary(
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+                a,
+                b,
+            ) = &x.kind
+            {
                 for (m, v) in [(a, b), (b, a)] {
                     let constant = matches!(
                         v.kind,
@@ -73,6 +84,9 @@ fn compared_fields(body: &Stmt) -> HashSet<String> {
     });
     out
 }
+
+/// How many integer locals the symbols track at most (the first declared).
+const INTS: usize = 4;
 
 /// A loop's jump targets.
 struct LoopCtx {
@@ -113,6 +127,16 @@ pub(super) struct Lower {
     pub(super) gotos: Vec<(String, usize)>,
     /// The functions that never return (their calls end the execution, unchecked).
     pub(super) diverging: HashSet<String>,
+    /// The names of the variables `main` compares with a constant (`v < c`, `!v`, ...).
+    pub(super) compared_ints: HashSet<String>,
+    /// Whether integer data is tracked (fields and locals).
+    pub(super) track_data: bool,
+    /// The tracked integer locals' names, by slot.
+    pub(super) ints: Vec<String>,
+    /// Whether some `int` local is compared with a constant (tracked when data is).
+    pub(super) trackable_int: bool,
+    /// The typedef names of `int`-like types (`int`, `long`, an enum).
+    pub(super) int_typedefs: HashSet<String>,
 }
 
 /// Reads the program's `main`, or says why the engine gives up.
@@ -137,6 +161,11 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         labels: HashMap::new(),
         gotos: vec![],
         diverging: super::lower_goto::diverging(items),
+        compared_ints: HashSet::new(),
+        track_data,
+        ints: vec![],
+        trackable_int: false,
+        int_typedefs: HashSet::new(),
     };
     let mut main = None;
     for item in items {
@@ -178,6 +207,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     if track_data {
         l.compared = compared.clone();
     }
+    l.compared_ints = super::lower_data::compared_ints(&main.body);
     l.stmt(&main.body)?;
     l.check_gotos()?;
     l.edge(Op::Exit(Ending::Return), main.body.span);
@@ -201,11 +231,12 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         edges: l.edges,
         heads: l.heads,
         globals: l.globals,
-        cleanup: true,
-        trackable: l
-            .records
-            .iter()
-            .any(|r| r.tracked(&compared).next().is_some()),
+        property: PropertyKind::MemCleanup,
+        trackable: l.trackable_int
+            || l.records
+                .iter()
+                .any(|r| r.tracked(&compared).next().is_some()),
+        ints: l.ints,
     })
 }
 
@@ -303,6 +334,9 @@ impl Lower {
                 specs.words.pop();
                 let base = self.base_type(&specs)?;
                 self.typedefs.insert(n.clone(), base);
+                if self.is_int(&specs) {
+                    self.int_typedefs.insert(n.clone());
+                }
                 return Ok(());
             }
         }
@@ -324,6 +358,9 @@ impl Lower {
             if is_typedef {
                 self.typedefs
                     .insert(name.clone(), (base.0, base.1 + decl.pointers));
+                if decl.pointers == 0 && self.is_int(&d.specs) {
+                    self.int_typedefs.insert(name.clone());
+                }
                 continue;
             }
             let scope = self.scopes.len() - 1;
@@ -349,6 +386,23 @@ impl Lower {
                 None => {
                     if base.0.is_some() && base.1 + decl.pointers == 0 {
                         return Err(format!("the struct variable `{name}`"));
+                    }
+                    let int = !global
+                        && decl.pointers == 0
+                        && self.compared_ints.contains(name)
+                        && self.is_int(&d.specs);
+                    self.trackable_int |= int;
+                    if int && self.track_data && self.ints.len() < INTS {
+                        let i = self.ints.len();
+                        self.ints.push(name.clone());
+                        self.scopes[scope].insert(name.clone(), Name::Int(i));
+                        let mark = self.temps.len();
+                        match &item.init {
+                            Some(init) => self.set_int(i, init, decl.span)?,
+                            None => self.edge(Op::SetInt(i, IntVal::Any), decl.span),
+                        }
+                        self.release(mark, decl.span);
+                        continue;
                     }
                     self.scopes[scope].insert(name.clone(), Name::Data);
                     if let Some(init) = &item.init {

@@ -8,7 +8,8 @@
 
 use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, UnOp};
 use super::lower::{is_zero, Lower, Name};
-use super::pir::{Ending, Loc, Op, Operand, Var};
+use super::lower_data::cmp;
+use super::pir::{Ending, IntVal, Loc, Op, Operand, Var};
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
 fn is_nondet(name: &str) -> bool {
@@ -17,7 +18,7 @@ fn is_nondet(name: &str) -> bool {
 
 impl Lower {
     /// The pointer `*p` or `p->`: the variable holding `p` and its struct type.
-    fn base_var(&mut self, base: &Expr, arrow: bool) -> Result<(Var, usize), String> {
+    pub(super) fn base_var(&mut self, base: &Expr, arrow: bool) -> Result<(Var, usize), String> {
         let p = if arrow {
             base
         } else {
@@ -209,7 +210,7 @@ impl Lower {
     }
 
     /// The struct a pointer expression points to, by its form (`None`: unknown).
-    fn ptr_struct(&self, e: &Expr) -> Option<usize> {
+    pub(super) fn ptr_struct(&self, e: &Expr) -> Option<usize> {
         match &e.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(_, t)) => Some(t),
@@ -234,6 +235,12 @@ impl Lower {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(v, t)) => self.assign_var(v, t, rhs, span),
                 Some(Name::Data) => self.data(rhs),
+                Some(Name::Int(i)) if compound => {
+                    self.data(rhs)?;
+                    self.edge(Op::SetInt(i, IntVal::Any), span);
+                    Ok(())
+                }
+                Some(Name::Int(i)) => self.set_int(i, rhs, span),
                 _ => Err(format!("an assignment to `{n}`")),
             },
             ExprKind::Member(b, f, arrow) => {
@@ -259,7 +266,11 @@ impl Lower {
                     }
                     None => {
                         self.data(rhs)?;
-                        let value = if compound { None } else { self.constant(rhs) };
+                        let value = if compound {
+                            IntVal::Any
+                        } else {
+                            self.int_val(rhs)
+                        };
                         let op = match self.data_field(bt, f) {
                             Some(d) => Op::SetData(bv, d, value),
                             None => Op::Check(bv),
@@ -290,7 +301,7 @@ impl Lower {
             | ExprKind::SizeofType(_)
             | ExprKind::SizeofExpr(_) => Ok(()),
             ExprKind::Ident(n) => match self.lookup(n) {
-                Some(Name::Data | Name::Ptr(..) | Name::Const(_)) => Ok(()),
+                Some(Name::Data | Name::Int(_) | Name::Ptr(..) | Name::Const(_)) => Ok(()),
                 _ if self.is_null(e) => Ok(()),
                 _ => Err(format!("the name `{n}`")),
             },
@@ -342,14 +353,21 @@ impl Lower {
                 self.assign(lhs, rhs, op.is_some(), e.span)
             }
             ExprKind::IncDec(_, _, x) => match &x.kind {
-                ExprKind::Ident(n) if self.lookup(n) == Some(Name::Data) => Ok(()),
+                ExprKind::Ident(n) => match self.lookup(n) {
+                    Some(Name::Data) => Ok(()),
+                    Some(Name::Int(i)) => {
+                        self.edge(Op::SetInt(i, IntVal::Any), e.span);
+                        Ok(())
+                    }
+                    _ => Err("`++`/`--` on this".into()),
+                },
                 ExprKind::Member(b, f, arrow) => {
                     let (bv, bt) = self.base_var(b, *arrow)?;
                     if self.field(bt, f)?.is_some() {
                         return Err("pointer arithmetic".into());
                     }
                     let op = match self.data_field(bt, f) {
-                        Some(d) => Op::SetData(bv, d, None),
+                        Some(d) => Op::SetData(bv, d, IntVal::Any),
                         None => Op::Check(bv),
                     };
                     self.edge(op, e.span);
@@ -421,7 +439,11 @@ impl Lower {
                         self.data(a)?;
                     }
                 }
-                self.edge(Op::Exit(Ending::Abort), span);
+                let ending = match name.as_str() {
+                    "abort" | "exit" => Ending::Abort,
+                    _ => Ending::Error,
+                };
+                self.edge(Op::Exit(ending), span);
                 self.cur = self.loc();
                 Ok(())
             }
@@ -433,12 +455,12 @@ impl Lower {
                 Ok(())
             }
             ("__VERIFIER_assert" | "assert", [c]) => {
-                // A failing assertion ends the execution (it is no error under a memory
-                // property): the end is checked like any other.
+                // A failing assertion ends the execution (the violation under unreach-call,
+                // an abnormal end under a memory property).
                 let (go, fail) = (self.loc(), self.loc());
                 self.cond(c, go, fail)?;
                 self.cur = fail;
-                self.edge(Op::Exit(Ending::Abort), span);
+                self.edge(Op::Exit(Ending::Error), span);
                 self.cur = go;
                 Ok(())
             }
@@ -468,23 +490,27 @@ impl Lower {
                 self.edge_to(Op::Skip, e.span, to);
                 Ok(())
             }
-            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b)
-                if self.data_test(a, b).is_some() || self.data_test(b, a).is_some() =>
+            ExprKind::Binary(op, a, b)
+                if cmp(*op).is_some()
+                    && (self.data_test(a, b).is_some() || self.data_test(b, a).is_some()) =>
             {
-                let (m, v) = self
-                    .data_test(a, b)
-                    .or_else(|| self.data_test(b, a))
-                    .expect("tested");
+                let c = cmp(*op).expect("tested");
+                let (m, v, c) = match self.data_test(a, b) {
+                    Some((m, v)) => (m, v, c),
+                    None => {
+                        let (m, v) = self.data_test(b, a).expect("tested");
+                        (m, v, c.swapped())
+                    }
+                };
                 let ExprKind::Member(base, field, arrow) = &m.kind else {
                     unreachable!("a data test is on a member")
                 };
                 let mark = self.temps.len();
                 let (bv, bt) = self.base_var(base, *arrow)?;
                 let d = self.data_field(bt, field).ok_or("an untracked field")?;
-                let eq = *op == BinOp::Eq;
                 self.test(
-                    Op::AssumeData(bv, d, eq, v),
-                    Op::AssumeData(bv, d, !eq, v),
+                    Op::AssumeData(bv, d, c, v),
+                    Op::AssumeData(bv, d, c.negated(), v),
                     mark,
                     e.span,
                     t,
@@ -502,6 +528,19 @@ impl Lower {
                 self.test(
                     Op::Assume(eq, x, y),
                     Op::Assume(!eq, x, y),
+                    mark,
+                    e.span,
+                    t,
+                    f,
+                );
+                Ok(())
+            }
+            _ if self.int_test(e).is_some() => {
+                let (i, c, v) = self.int_test(e).expect("tested");
+                let mark = self.temps.len();
+                self.test(
+                    Op::AssumeInt(i, c, v),
+                    Op::AssumeInt(i, c.negated(), v),
                     mark,
                     e.span,
                     t,

@@ -38,7 +38,7 @@ impl Lower {
                             return Err(format!("{} defined twice", self.records[id].name));
                         }
                         self.records[id].defined = true;
-                        let (mut pointers, mut data) = (vec![], vec![]);
+                        let (mut pointers, mut data, mut inexact) = (vec![], vec![], vec![]);
                         for f in fields {
                             let base = self.base_type(&f.specs)?;
                             for item in &f.items {
@@ -48,13 +48,19 @@ impl Lower {
                                 }
                                 match (base.0, base.1 + item.decl.pointers) {
                                     (Some(t), 1) => pointers.push((name, t)),
-                                    (None, 0) => data.push(name),
+                                    (None, 0) => {
+                                        if !self.is_int(&f.specs) {
+                                            inexact.push(name.clone());
+                                        }
+                                        data.push(name)
+                                    }
                                     _ => return Err(format!("the field `{name}`'s type")),
                                 }
                             }
                         }
                         self.records[id].pointers = pointers;
                         self.records[id].data = data;
+                        self.records[id].inexact = inexact;
                     }
                     return Ok((Some(id), 0));
                 }
@@ -85,6 +91,21 @@ impl Lower {
             }
         }
         Ok((None, 0))
+    }
+
+    /// Whether specifiers name an `int`-like type, whose values are exactly the `int`
+    /// constants the symbols hold: `int`, `signed`, `long`, an enum, or a typedef of one.
+    pub(super) fn is_int(&self, specs: &Specs) -> bool {
+        let mut typed = false;
+        for (w, _) in &specs.words {
+            match w {
+                Spec::Int | Spec::Signed | Spec::Long | Spec::Enum(_) => typed = true,
+                Spec::Named(n) if self.int_typedefs.contains(n) => typed = true,
+                Spec::Typedef | Spec::Extern | Spec::Static | Spec::Ignored => {}
+                _ => return false,
+            }
+        }
+        typed
     }
 
     /// The struct a declarator of `base` with `pointers` more `*` points to (`None`: not a

@@ -84,6 +84,7 @@ pub mod pir;
 pub mod ta;
 
 use super::ast::Item;
+use super::property::PropertyKind;
 use std::time::Instant;
 
 /// The work bound of the fixpoint (symbolic steps).
@@ -106,21 +107,20 @@ pub struct Proof {
     pub heads: Vec<(usize, Vec<String>)>,
 }
 
-/// Runs the shape engine on a parsed program until `deadline`; `cleanup`: the property is
-/// valid-memcleanup (every block freed however the program ends), else valid-memsafety.
+/// Runs the shape engine on a parsed program until `deadline`, for `property`.
 ///
 /// First with every integer field abstracted away; when that finds a possible fault, again
 /// with the symbols tracking the constants of the fields `main` compares with constants
 /// (more precise, but more states).
 pub fn analyze(
     items: &[Item],
-    cleanup: bool,
+    property: PropertyKind,
     deadline: Instant,
     line_of: &dyn Fn(usize) -> usize,
 ) -> Outcome {
-    match analyze_with(items, cleanup, false, deadline, line_of) {
+    match analyze_with(items, property, false, deadline, line_of) {
         (Outcome::Unknown(first), true) => {
-            match analyze_with(items, cleanup, true, deadline, line_of).0 {
+            match analyze_with(items, property, true, deadline, line_of).0 {
                 Outcome::Unknown(second) => {
                     let second = second.trim_start_matches("the shape engine ");
                     Outcome::Unknown(format!("{first}; tracking integer fields, it {second}"))
@@ -136,13 +136,13 @@ pub fn analyze(
 /// while there are fields to track.
 fn analyze_with(
     items: &[Item],
-    cleanup: bool,
+    property: PropertyKind,
     track_data: bool,
     deadline: Instant,
     line_of: &dyn Fn(usize) -> usize,
 ) -> (Outcome, bool) {
     let prog = match lower::lower(items, track_data) {
-        Ok(p) => pir::PointerProgram { cleanup, ..p },
+        Ok(p) => pir::PointerProgram { property, ..p },
         Err(why) => {
             let why = format!("the shape engine does not read {why}");
             return (Outcome::Unknown(why), false);
@@ -180,10 +180,7 @@ fn fixpoint_outcome(
         .heads
         .iter()
         .map(|h| {
-            let forests = inv[h.loc]
-                .iter()
-                .map(|f| f.render(&prog.vars, &prog.types))
-                .collect();
+            let forests = inv[h.loc].iter().map(|f| f.render(prog)).collect();
             (h.offset, forests)
         })
         .collect();

@@ -1,13 +1,17 @@
 //! The pointer program the shape engine runs: a control-flow automaton over `main`'s
 //! pointer variables whose edges are single pointer statements in three-address form.
 //!
-//! Integer data is not represented: integer variables and fields are abstracted away, a
-//! condition on them is a nondeterministic branch, and an access to an integer field only
-//! checks that its pointer is valid ([`Op::Check`]).
+//! Integer data is abstracted away but for the tracked constants: integer variables and
+//! fields are not represented, a condition on them is a nondeterministic branch, and an
+//! access to an integer field only checks that its pointer is valid ([`Op::Check`]); when
+//! integer data is tracked, the integer fields and locals `main` compares with constants
+//! hold a constant or "any" ([`Op::SetData`], [`Op::SetInt`]) and comparisons of them with
+//! constants filter the executions ([`Op::AssumeData`], [`Op::AssumeInt`]).
 //!
 //! Must not: mention the C syntax or the forest domain; it is plain data.
 
 use super::super::ast::Span;
+use super::super::property::PropertyKind;
 
 /// A pointer variable: an index into [`PointerProgram::vars`] (and [`super::fa::Forest::vars`]).
 pub type Var = usize;
@@ -25,6 +29,78 @@ pub struct StructType {
     /// The integer fields whose constant values the nodes' symbols track (the first
     /// [`super::ta::DATA`] ones), by name.
     pub data: Vec<String>,
+}
+
+/// A tracked integer variable: an index into [`PointerProgram::ints`] (and
+/// [`super::fa::Forest::ints`]).
+pub type Int = usize;
+
+/// An integer value the engine can track: a constant, a tracked variable's or tracked field's
+/// value, or anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntVal {
+    /// Any value.
+    Any,
+    /// This constant.
+    Const(i32),
+    /// A tracked integer variable's value.
+    Int(Int),
+    /// `x->d` for the tracked integer field `d` (by index): `x` is dereferenced.
+    Field(Var, usize),
+}
+
+/// A comparison of a tracked integer (variable or field) with a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Cmp {
+    /// The comparison that holds exactly where this one does not.
+    pub fn negated(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Ne,
+            Cmp::Ne => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
+
+    /// `a cmp b`.
+    pub fn holds(self, a: i32, b: i32) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+
+    /// The same comparison with its operands swapped (`c < x` is `x > c`).
+    pub fn swapped(self) -> Cmp {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            c => c,
+        }
+    }
 }
 
 /// An operand of a comparison or a store.
@@ -56,15 +132,21 @@ pub enum Op {
     Free(Var),
     /// `x` is dereferenced (an integer field of `*x` is read or written).
     Check(Var),
-    /// `x->d = v` for the tracked integer field `d` (by index): a constant, or any value.
-    SetData(Var, usize, Option<i32>),
-    /// Executions go on only where `x->d == v` (`eq`) or `x->d != v` (not `eq`).
-    AssumeData(Var, usize, bool, i32),
+    /// `x->d = v` for the tracked integer field `d` (by index).
+    SetData(Var, usize, IntVal),
+    /// `i = v` for the tracked integer variable `i`.
+    SetInt(Int, IntVal),
+    /// Executions go on only where `i cmp c` may hold (all of them where `i`'s value is not
+    /// known; `i == c` then makes it known).
+    AssumeInt(Int, Cmp, i32),
+    /// Executions go on only where `x->d cmp v` may hold (all of them where the value is not
+    /// known; `x->d == v` then makes it known).
+    AssumeData(Var, usize, Cmp, i32),
     /// Executions go on only where `a == b` (`eq`) or `a != b` (not `eq`).
     Assume(bool, Operand, Operand),
-    /// The execution ends: nothing may remain allocated for the engine to claim the memory
-    /// properties, except at an [`Ending::Abort`] under valid-memtrack alone (see
-    /// [`PointerProgram::cleanup`]).
+    /// The execution ends: under the memory properties nothing may remain allocated, except
+    /// at an abnormal end under valid-memtrack alone; under unreach-call an
+    /// [`Ending::Error`] is the fault (see [`PointerProgram::property`]).
     Exit(Ending),
 }
 
@@ -73,9 +155,12 @@ pub enum Op {
 pub enum Ending {
     /// `return` from `main`, or its end: its variables die.
     Return,
-    /// `exit`, `abort`, an error call, a failing assertion: the variables keep pointing
-    /// where they did.
+    /// `exit` or `abort`: the variables keep pointing where they did.
     Abort,
+    /// An error call (`reach_error`, `__VERIFIER_error`, `__assert_fail`) or a failing
+    /// assertion: an abnormal end under the memory properties, the violation under
+    /// unreach-call.
+    Error,
 }
 
 /// An edge.
@@ -117,12 +202,19 @@ pub struct PointerProgram {
     pub heads: Vec<LoopHead>,
     /// Global pointer variables (initially null; the others start undefined).
     pub globals: Vec<Var>,
-    /// Whether blocks left at an [`Ending::Abort`] are faults: valid-memcleanup's view (every
-    /// block freed however the program ends). Under valid-memtrack alone they are not, since
-    /// every block is then still pointed to (a block no variable reaches is a fault as soon
-    /// as it arises).
-    pub cleanup: bool,
-    /// Whether some struct has an integer field that `main` compares with a constant (the
-    /// symbols can track it).
+    /// What is proved, hence which endings and which heaps are faults:
+    /// - valid-memsafety: invalid dereferences and frees, a block no variable reaches (as
+    ///   soon as it arises), blocks left at `return` from `main`. Blocks left at an abnormal
+    ///   end are none: every block is then still pointed to.
+    /// - valid-memcleanup: also blocks left at any end.
+    /// - unreach-call: an [`Ending::Error`], and invalid dereferences and frees (the engine
+    ///   follows no execution past one). Unreachable blocks are dropped, and blocks left at
+    ///   the end do not matter.
+    pub property: PropertyKind,
+    /// The tracked integer variables' names (by [`Int`]): `main`'s integer locals it
+    /// compares with constants, when integer data is tracked.
+    pub ints: Vec<String>,
+    /// Whether some struct has an integer field, or `main` an integer local, that `main`
+    /// compares with a constant (a second run can track it).
     pub trackable: bool,
 }
