@@ -10,11 +10,12 @@ under an address-space limit (setrlimit) of the same number of MB, which is stri
 reserved address space too), and the same wall-clock kill.
 
 Usage: scripts/bench_batch.py [--timeout 20] [--memory 8192] [--jobs 1] [--out bench-out/batch]
-                              [--expected TSV] [--skip-z3] [PATH...]
+                              [--expected TSV] [--skip-z3] [--summarize] [PATH...]
 PATH defaults to ../shared/chc-bench/public (and --expected to its expected.tsv). Writes
-OUT/hornbeam.json, OUT/z3.json and OUT/report.html, and prints the summary per track.
+OUT/hornbeam.json, OUT/z3.json and OUT/report.html, and prints the summary per track and the
+median times on the files both solve; `--summarize` prints them again from OUT's files.
 """
-import argparse, concurrent.futures as cf, csv, json, os, resource, subprocess, sys, time, venv
+import argparse, concurrent.futures as cf, csv, json, os, resource, statistics, subprocess, sys, time, venv
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -120,6 +121,23 @@ def summary(name, run):
               f"{sum(r['wrong'] for r in rs)} |")
 
 
+def both_solved(runs):
+    """The files both solvers answer (correctly): how many, and each one's median time,
+    overall and per track."""
+    h = {r["path"]: r for r in runs["hornbeam"]}
+    z = {r["path"]: r for r in runs["z3"]}
+    ok = lambda r: r["answer"] in ("sat", "unsat") and not r["wrong"]
+    paths = [p for p in h if p in z and ok(h[p]) and ok(z[p])]
+    tracks = sorted({h[p]["track"] for p in paths})
+    print("\nboth solved: median time (s)")
+    print("| track | files | hornbeam | z3 |")
+    print("|---|---|---|---|")
+    for t in tracks + ["all"]:
+        ps = [p for p in paths if t in ("all", h[p]["track"])]
+        med = lambda run: statistics.median(run[p]["time"] for p in ps) if ps else 0.0
+        print(f"| {t} | {len(ps)} | {med(h):.2f} | {med(z):.2f} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="*", default=[str(DEFAULT)])
@@ -132,7 +150,20 @@ def main():
     ap.add_argument("--engine", default="auto", help="hornbeam's engine (solve --engine)")
     ap.add_argument("--bin", default=str(HB),
                     help="hornbeam binary (a frozen copy keeps a long run safe from rebuilds)")
+    ap.add_argument("--summarize", action="store_true",
+                    help="run nothing: print the summaries of the result files in --out")
     args = ap.parse_args()
+    if args.summarize:
+        runs = {}
+        for name in ("hornbeam", "z3"):
+            f = Path(args.out) / f"{name}.json"
+            if f.exists():
+                run = json.loads(f.read_text())
+                runs[name] = run["results"]
+                summary(name, run)
+        if len(runs) == 2:
+            both_solved(runs)
+        return 0
     if args.expected is None and args.paths == [str(DEFAULT)]:
         args.expected = str(DEFAULT / "expected.tsv")
     (Path(args.out) / "tmp").mkdir(parents=True, exist_ok=True)
@@ -162,6 +193,8 @@ def main():
         out.write_text(json.dumps(run, indent=2))
         names.append(f"{name}={out}")
         summary(name, run)
+    if "z3" in runs:
+        both_solved(runs)
     report = Path(args.out) / "report.html"
     subprocess.run([args.bin, "report", *names, "--out", str(report)], check=True)
     print(f"\nreport: {report}  (the wall time is that of both solvers together)")

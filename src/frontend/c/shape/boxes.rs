@@ -33,6 +33,11 @@
 //! - The garbage check follows a root's back-link to its node's component only when it
 //!   reaches that component's root: the node is the root, or every node on the way down to
 //!   it holds a back-link to its parent.
+//! - A self-loop, a field of a component's root that refers to that root, becomes the leaf
+//!   [`Leaf::Own`] ("this node"), whose meaning is local: the node need not be a cut-point.
+//!   It is no explicit pointer, so no back-link is about it; hence it does not fold where
+//!   the node has a back-link along that field (the explicit self-pointer may be the one it
+//!   names), a load of it yields the loaded node, and a store over it changes no back-link.
 //! - Abstraction and union only add trees; the meaning is a function of the tuple of trees,
 //!   so more tuples mean more heaps, and signatures (hence reference counts per component)
 //!   are kept.
@@ -341,6 +346,37 @@ pub fn unback(f: &Forest, j: usize, back: Leaf, to: Leaf) -> Option<Forest> {
 }
 
 impl Forest {
+    /// One folding step: a field of some component's root that refers to that root itself
+    /// becomes [`Leaf::Own`]. Returns whether anything changed.
+    ///
+    /// Not where the root has a back-link along such a field of its own type: the
+    /// self-pointer is an explicit pointer that back-link may be about, and [`Leaf::Own`]
+    /// is none.
+    pub(super) fn fold_own(&mut self) -> bool {
+        for j in 0..self.comps.len() {
+            let gs = fields_with(self, j, Leaf::Root(j));
+            if gs.is_empty() || disturbs(self, j, &gs, j) {
+                continue;
+            }
+            if self.replace_at_root(j, Leaf::Root(j), Leaf::Own) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Component `j`'s root fields holding `from` turned into `to`, when the automaton can
+    /// say it exactly and keeps consistent signatures; whether it changed.
+    fn replace_at_root(&mut self, j: usize, from: Leaf, to: Leaf) -> bool {
+        match replace_root_leaf(&self.comps[j], from, to) {
+            Some(b) if b.signatures().is_some() => {
+                self.comps[j] = b;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// One folding step: a field of some component's root that is a reference to the one
     /// explicit predecessor of that root along a field `f` (itself a component's root)
     /// becomes the back-link `Back(T, f)`. Returns whether anything changed.
@@ -387,16 +423,9 @@ impl Forest {
                     if !later || disturbs(self, j, &gs, i) {
                         continue;
                     }
-                    let Some(b) =
-                        replace_root_leaf(&self.comps[j], Leaf::Root(i), Leaf::Back(ty, fld))
-                    else {
-                        continue;
-                    };
-                    if b.signatures().is_none() {
-                        continue;
+                    if self.replace_at_root(j, Leaf::Root(i), Leaf::Back(ty, fld)) {
+                        return true;
                     }
-                    self.comps[j] = b;
-                    return true;
                 }
             }
         }

@@ -87,6 +87,8 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
                         Leaf::Null => Val::Null,
                         Leaf::Undef => Val::Undef,
                         Leaf::Root(j) => Val::Comp(j),
+                        // `y`'s own node, the root of its component.
+                        Leaf::Own => Val::Comp(c),
                         // The back-link's node, made a component's root.
                         Leaf::Back(t, fld) => {
                             for (mut k, d) in preds(&h, c, t, fld, span)? {

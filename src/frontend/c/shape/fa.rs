@@ -140,9 +140,9 @@ impl Forest {
             let pointed: Vec<bool> = (0..self.comps.len())
                 .map(|c| self.vars.contains(&Val::Comp(c)))
                 .collect();
-            // Back-links first: a root glued in with a reference to its referrer would keep
-            // it as a reference from inside the tree.
-            if self.fold_back() {
+            // Self-loops and back-links first: a root glued in with a reference to its
+            // referrer would keep it as a reference from inside the tree.
+            if self.fold_own() || self.fold_back() {
                 continue;
             }
             let glue = (0..self.comps.len()).find(|&j| !pointed[j] && refs[j] == 1 && from[j] != j);
@@ -363,5 +363,6 @@ fn leaf_text(l: Leaf) -> String {
         Leaf::Undef => "undefined".to_owned(),
         Leaf::Root(c) => format!("ref c{c}"),
         Leaf::Back(t, f) => format!("back along field {f} of type {t}"),
+        Leaf::Own => "itself".to_owned(),
     }
 }

@@ -1,6 +1,6 @@
-//! A shape analysis for memory safety: the forest automata of Habermehl, Holík, Rogalewicz,
-//! Šimáček and Vojnar ("Forest automata for verification of heap manipulation"), over the
-//! control flow of `main`.
+//! A shape analysis for memory safety and for unreach-call on heap programs: the forest
+//! automata of Habermehl, Holík, Rogalewicz, Šimáček and Vojnar ("Forest automata for
+//! verification of heap manipulation"), over the control flow of `main`.
 //!
 //! The heap is a graph of struct nodes; it is split at its *cut-points* (nodes a variable
 //! points to, or that several pointers reach) into trees, each tree's leaves being null,
@@ -13,10 +13,22 @@
 //!
 //! Integer data: first abstracted away entirely. When that run finds a possible fault, the
 //! engine runs again with node symbols that carry the values of the integer fields `main`
-//! compares with constants (`p->f == c`, at most [`ta::DATA`] per struct): a store of a
-//! constant sets the value, any other store forgets it, and a comparison of `p->f` with a
-//! constant keeps the executions where it holds (a red node is then known to have a
-//! successor). More symbols mean more states, so this is the second try only.
+//! compares with constants (`p->f == c`, `p->next->f > c`, at most [`ta::DATA`] per
+//! struct), and forests that carry the values of `main`'s integer locals it compares with
+//! constants or tests (`status == 2`, `if (flag)`, at most 4): a store of a constant or of
+//! a tracked value sets the value, any other store forgets it, and a comparison with a
+//! constant keeps the executions where it may hold (a red node is then known to have a
+//! successor; a counter tells how long the list is). Forests with different local values
+//! are never joined. Only `int`-like types are tracked (`int`, `long`, enums): a constant
+//! stored in an `unsigned` or a `char` may wrap. More symbols mean more states, so this is
+//! the second try only.
+//!
+//! Properties ([`PropertyKind`]): under valid-memsafety and valid-memcleanup the faults are
+//! invalid dereferences and frees, leaks and blocks left at the end (below). Under
+//! unreach-call they are an error call or a failing assertion, and still invalid
+//! dereferences and frees (no execution is followed past one); unreachable nodes are then
+//! dropped (a reachable root's back-link to a dropped node becomes undefined), and blocks
+//! left at the end do not matter.
 //!
 //! Doubly linked lists fold into single trees: a `prev` field that points to the one node
 //! whose `next` points to its node becomes a back-link leaf (`boxes.rs`), so only the nodes
@@ -31,7 +43,7 @@
 //! pointer types, pointers to non-structs, labels in nested blocks (`lower_goto.rs`),
 //! `switch`, unions, struct values, static locals.
 //!
-//! Soundness (why `safe` holds for valid-memsafety and valid-memcleanup):
+//! Soundness (why `safe` holds for valid-memsafety, valid-memcleanup and unreach-call):
 //! - Every construct of `main` that the pointer program drops is an integer computation or
 //!   an integer condition: integer conditions become nondeterministic branches, which only
 //!   add executions (a tracked field's comparison with a constant keeps exactly the trees
@@ -67,9 +79,10 @@
 //! Not handled (the engine gives up): a back-link whose node the automata do not place in
 //! one component, other structures with several cut-points per node (they grow the number
 //! of components without bound and hit the work bound), fields of struct type, nested
-//! procedure calls, unreach-call.
+//! procedure calls, integer relations other than with constants (`len < n`).
 //!
-//! Must not: answer `unsafe`; answer for properties other than the memory ones; print.
+//! Must not: answer `unsafe`; answer for a property that also asks for memtrack under
+//! unreach-call (it drops unreachable nodes there); print.
 
 pub mod boxes;
 pub mod exec;

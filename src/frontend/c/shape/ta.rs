@@ -11,7 +11,8 @@
 //!
 //! A [`Leaf::Back`] leaf points back to the node's predecessor along one field; it is a
 //! plain leaf symbol here (its meaning is `boxes.rs`'s), except that the abstraction keeps
-//! states that are back-links apart from the others.
+//! states that are back-links apart from the others. A [`Leaf::Own`] leaf points to the
+//! node holding it.
 //!
 //! Here: trimming (useless states removed, states renumbered from the root), union, language
 //! inclusion (exact, by a bottom-up subset construction over the pairs reachable from the
@@ -39,6 +40,10 @@ pub enum Leaf {
     /// index, in a node of this struct type, is the one explicit pointer (tree edge or
     /// [`Leaf::Root`]) to the node holding this leaf.
     Back(usize, usize),
+    /// A pointer to the node holding this leaf (a self-loop, `x->opt = x`): its meaning is
+    /// local, so a node whose field points to itself need not be a cut-point. It is not an
+    /// explicit pointer in the sense of back-links (see `boxes.rs`).
+    Own,
 }
 
 /// How many integer fields of a node the symbols track (the first ones of its struct).
@@ -349,9 +354,11 @@ impl TreeAut {
         let Some(sig) = self.signatures() else {
             return self.clone();
         };
-        // class_0 = (signature, back-links among the state's leaves); class_{i+1} =
-        // (signature, set of (symbol, children's class_i)). Back-links apart keep a list's
-        // first node (whose back field is null) from merging with the inner ones.
+        // class_0 = (signature, back-links and self-loops among the state's leaves);
+        // class_{i+1} = (signature, set of (symbol, children's class_i)). Back-links apart
+        // keep a list's first node (whose back field is null) from merging with the inner
+        // ones; self-loops apart keep a node pointing to itself from merging with one that
+        // points to a node of its own (`*-optional` lists).
         let mut intern: HashMap<(Sig, Vec<Leaf>), usize> = HashMap::new();
         let mut class: Vec<usize> = sig
             .iter()
@@ -360,7 +367,7 @@ impl TreeAut {
                 let backs: Vec<Leaf> = self.rules[q]
                     .iter()
                     .filter_map(|r| match r.sym {
-                        Symbol::Leaf(l @ Leaf::Back(..)) => Some(l),
+                        Symbol::Leaf(l @ (Leaf::Back(..) | Leaf::Own)) => Some(l),
                         _ => None,
                     })
                     .collect();
