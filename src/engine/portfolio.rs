@@ -30,7 +30,7 @@
 //! the same answers but two BMC refutations that sit at the 1 s slice's edge (BENCHMARKS.md,
 //! "Quick probes first"): a BMC refutation of depth 3 or a PDR proof of 20 ms had waited
 //! behind the samples (0.5-0.9 s when they fail) and a 1 s BMC slice. The probe lengths come
-//! from the session-15 run's 218 files both solved: 70 of the 84 BMC refutations took at most
+//! from the session-15 run's 218 files both solved: 71 of the 84 BMC refutations took at most
 //! 50 ms. Then the schedule measured before the probes: slicing 2 s, candidates from sampled states 1 s
 //! ([`Samples`](super::seeds::Samples): affine and quadratic equalities, bounds and orderings that
 //! hold on concrete reachable states, filtered to an inductive subset; validated together with
