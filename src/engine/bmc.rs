@@ -278,36 +278,13 @@ impl<'a, 's> Unroller<'a, 's> {
     }
 }
 
-/// For a linear system without recursion (no cycle among its predicates), the most levels a
-/// derivation can take: each predicate occurs at most once along its chain. `None` otherwise.
-fn recursion_free_depth(system: &System) -> Option<usize> {
-    if !system.is_linear() {
-        return None;
-    }
-    let n = system.num_preds();
-    // Kahn's algorithm on the edges body predicate -> head predicate.
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indegree = vec![0usize; n];
-    for (_, c) in system.clauses() {
-        if let crate::chc::Head::Atom(h) = &c.head {
-            for a in &c.body {
-                succ[a.pred.0 as usize].push(h.pred.0 as usize);
-                indegree[h.pred.0 as usize] += 1;
-            }
-        }
-    }
-    let mut ready: Vec<usize> = (0..n).filter(|&p| indegree[p] == 0).collect();
-    let mut done = 0;
-    while let Some(p) = ready.pop() {
-        done += 1;
-        for &q in &succ[p] {
-            indegree[q] -= 1;
-            if indegree[q] == 0 {
-                ready.push(q);
-            }
-        }
-    }
-    (done == n).then_some(n.max(1))
+/// For a linear system without recursion (no loop in the analysis' decomposition), the most
+/// levels a derivation can take: each predicate occurs at most once along its chain. `None`
+/// otherwise.
+fn recursion_free_depth(store: &crate::term::TermStore, system: &System) -> Option<usize> {
+    let linear = system.is_linear();
+    (linear && crate::analysis::analyze(system, store).loops.is_empty())
+        .then_some(system.num_preds().max(1))
 }
 
 impl Engine for Bmc {
@@ -327,7 +304,7 @@ impl Engine for Bmc {
         let mut since_check = 0;
         let mut depth = None;
         // Every derivation has at most this many levels.
-        let complete_at = recursion_free_depth(system);
+        let complete_at = recursion_free_depth(cx.store, system);
         let answer = loop {
             if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);

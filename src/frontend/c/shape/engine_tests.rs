@@ -44,6 +44,19 @@ fn list_then(rest: &str) -> String {
     )
 }
 
+/// Whether the outcome is `Safe` with a forest at some loop head containing `text` (panics
+/// on any other outcome).
+fn proof_shows(o: &Outcome, text: &str) -> bool {
+    let Outcome::Safe(proof) = o else {
+        panic!("{o:?}")
+    };
+    proof
+        .heads
+        .iter()
+        .flat_map(|h| &h.1)
+        .any(|f| f.contains(text))
+}
+
 /// Whether the outcome is `Unknown` with a reason containing `text`.
 fn gives_up(o: &Outcome, text: &str) -> bool {
     matches!(o, Outcome::Unknown(why) if why.contains(text))

@@ -188,17 +188,10 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             })
             .collect(),
         Op::AssumeInt(i, cmp, v) => {
-            let known = f.ints[*i];
-            if known == ANY {
-                let mut g = f.clone();
-                if *cmp == Cmp::Eq {
-                    g.ints[*i] = *v;
-                }
-                vec![g]
-            } else if cmp.holds(known, *v) {
-                vec![f.clone()]
-            } else {
-                vec![]
+            let mut g = f.clone();
+            match assume(&mut g.ints[*i], *cmp, *v) {
+                true => vec![g],
+                false => vec![],
             }
         }
         Op::AssumeData(x, d, cmp, v) => {
@@ -210,18 +203,7 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
                 let Symbol::Node(_, data) = &mut a.rules[root][0].sym else {
                     return Err(Fault::Internal(span));
                 };
-                let known = data[*d];
-                let keep = if known == ANY {
-                    // Only `== v` makes the value known ("not v", "below v" are no values
-                    // the symbols hold: any stays any).
-                    if *cmp == Cmp::Eq {
-                        data[*d] = *v;
-                    }
-                    true
-                } else {
-                    cmp.holds(known, *v)
-                };
-                if keep {
+                if assume(&mut data[*d], *cmp, *v) {
                     out.push(g);
                 }
             }
@@ -261,6 +243,19 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         }
     }
     Ok(done)
+}
+
+/// Whether a tracked value (a constant or [`ANY`]) may satisfy `value cmp v`; an unknown value
+/// becomes `v` under `==` (only `== v` makes it known: "not v", "below v" are no values the
+/// symbols hold, so any stays any).
+fn assume(value: &mut i32, cmp: Cmp, v: i32) -> bool {
+    if *value != ANY {
+        return cmp.holds(*value, v);
+    }
+    if cmp == Cmp::Eq {
+        *value = v;
+    }
+    true
 }
 
 /// The forests in which an integer value is read, each with the value ([`ANY`]: not known);
