@@ -1,7 +1,9 @@
 //! The C front end end to end (`hornbeam verify`) on the hand-written programs of
 //! `tests/data/c/`: every `safe/` program is verified `safe` (never `unsafe`), every `unsafe/`
 //! program `unsafe` with a replayed trace of its nondet values (and, for threads, its
-//! schedule), every `error/` program fails
+//! schedule), every `undecided/` program `unknown` because an execution reaches undefined
+//! behaviour the property leaves undecided (an invalid dereference or free under
+//! unreach-call), every `error/` program fails
 //! with exit status 2 at the place its first-line `// expect: LINE:COL: text` comment names.
 //! A first line `// property: valid-memsafety valid-free` (the second line, after an error
 //! program's `// expect:`) checks that property instead of unreach-call and, for an unsafe
@@ -81,6 +83,7 @@ fn check(input: &Path) -> Result<(), String> {
     let describe = || format!("status {}\nstdout: {stdout}\nstderr: {stderr}", out.status);
     match expected.as_str() {
         "safe" if first == "safe" => Ok(()),
+        "undecided" if first == "unknown" && stderr.contains("undefined behaviour") => Ok(()),
         "unsafe" if first == "unsafe" => {
             let mut lines = stdout.lines().skip(1).peekable();
             if let Some(sub) = marker.get(1) {
@@ -161,6 +164,11 @@ fn check_folder(folder: &str) {
 #[test]
 fn safe_programs_are_verified_safe() {
     check_folder("safe");
+}
+
+#[test]
+fn undefined_dereferences_leave_unreach_call_undecided() {
+    check_folder("undecided");
 }
 
 #[test]

@@ -116,7 +116,7 @@ pub fn search(
         match outcome {
             Outcome::Error => return Some(Found::Error(consumed)),
             Outcome::Gap(why) => return Some(Found::Gap(why)),
-            Outcome::NoError(_) | Outcome::Stuck(_) => {}
+            Outcome::NoError(_) | Outcome::Stuck(_) | Outcome::Undefined(_) => {}
         }
         // A run that needs no nondet value is the only run there is; after a run that its
         // time cut short, the others would be cut short too (loops bounded by nondet values).
@@ -227,7 +227,7 @@ pub fn search_threads(
         match run.finished.outcome {
             Outcome::Error => return Some(Found::Error(run.values)),
             Outcome::Gap(why) => return Some(Found::Gap(why)),
-            Outcome::NoError(_) | Outcome::Stuck(_) => {}
+            Outcome::NoError(_) | Outcome::Stuck(_) | Outcome::Undefined(_) => {}
         }
     }
     None

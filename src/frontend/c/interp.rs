@@ -34,8 +34,12 @@ pub enum Outcome {
     Error,
     /// The run ended without reaching the error (the reason says how).
     NoError(String),
-    /// The run could not be completed (undefined behaviour, budget).
+    /// The run could not be completed (a budget ran out, a form the interpreter does not run).
     Stuck(String),
+    /// The run performed an operation whose behaviour is undefined (an overflow, an index out
+    /// of bounds, or, where the property leaves it undecided, an invalid dereference or free):
+    /// it ends there, without a verdict.
+    Undefined(String),
     /// The run showed the front end's points-to sets incomplete: a dereference lowered as
     /// invalid reached an address inside an object (see [`Program::invalid_fn`]). The
     /// clauses may then miss executions: a bug of the front end, never an answer.
@@ -254,7 +258,7 @@ impl Machine<'_> {
 
     /// An undefined operation: the execution ends there, without a verdict.
     fn ub(&self, what: &str, offset: usize) -> Outcome {
-        Outcome::Stuck(format!(
+        Outcome::Undefined(format!(
             "undefined behaviour ({what}) at line {}",
             (self.line_of)(offset)
         ))

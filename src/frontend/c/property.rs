@@ -9,7 +9,7 @@
 
 use super::ast::Span;
 use super::error::{CError, CErrorKind};
-use super::ir::MemChecks;
+use super::ir::{InvalidOps, MemChecks};
 
 /// Which of SV-COMP's properties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,13 +62,13 @@ impl Property {
         match self.kind {
             PropertyKind::UnreachCall => MemChecks::unreach_call(),
             PropertyKind::MemSafety => MemChecks {
-                deref_free: true,
+                invalid: InvalidOps::Violation,
                 leaks: true,
                 cleanup: false,
                 error_calls: false,
             },
             PropertyKind::MemCleanup => MemChecks {
-                deref_free: false,
+                invalid: InvalidOps::End,
                 leaks: true,
                 cleanup: true,
                 error_calls: false,

@@ -16,7 +16,7 @@
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
 use super::interp::sched::{self, Step};
-use super::ir::MemChecks;
+use super::ir::{InvalidOps, MemChecks};
 use super::property::PropertyKind;
 use super::shape;
 use super::threads::{self, Concurrent};
@@ -301,7 +301,7 @@ fn shape_engine(
         PropertyKind::UnreachCall
     } else if checks.cleanup {
         PropertyKind::MemCleanup
-    } else if checks.deref_free || checks.leaks {
+    } else if checks.invalid == InvalidOps::Violation || checks.leaks {
         PropertyKind::MemSafety
     } else {
         return None;
@@ -352,9 +352,10 @@ fn confirmed(
     let run = schedule_run(t, values, line_of);
     match run.finished.outcome {
         interp::Outcome::Error => Ok(()),
-        interp::Outcome::Stuck(why) | interp::Outcome::NoError(why) | interp::Outcome::Gap(why) => {
-            Err(why)
-        }
+        interp::Outcome::Stuck(why)
+        | interp::Outcome::NoError(why)
+        | interp::Outcome::Gap(why)
+        | interp::Outcome::Undefined(why) => Err(why),
     }
 }
 
@@ -523,6 +524,11 @@ fn read_back(
                 },
                 interp::Outcome::Stuck(why) => Verdict::Unknown(Reason::GaveUp(format!(
                     "the counterexample of the clauses does not replay on the program ({why})"
+                ))),
+                // An invalid dereference the property leaves undecided (unreach-call).
+                interp::Outcome::Undefined(why) => Verdict::Unknown(Reason::GaveUp(format!(
+                    "the counterexample of the clauses ends in {why}: the property is not \
+                     decided on such an execution"
                 ))),
                 interp::Outcome::Gap(why) => Verdict::Unknown(Reason::WitnessFailed(format!(
                     "the replay of the counterexample found a bug of the front end ({why})"

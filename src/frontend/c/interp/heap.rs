@@ -9,7 +9,7 @@
 //! [`super`]; must not execute statements.
 
 use super::{Machine, Outcome};
-use crate::frontend::c::ir::{BlockSize, HeapSite, MemViolation};
+use crate::frontend::c::ir::{BlockSize, HeapSite, InvalidOps, MemViolation};
 use num_bigint::BigInt;
 use num_traits::{ToPrimitive, Zero};
 use std::collections::BTreeSet;
@@ -198,6 +198,9 @@ impl Machine<'_> {
             }
             None => return Outcome::Stuck("an unknown memory violation".to_owned()),
         };
+        if self.p.heap.checks.invalid == InvalidOps::Undecided {
+            return self.ub(&v.what, at);
+        }
         self.violation = Some(v);
         Outcome::Error
     }

@@ -7,12 +7,12 @@
 use super::super::ast::Span;
 use super::VarRef;
 
-/// What a run checks besides the error calls: the memory-safety properties that are errors
-/// (else an invalid operation is undefined behaviour that ends the execution).
+/// What a run checks besides the error calls: the memory-safety properties that are errors,
+/// and what an invalid dereference or free does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemChecks {
-    /// Invalid dereferences and frees are errors (valid-deref, valid-free).
-    pub deref_free: bool,
+    /// What an invalid dereference or free does.
+    pub invalid: InvalidOps,
     /// Blocks still allocated at the end are checked: memtrack (unreachable ones) or, with
     /// `cleanup`, memcleanup (any).
     pub leaks: bool,
@@ -40,11 +40,30 @@ pub enum MemViolation {
     Limit = 5,
 }
 
+/// What an invalid dereference or free (null, freed, dangling, outside its object) does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InvalidOps {
+    /// It ends the execution quietly: undefined behaviour the property does not ask about.
+    #[default]
+    End,
+    /// It leaves the property undecided: the clauses reach their error there (so no proof
+    /// ignores it), and a run that reaches it ends without a verdict. Under unreach-call:
+    /// SV-COMP labels a program that can dereference NULL as violating that property (the
+    /// forester-heap tasks), so a proof that the error call is unreachable in the executions
+    /// without such a dereference is no answer.
+    Undecided,
+    /// It violates the property (valid-deref, valid-free), and so does an array index outside
+    /// its dimension.
+    Violation,
+}
+
 impl MemChecks {
-    /// SV-COMP's `unreach-call`: only the error calls.
+    /// SV-COMP's `unreach-call`: the error calls; invalid dereferences and frees leave it
+    /// undecided.
     pub fn unreach_call() -> Self {
         MemChecks {
             error_calls: true,
+            invalid: InvalidOps::Undecided,
             ..MemChecks::default()
         }
     }

@@ -95,7 +95,7 @@ impl Lower<'_> {
     /// (the execution ends, no error).
     pub(super) fn invalid_op(&mut self, kind: MemViolation, span: Span, t: IExpr) -> IExpr {
         let mk = |kind, ty| IExpr { kind, ty, span };
-        if self.program.heap.checks.deref_free {
+        if self.program.heap.checks.invalid != InvalidOps::End {
             self.used_violation = true;
             let long = t.ty;
             let args = vec![

@@ -268,7 +268,7 @@ impl Lower<'_> {
         // `&t->f` accesses no memory: under valid-deref an address outside every target is
         // no violation yet (it becomes one where it is dereferenced: NULL stands for it).
         let field_addr = matches!(site.kind, SiteKind::FieldAddr { .. });
-        let invalid = if field_addr && self.program.heap.checks.deref_free {
+        let invalid = if field_addr && self.program.heap.checks.invalid != InvalidOps::End {
             mk(IExprKind::Const(BigInt::from(0)), ty)
         } else {
             let call = self.invalid_op(MemViolation::Deref, span, t());

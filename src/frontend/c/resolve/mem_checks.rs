@@ -115,7 +115,7 @@ fn array_bounds(program: &mut Program) -> Result<(), CError> {
 /// inserted when it checks leaks.
 pub(super) fn property_checks(program: &mut Program) -> Result<(), CError> {
     let checks = program.heap.checks;
-    if checks.deref_free {
+    if checks.invalid == InvalidOps::Violation {
         add_violation_fn(program);
         array_bounds(program)?;
     }

@@ -40,7 +40,7 @@ pub(super) fn make_static(program: &mut Program, sites: &mut [Site]) -> Result<O
             VarRef::Local(l) => {
                 // Made static, the local would outlive its function's return: a pointer to it
                 // dereferenced afterwards is an invalid dereference the model would not see.
-                if program.heap.checks.deref_free && s.func != program.main {
+                if program.heap.checks.invalid == InvalidOps::Violation && s.func != program.main {
                     return Err(unsupported(
                         s.span,
                         "the address of a local of a function other than `main` under a memory \
