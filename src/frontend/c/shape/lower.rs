@@ -1,17 +1,19 @@
 //! Reads `main` from the syntax tree into a [`PointerProgram`]: statements, scopes and
-//! control flow (this file), types and expressions (`lower_expr.rs`).
+//! control flow (this file), types and expressions (`lower_expr.rs`), calls of the program's
+//! functions inlined (`lower_call.rs`).
 //!
 //! The program has already been accepted by the resolver (names bound, types checked), so
-//! this reading only decides what the shape engine understands; anything else (calls of
-//! defined functions, arrays, `&`, pointer arithmetic, pointers to non-structs, `goto`,
-//! `switch`, struct values) is a reason to give up, returned as text.
+//! this reading only decides what the shape engine understands; anything else (recursion,
+//! arrays, `&`, pointer arithmetic, pointers to non-structs, `goto` out of `main`'s outermost
+//! block, `switch`, struct values) is a reason to give up, returned as text.
 //!
 //! Must not: give a construct a meaning other than C's; when unsure, give up.
 
 use super::super::ast::{
-    BinOp, Declaration, Expr, ExprKind, Item, Span, Spec, Stmt, StmtKind, UnOp,
+    BinOp, Declaration, Expr, ExprKind, FuncDef, Item, Span, Spec, Stmt, StmtKind, UnOp,
 };
 use super::super::property::PropertyKind;
+use super::lower_call::Inlined;
 use super::pir::{Edge, Ending, Int, IntVal, Loc, LoopHead, Op, PointerProgram, StructType, Var};
 use super::ta::DATA;
 use std::collections::{HashMap, HashSet};
@@ -27,6 +29,9 @@ pub(super) enum Name {
     Int(Int),
     /// A variable the engine cannot follow (a parameter of `main` of pointer type).
     Opaque,
+    /// A parameter of an inlined function pointing to a pointer variable of its caller (a
+    /// `struct T **` whose argument was `&v`): `*p` is that variable (`lower_call.rs`).
+    Alias(Var, usize),
     /// An enumerator: an integer constant.
     Const(i32),
 }
@@ -89,7 +94,7 @@ fn compared_fields(body: &Stmt) -> HashSet<String> {
 const INTS: usize = 4;
 
 /// A loop's jump targets.
-struct LoopCtx {
+pub(super) struct LoopCtx {
     brk: Loc,
     cont: Loc,
     depth: usize,
@@ -113,10 +118,17 @@ pub(super) struct Lower {
     pub(super) cur: Loc,
     pub(super) edges: Vec<Edge>,
     pub(super) heads: Vec<LoopHead>,
-    loops: Vec<LoopCtx>,
+    pub(super) loops: Vec<LoopCtx>,
     globals: Vec<Var>,
     /// Names of the defined functions other than `main`.
     pub(super) functions: Vec<String>,
+    /// The functions whose calls are inlined (`lower_call.rs`): the defined ones other than
+    /// `main` and the built-ins whose definitions the front end ignores.
+    pub(super) defs: HashMap<String, FuncDef>,
+    /// Of those, the ones that return a struct pointer, with its struct type.
+    pub(super) returns: HashMap<String, usize>,
+    /// The calls being inlined, innermost last.
+    pub(super) inlined: Vec<Inlined>,
     /// The names of the fields `main` compares with a constant (`p->f == c`): the integer
     /// fields the symbols track, when they are among their struct's first [`DATA`] such.
     pub(super) compared: HashSet<String>,
@@ -157,6 +169,9 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         loops: vec![],
         globals: vec![],
         functions: vec![],
+        defs: HashMap::new(),
+        returns: HashMap::new(),
+        inlined: vec![],
         compared: HashSet::new(),
         labels: HashMap::new(),
         gotos: vec![],
@@ -172,7 +187,12 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         if let Item::Func(f) = item {
             match f.decl.name.as_deref() {
                 Some("main") => main = Some(f),
-                Some(n) => l.functions.push(n.to_owned()),
+                Some(n) => {
+                    l.functions.push(n.to_owned());
+                    if !super::lower_expr::is_builtin(n) && !l.diverging.contains(n) {
+                        l.defs.insert(n.to_owned(), (**f).clone());
+                    }
+                }
                 None => {}
             }
         }
@@ -182,6 +202,13 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         match item {
             Item::Decl(d) => l.declaration(d, true)?,
             Item::Func(f) => {
+                if let Some(n) = f.decl.name.as_deref().filter(|n| l.defs.contains_key(*n)) {
+                    // Its result type, for `is_ptr` (a type it cannot read: not a pointer).
+                    let base = l.base_type(&f.specs);
+                    if let Ok(Some(t)) = base.and_then(|b| l.ptr_type(b, f.decl.pointers)) {
+                        l.returns.insert(n.to_owned(), t);
+                    }
+                }
                 if f.decl.name.as_deref() != Some("main") {
                     continue;
                 }
@@ -203,7 +230,10 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     }
     l.scopes.push(HashMap::new());
     l.scope_vars.push(vec![]);
-    let compared = compared_fields(&main.body);
+    let mut compared = compared_fields(&main.body);
+    for def in l.defs.values() {
+        compared.extend(compared_fields(&def.body));
+    }
     if track_data {
         l.compared = compared.clone();
     }
@@ -377,7 +407,9 @@ impl Lower {
                         }
                         continue;
                     }
-                    self.scope_vars[scope].push(v);
+                    if let Some(vars) = self.scope_vars.last_mut() {
+                        vars.push(v);
+                    }
                     match &item.init {
                         Some(init) => self.assign_var(v, t, init, decl.span)?,
                         None => self.edge(Op::Kill(vec![v]), decl.span),
@@ -388,6 +420,7 @@ impl Lower {
                         return Err(format!("the struct variable `{name}`"));
                     }
                     let int = !global
+                        && self.inlined.is_empty()
                         && decl.pointers == 0
                         && self.compared_ints.contains(name)
                         && self.is_int(&d.specs);
@@ -508,6 +541,14 @@ impl Lower {
                 self.edge_to(Op::Skip, s.span, target);
                 self.cur = self.loc(); // unreachable
             }
+            StmtKind::Return(e) if !self.inlined.is_empty() => {
+                self.inline_return(e.as_ref(), s.span)?
+            }
+            StmtKind::Goto(_) if !self.inlined.is_empty() => {
+                return Err("a `goto` in a called function".into())
+            }
+            // No `goto` of a called function jumps to it (that gives up), and `main`'s cannot.
+            StmtKind::Label(_, body) if !self.inlined.is_empty() => self.stmt(body)?,
             StmtKind::Return(e) => {
                 if let Some(e) = e {
                     let mark = self.temps.len();

@@ -115,6 +115,9 @@ impl Lower {
         if self.is_null(e) {
             return Ok((Operand::Null, None));
         }
+        if let Some((v, t)) = self.alias_target(e) {
+            return Ok((Operand::Var(v), Some(t)));
+        }
         match &e.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(v, t)) => Ok((Operand::Var(v), Some(t))),
@@ -170,16 +173,25 @@ impl Lower {
                 self.cur = join;
                 Ok((Operand::Var(t), ty))
             }
-            ExprKind::Call(f, _) => Err(match &f.kind {
-                ExprKind::Ident(name) => format!("a pointer returned by a call of `{name}`"),
-                _ => "a pointer returned by a call".to_owned(),
-            }),
+            ExprKind::Call(f, args) => match &f.kind {
+                ExprKind::Ident(name) if self.returns.contains_key(name) => {
+                    match self.inline(name, args, e.span)? {
+                        Some((r, t)) => Ok((Operand::Var(r), Some(t))),
+                        None => Err(format!("a pointer returned by a call of `{name}`")),
+                    }
+                }
+                ExprKind::Ident(name) => Err(format!("a pointer returned by a call of `{name}`")),
+                _ => Err("a pointer returned by a call".to_owned()),
+            },
             _ => Err("a pointer expression of this form".into()),
         }
     }
 
     /// Whether `e` is a pointer expression (by its form; the resolver typed it already).
     pub(super) fn is_ptr(&self, e: &Expr) -> bool {
+        if self.alias_target(e).is_some() {
+            return true;
+        }
         match &e.kind {
             ExprKind::Ident(n) => matches!(self.lookup(n), Some(Name::Ptr(..))) || self.is_null(e),
             ExprKind::Member(b, f, arrow) => {
@@ -199,9 +211,8 @@ impl Lower {
                     || matches!(tn.specs.words.first(), Some((Spec::Named(n), _)) if self.typedefs.get(n).is_some_and(|d| d.1 > 0))
             }
             ExprKind::Assign(_, lhs, _) => self.is_ptr(lhs),
-            ExprKind::Call(f, _) => {
-                matches!(&f.kind, ExprKind::Ident(n) if n == "malloc" || n == "calloc")
-            }
+            ExprKind::Call(f, _) => matches!(&f.kind, ExprKind::Ident(n)
+                if n == "malloc" || n == "calloc" || self.returns.contains_key(n)),
             ExprKind::Comma(_, b) => self.is_ptr(b),
             ExprKind::Cond(_, a, b) => self.is_ptr(a) || self.is_ptr(b),
             _ => false,
@@ -210,6 +221,9 @@ impl Lower {
 
     /// The struct a pointer expression points to, by its form (`None`: unknown).
     pub(super) fn ptr_struct(&self, e: &Expr) -> Option<usize> {
+        if let Some((_, t)) = self.alias_target(e) {
+            return Some(t);
+        }
         match &e.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(_, t)) => Some(t),
@@ -230,6 +244,9 @@ impl Lower {
     /// `lhs = rhs`.
     /// `lhs = rhs` (`compound`: `lhs op= rhs`).
     fn assign(&mut self, lhs: &Expr, rhs: &Expr, compound: bool, span: Span) -> Result<(), String> {
+        if let Some((v, t)) = self.alias_target(lhs).filter(|_| !compound) {
+            return self.assign_var(v, t, rhs, span);
+        }
         match &lhs.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(v, t)) => self.assign_var(v, t, rhs, span),
@@ -417,6 +434,9 @@ impl Lower {
             self.cur = self.loc(); // never returns: nothing after it is reached
             return Ok(());
         }
+        if self.inlinable(name) {
+            return self.inline(name, args, span).map(|_| ());
+        }
         if self.functions.contains(name) && !is_builtin(name) {
             return Err(format!("a call of `{name}`"));
         }
@@ -469,7 +489,7 @@ impl Lower {
 }
 
 /// Whether a name is one of the built-ins whose definitions the front end ignores.
-fn is_builtin(name: &str) -> bool {
+pub(super) fn is_builtin(name: &str) -> bool {
     matches!(
         name,
         "reach_error"

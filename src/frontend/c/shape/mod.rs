@@ -89,6 +89,7 @@ pub mod exec;
 pub mod fa;
 pub mod fixpoint;
 pub mod lower;
+mod lower_call;
 mod lower_cond;
 mod lower_data;
 mod lower_expr;
