@@ -1,6 +1,7 @@
 //! Tests of calls inlined into the pointer program (`lower_call.rs`): results, pointer
 //! parameters, `struct T **` parameters aliasing a caller's variable, the callee's variables
-//! dying at its return, and where inlining gives up.
+//! dying at its return, and where inlining gives up; and of two forms the SV-COMP and Forester
+//! list programs use around their calls (`sizeof(*p->f)`, `__nondet()`).
 
 use super::*;
 
@@ -111,4 +112,26 @@ fn recursion_and_unaliased_double_pointers_give_up() {
          int main(void) { Node *l = create(1); j(l); destroy(l); return 0; }",
     );
     assert!(gives_up(&run(&jumps), "`goto` in a called function"));
+}
+
+#[test]
+fn allocations_sized_by_a_field_and_forester_nondet() {
+    // `sizeof(*x->list)` is the size of the struct `x->list` points to; `__nondet()` is
+    // Forester's nondeterministic integer.
+    let src = "struct l { struct l *n; };
+         struct t { struct t *k; struct l *list; };
+         int main(void) {
+           struct t *x = malloc(sizeof(*x));
+           x->k = NULL;
+           x->list = malloc(sizeof(*x->list));
+           x->list->n = NULL;
+           if (__nondet()) { free(x->list); x->list = NULL; }
+           free(x->list);
+           free(x);
+           return 0;
+         }";
+    let o = run(src);
+    assert!(matches!(o, Outcome::Safe(_)), "{o:?}");
+    let wrong = src.replace("malloc(sizeof(*x->list))", "malloc(sizeof(*x))");
+    assert!(gives_up(&run(&wrong), "size"), "{:?}", run(&wrong));
 }

@@ -250,10 +250,15 @@ impl Forest {
     /// Whether every heap of `other` is one of this forest's (componentwise inclusion of two
     /// forests of the same shape; a sound, incomplete check).
     pub fn includes(&self, other: &Forest) -> bool {
+        self.shape() == other.shape() && self.covers(other)
+    }
+
+    /// [`Forest::includes`] for a forest already known to have this one's shape (the caller
+    /// compared their join keys).
+    pub fn covers(&self, other: &Forest) -> bool {
         self.vars == other.vars
             && self.ints == other.ints
             && self.comps.len() == other.comps.len()
-            && self.shape() == other.shape()
             && self
                 .comps
                 .iter()

@@ -6,7 +6,7 @@
 //! fixpoint is only used after [`check`] accepts it.
 
 use super::exec::{post, Fault};
-use super::fa::{Forest, Val};
+use super::fa::{Forest, Shape, Val};
 use super::pir::{Loc, PointerProgram};
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -45,7 +45,10 @@ pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Inv
     for h in &prog.heads {
         is_head[h.loc] = true;
     }
-    let mut states: Invariant = vec![vec![]; prog.locs];
+    let mut states = States {
+        forests: vec![vec![]; prog.locs],
+        shapes: vec![vec![]; prog.locs],
+    };
     let mut work: VecDeque<(Loc, Forest)> = VecDeque::new();
     add(&mut states, &mut work, &is_head, prog.entry, initial(prog));
     let mut done = 0usize;
@@ -58,7 +61,7 @@ pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Inv
             return Err(Stop::Budget("the time limit".into()));
         }
         // A forest since replaced by a larger one needs no post of its own.
-        if !states[l].contains(&f) {
+        if !states.forests[l].contains(&f) {
             continue;
         }
         for &ei in &out[l] {
@@ -68,32 +71,54 @@ pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Inv
             }
         }
     }
-    Ok(states)
+    Ok(states.forests)
+}
+
+/// The forests of each location, with their join keys (computed once: the key is most of
+/// the cost of a coverage test).
+struct States {
+    forests: Invariant,
+    shapes: Vec<Vec<Option<Shape>>>,
+}
+
+/// Whether a forest of `forests` (join keys `shapes`) covers `f` (join key `shape`).
+fn covered(
+    forests: &[Forest],
+    shapes: &[Option<Shape>],
+    f: &Forest,
+    shape: &Option<Shape>,
+) -> bool {
+    forests
+        .iter()
+        .zip(shapes)
+        .any(|(h, k)| k == shape && h.covers(f))
 }
 
 /// Adds a forest to a location unless one there covers it; at a loop head, abstracted and
 /// joined with the forest of the same shape.
 fn add(
-    states: &mut Invariant,
+    states: &mut States,
     work: &mut VecDeque<(Loc, Forest)>,
     is_head: &[bool],
     l: Loc,
     f: Forest,
 ) {
     let f = if is_head[l] { f.abstracted(HEIGHT) } else { f };
-    if states[l].iter().any(|h| h.includes(&f)) {
+    let shape = f.shape();
+    if covered(&states.forests[l], &states.shapes[l], &f, &shape) {
         return;
     }
     if is_head[l] {
-        let shape = f.shape();
-        if let Some(i) = states[l].iter().position(|h| h.shape() == shape) {
-            let joined = states[l][i].union(&f).abstracted(HEIGHT);
-            states[l][i] = joined.clone();
+        if let Some(i) = states.shapes[l].iter().position(|k| *k == shape) {
+            let joined = states.forests[l][i].union(&f).abstracted(HEIGHT);
+            states.shapes[l][i] = joined.shape();
+            states.forests[l][i] = joined.clone();
             work.push_back((l, joined));
             return;
         }
     }
-    states[l].push(f.clone());
+    states.forests[l].push(f.clone());
+    states.shapes[l].push(shape);
     work.push_back((l, f));
 }
 
@@ -101,15 +126,20 @@ fn add(
 /// covered at the entry, and every edge's post of every forest at its source is fault-free
 /// and covered at its target. Returns the first failure.
 pub fn check(prog: &PointerProgram, inv: &Invariant) -> Result<(), String> {
+    let shapes: Vec<Vec<Option<Shape>>> = inv
+        .iter()
+        .map(|fs| fs.iter().map(Forest::shape).collect())
+        .collect();
+    let covers = |l: Loc, g: &Forest| covered(&inv[l], &shapes[l], g, &g.shape());
     let init = initial(prog);
-    if !inv[prog.entry].iter().any(|h| h.includes(&init)) {
+    if !covers(prog.entry, &init) {
         return Err("the initial heap is not covered".into());
     }
     for e in &prog.edges {
         for f in &inv[e.from] {
             let posts = post(f, &e.op, e.span, prog).map_err(|_| "a post has a fault")?;
             for g in posts {
-                if !inv[e.to].iter().any(|h| h.includes(&g)) {
+                if !covers(e.to, &g) {
                     return Err(format!(
                         "a post at location {} is not covered at location {}",
                         e.from, e.to

@@ -12,7 +12,7 @@ use super::pir::{Ending, IntVal, Op, Operand, Var};
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
 fn is_nondet(name: &str) -> bool {
-    name.starts_with("__VERIFIER_nondet_")
+    name.starts_with("__VERIFIER_nondet_") || super::super::resolve::nondet_by_convention(name)
 }
 
 impl Lower {
@@ -60,14 +60,10 @@ impl Lower {
                     .then_some(base.0)
                     .flatten()
             }
+            // `sizeof *p`, `sizeof *p->f`: the struct the pointer expression points to (its
+            // operand is not evaluated).
             ExprKind::SizeofExpr(x) => match &x.kind {
-                ExprKind::Unary(UnOp::Deref, p) => match &p.kind {
-                    ExprKind::Ident(n) => match self.lookup(n) {
-                        Some(Name::Ptr(_, pt)) => Some(pt),
-                        _ => None,
-                    },
-                    _ => None,
-                },
+                ExprKind::Unary(UnOp::Deref, p) => self.ptr_struct(p),
                 _ => None,
             },
             _ => None,

@@ -22,7 +22,7 @@
 //! Must not: know about variables, statements or the program; every operation is on one
 //! automaton (or two).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 /// A state: an index into [`TreeAut::rules`].
 pub type State = usize;
@@ -113,9 +113,6 @@ pub type Sig = Vec<(usize, u8)>;
 /// A state's tree prefixes one level deeper: its rules' symbols with their children's
 /// classes.
 type Prefixes = BTreeSet<(Symbol, Vec<usize>)>;
-
-/// The work bound of [`TreeAut::includes`] (pairs of a state and a set of states).
-const INCLUSION_PAIRS: usize = 20_000;
 
 impl TreeAut {
     /// Adds a state with these rules; returns it.
@@ -259,93 +256,6 @@ impl TreeAut {
         u
     }
 
-    /// Whether the language of `small` is included in this one's. Exact, unless the work
-    /// bound is reached: then `false` (a failed inclusion only costs precision).
-    pub fn includes(&self, small: &TreeAut) -> bool {
-        // Reachable pairs (p, M): some tree of small's state p is accepted exactly by the
-        // states M of this automaton.
-        let mut by_state: Vec<BTreeSet<BTreeSet<State>>> = vec![BTreeSet::new(); small.rules.len()];
-        // Rules of self indexed by symbol.
-        let mut by_sym: BTreeMap<Symbol, Vec<(State, &Rule)>> = BTreeMap::new();
-        for (q, rs) in self.rules.iter().enumerate() {
-            for r in rs {
-                by_sym.entry(r.sym).or_default().push((q, r));
-            }
-        }
-        let mut total = 0usize;
-        loop {
-            let mut changed = false;
-            for (p, rs) in small.rules.iter().enumerate() {
-                for r in rs {
-                    // Every combination of the children's reached sets.
-                    let options: Vec<Vec<&BTreeSet<State>>> = r
-                        .kids
-                        .iter()
-                        .map(|&k| by_state[k].iter().collect())
-                        .collect();
-                    if options.iter().any(|o| o.is_empty()) {
-                        continue;
-                    }
-                    let mut combos = 1usize;
-                    for o in &options {
-                        combos = combos.saturating_mul(o.len());
-                    }
-                    if combos > INCLUSION_PAIRS {
-                        return false;
-                    }
-                    let mut found = vec![];
-                    let mut idx = vec![0usize; options.len()];
-                    loop {
-                        let m: BTreeSet<State> = by_sym
-                            .get(&r.sym)
-                            .into_iter()
-                            .flatten()
-                            .filter(|(_, br)| {
-                                br.kids.len() == idx.len()
-                                    && br
-                                        .kids
-                                        .iter()
-                                        .enumerate()
-                                        .all(|(i, bk)| options[i][idx[i]].contains(bk))
-                            })
-                            .map(|(q, _)| *q)
-                            .collect();
-                        found.push(m);
-                        // Next combination.
-                        let mut i = 0;
-                        loop {
-                            if i == idx.len() {
-                                break;
-                            }
-                            idx[i] += 1;
-                            if idx[i] < options[i].len() {
-                                break;
-                            }
-                            idx[i] = 0;
-                            i += 1;
-                        }
-                        if i == idx.len() {
-                            break;
-                        }
-                    }
-                    for m in found {
-                        if by_state[p].insert(m) {
-                            changed = true;
-                            total += 1;
-                            if total > INCLUSION_PAIRS {
-                                return false;
-                            }
-                        }
-                    }
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        by_state[small.root].iter().all(|m| m.contains(&self.root))
-    }
-
     /// The abstraction: states with the same signature and the same language of tree prefixes
     /// of height `k` (leaves and node symbols, children cut below) are merged. The result's
     /// language includes this one's; signatures stay consistent (only states with equal
@@ -464,6 +374,9 @@ fn rule_sig(r: &Rule, sig: &[Option<Sig>]) -> Option<Sig> {
         }
     }
 }
+
+#[path = "ta_inclusion.rs"]
+mod inclusion;
 
 #[cfg(test)]
 #[path = "ta_tests.rs"]

@@ -65,6 +65,19 @@ fn inclusion_of_finite_lists() {
 }
 
 #[test]
+fn inclusion_in_automata_of_more_than_128_states() {
+    // Sets of the larger automaton's states are then ordered sets, not bit sets.
+    let (l150, l151) = (list(150, Leaf::Null), list(151, Leaf::Null));
+    let u = l150.union(&l151);
+    assert!(u.rules.len() > 128);
+    assert!(u.includes(&l150) && u.includes(&l151));
+    assert!(!u.includes(&list(152, Leaf::Null)));
+    assert!(!u.includes(&list(150, Leaf::Undef)));
+    // A small automaton does not include the large one.
+    assert!(!list(2, Leaf::Null).includes(&u));
+}
+
+#[test]
 fn abstraction_folds_a_list_into_a_segment() {
     let l3 = list(3, Leaf::Null);
     let a = l3.abstract_height(1);
