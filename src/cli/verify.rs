@@ -230,9 +230,10 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                 code = write_witness(args, &src, &property, &mut err, text);
             }
             if let (true, Some(c::shape::Outcome::Safe(proof))) = (args.invariants, &shape) {
+                // Loop heads of `main` and of the functions inlined into it, by line.
                 for (offset, forests) in &proof.heads {
                     out.push_str(&format!(
-                        "line {} (main): {} forest automata\n",
+                        "line {}: {} forest automata\n",
                         line_of(*offset),
                         forests.len()
                     ));

@@ -81,7 +81,7 @@ pub fn read_program_checked(
 /// takes it as ending the execution, which holds for SV-COMP's definitions (`assert(0)`,
 /// `__assert_fail`, `abort()`, or none); a definition that may return (an empty body, or
 /// anything else) is `unsupported`.
-fn reach_error_stops(src: &str) -> Result<(), CError> {
+pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
     let mut from = 0;
     while let Some(k) = src[from..].find("reach_error") {
         let at = from + k;

@@ -15,6 +15,7 @@
 //! Must not: print or write files (`hornbeam verify` prints the [`Verdict`] and writes
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
+use super::error::CErrorKind;
 use super::interp::sched::{self, Step};
 use super::ir::{InvalidOps, MemChecks};
 use super::property::PropertyKind;
@@ -150,33 +151,24 @@ pub struct VerifyTimes {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let read = super::read_program_checked(src, options.data_model, options.checks)?;
+    let read = match super::read_program_checked(src, options.data_model, options.checks) {
+        Ok(read) => read,
+        // Outside what the clauses model under a memory property (the address of a local of
+        // a function, say): the shape engine reads the syntax tree itself.
+        Err(e) if e.kind == CErrorKind::Unsupported && !options.checks.error_calls => {
+            return shape_alone(src, options, started, e);
+        }
+        Err(e) => return Err(e),
+    };
     // The shape engine first: a proof needs neither the clauses nor the concrete runs.
     let shape_outcome = if threads::is_concurrent(&read) {
         None
     } else {
-        shape_engine(src, &read, options, started, &|off| line_col(src, off).0)
+        let heap = !read.heap.sites.is_empty();
+        shape_engine(src, heap, options, started, &|off| line_col(src, off).0)
     };
     if let Some(shape::Outcome::Safe(_)) = shape_outcome {
-        let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        return Ok(Verified {
-            program: read,
-            translation: Translation {
-                system: crate::chc::System::new(),
-                loops: vec![],
-                clauses: vec![],
-                approximate: false,
-            },
-            verdict: Verdict::Safe(Model::new()),
-            engine: SHAPE,
-            engine_stats: Stats::default(),
-            times: VerifyTimes {
-                solve: ms(started.elapsed()),
-                ..VerifyTimes::default()
-            },
-            schedule: None,
-            shape: shape_outcome,
-        });
+        return Ok(shape_safe(read, shape_outcome, started));
     }
     let (program, conc) = if threads::is_concurrent(&read) {
         let c = threads::analyze(read)?;
@@ -281,12 +273,59 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     })
 }
 
-/// The shape engine, under a memory property or, for a program that allocates heap blocks,
-/// unreach-call (at most half the time limit, 10 s without one); `None` when it does not
-/// apply. Its "don't know" leaves the program to the concrete runs and the clause engines.
+/// The shape engine alone, on a program the clauses cannot model under a memory property:
+/// its `safe`, else the front end's refusal. The program reported with the proof is the one
+/// read under unreach-call's checks (which model it; the report only gives its size). The
+/// engine shares one convention of the front end, that `reach_error()` ends the execution:
+/// a program that refutes it stays refused.
+fn shape_alone(
+    src: &str,
+    options: &VerifyOptions,
+    started: Instant,
+    refused: CError,
+) -> Result<Verified, CError> {
+    if super::reach_error_stops(src).is_err() {
+        return Err(refused);
+    }
+    let outcome = shape_engine(src, true, options, started, &|off| line_col(src, off).0);
+    if !matches!(outcome, Some(shape::Outcome::Safe(_))) {
+        return Err(refused);
+    }
+    let program = super::read_program_checked(src, options.data_model, MemChecks::unreach_call())
+        .map_err(|_| refused)?;
+    Ok(shape_safe(program, outcome, started))
+}
+
+/// The verdict `safe` of the shape engine.
+fn shape_safe(program: Program, shape: Option<shape::Outcome>, started: Instant) -> Verified {
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    Verified {
+        program,
+        translation: Translation {
+            system: crate::chc::System::new(),
+            loops: vec![],
+            clauses: vec![],
+            approximate: false,
+        },
+        verdict: Verdict::Safe(Model::new()),
+        engine: SHAPE,
+        engine_stats: Stats::default(),
+        times: VerifyTimes {
+            solve: ms(started.elapsed()),
+            ..VerifyTimes::default()
+        },
+        schedule: None,
+        shape,
+    }
+}
+
+/// The shape engine, under a memory property or, for a program that allocates heap blocks
+/// (`heap`), unreach-call (at most half the time limit, 10 s without one); `None` when it
+/// does not apply. Its "don't know" leaves the program to the concrete runs and the clause
+/// engines.
 fn shape_engine(
     src: &str,
-    program: &super::ir::Program,
+    heap: bool,
     options: &VerifyOptions,
     started: Instant,
     line_of: &dyn Fn(usize) -> usize,
@@ -295,7 +334,7 @@ fn shape_engine(
     let property = if checks.error_calls {
         // Leaks are no fault to the engine under unreach-call: a property that also asks
         // for memtrack is not its to prove.
-        if program.heap.sites.is_empty() || checks.leaks {
+        if !heap || checks.leaks {
             return None;
         }
         PropertyKind::UnreachCall
