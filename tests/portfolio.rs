@@ -196,9 +196,14 @@ fn two_threads_never_contradict_a_file() {
                 .find(|l| l.starts_with('{'))
                 .and_then(|l| serde_json::from_str(l).ok())
                 .unwrap_or_else(|| panic!("no stats in {stderr}"));
+            // At the time limit the process answers without waiting for the threads (no
+            // engine stats): on a loaded machine that says nothing about them.
+            if stats["reason_kind"] == "timeout" && stats.get("engine_stats").is_none() {
+                continue;
+            }
             let threads = stats["engine_stats"]["threads"]
                 .as_array()
-                .expect("threads");
+                .unwrap_or_else(|| panic!("{}: no threads in {stats}", file.display()));
             assert_eq!(threads.len(), 2, "{stats}");
         }
     }

@@ -15,10 +15,10 @@
 //! Must not: print or write files (`hornbeam verify` prints the [`Verdict`] and writes
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
+mod by_shape;
 use super::error::CErrorKind;
 use super::interp::sched::{self, Step};
-use super::ir::{InvalidOps, MemChecks};
-use super::property::PropertyKind;
+use super::ir::MemChecks;
 use super::shape;
 use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
@@ -29,6 +29,7 @@ use crate::engine::Stats;
 use crate::syntax::parse::line_col;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
+use by_shape::{shape_alone, shape_engine, shape_safe};
 use std::time::{Duration, Instant};
 
 /// How to verify.
@@ -271,90 +272,6 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         schedule,
         shape: shape_outcome,
     })
-}
-
-/// The shape engine alone, on a program the clauses cannot model under a memory property:
-/// its `safe`, else the front end's refusal. The program reported with the proof is the one
-/// read under unreach-call's checks (which model it; the report only gives its size). The
-/// engine shares one convention of the front end, that `reach_error()` ends the execution:
-/// a program that refutes it stays refused.
-fn shape_alone(
-    src: &str,
-    options: &VerifyOptions,
-    started: Instant,
-    refused: CError,
-) -> Result<Verified, CError> {
-    if super::reach_error_stops(src).is_err() {
-        return Err(refused);
-    }
-    let outcome = shape_engine(src, true, options, started, &|off| line_col(src, off).0);
-    if !matches!(outcome, Some(shape::Outcome::Safe(_))) {
-        return Err(refused);
-    }
-    let program = super::read_program_checked(src, options.data_model, MemChecks::unreach_call())
-        .map_err(|_| refused)?;
-    Ok(shape_safe(program, outcome, started))
-}
-
-/// The verdict `safe` of the shape engine.
-fn shape_safe(program: Program, shape: Option<shape::Outcome>, started: Instant) -> Verified {
-    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-    Verified {
-        program,
-        translation: Translation {
-            system: crate::chc::System::new(),
-            loops: vec![],
-            clauses: vec![],
-            approximate: false,
-        },
-        verdict: Verdict::Safe(Model::new()),
-        engine: SHAPE,
-        engine_stats: Stats::default(),
-        times: VerifyTimes {
-            solve: ms(started.elapsed()),
-            ..VerifyTimes::default()
-        },
-        schedule: None,
-        shape,
-    }
-}
-
-/// The shape engine, under a memory property or, for a program that allocates heap blocks
-/// (`heap`), unreach-call (at most half the time limit, 10 s without one); `None` when it
-/// does not apply. Its "don't know" leaves the program to the concrete runs and the clause
-/// engines.
-fn shape_engine(
-    src: &str,
-    heap: bool,
-    options: &VerifyOptions,
-    started: Instant,
-    line_of: &dyn Fn(usize) -> usize,
-) -> Option<shape::Outcome> {
-    let checks = options.checks;
-    let property = if checks.error_calls {
-        // Leaks are no fault to the engine under unreach-call: a property that also asks
-        // for memtrack is not its to prove.
-        if !heap || checks.leaks {
-            return None;
-        }
-        PropertyKind::UnreachCall
-    } else if checks.cleanup {
-        PropertyKind::MemCleanup
-    } else if checks.invalid == InvalidOps::Violation || checks.leaks {
-        PropertyKind::MemSafety
-    } else {
-        return None;
-    };
-    let share = options.timeout.map_or(Duration::from_secs(10), |t| {
-        t.saturating_sub(started.elapsed()) / 2
-    });
-    let items = super::parse::parse_unit(src).ok()?;
-    Some(shape::analyze(
-        &items,
-        property,
-        Instant::now() + share,
-        line_of,
-    ))
 }
 
 /// Replays a counterexample of the product on the concurrent program itself, under the

@@ -9,9 +9,7 @@
 //!
 //! Must not: give a construct a meaning other than C's; when unsure, give up.
 
-use super::super::ast::{
-    BinOp, Declaration, Expr, ExprKind, FuncDef, Item, Span, Spec, Stmt, StmtKind, UnOp,
-};
+use super::super::ast::{Declaration, Expr, ExprKind, FuncDef, Item, Span, Spec, Stmt, StmtKind};
 use super::super::property::PropertyKind;
 use super::lower_call::Inlined;
 use super::pir::{Edge, Ending, Int, IntVal, Loc, LoopHead, Op, PointerProgram, StructType, Var};
@@ -60,34 +58,6 @@ impl Record {
             .filter(|n| compared.contains(*n) && !self.inexact.contains(n))
             .take(DATA)
     }
-}
-
-/// The names of the fields `body` compares (`==`, `<`, ...) with an integer constant (a
-/// literal, a name, a negation).
-fn compared_fields(body: &Stmt) -> HashSet<String> {
-    let mut out = HashSet::new();
-    body.each_expr(&mut |e| {
-        e.any(&mut |x| {
-            if let ExprKind::Binary(
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
-                a,
-                b,
-            ) = &x.kind
-            {
-                for (m, v) in [(a, b), (b, a)] {
-                    let constant = matches!(
-                        v.kind,
-                        ExprKind::Int(_) | ExprKind::Ident(_) | ExprKind::Unary(UnOp::Neg, _)
-                    );
-                    if let (ExprKind::Member(_, f, _), true) = (&m.kind, constant) {
-                        out.insert(f.clone());
-                    }
-                }
-            }
-            false
-        });
-    });
-    out
 }
 
 /// How many integer locals the symbols track at most (the first declared).
@@ -230,9 +200,9 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     }
     l.scopes.push(HashMap::new());
     l.scope_vars.push(vec![]);
-    let mut compared = compared_fields(&main.body);
+    let mut compared = super::lower_data::compared_fields(&main.body);
     for def in l.defs.values() {
-        compared.extend(compared_fields(&def.body));
+        compared.extend(super::lower_data::compared_fields(&def.body));
     }
     if track_data {
         l.compared = compared.clone();

@@ -1,5 +1,5 @@
 //! The integer fields the nodes' symbols track and the integer locals the forests track, as
-//! `main` reads and tests them (a part of `lower.rs`): which fields and locals, the constants
+//! `main` (and the functions it calls) reads and tests them (a part of `lower.rs`): which fields and locals, the constants
 //! stored, copied and compared.
 //!
 //! Must not: track a value it cannot tell exactly (anything but a constant, or a copy of a
@@ -13,6 +13,34 @@ use super::lower::{Lower, Name};
 use super::pir::{Cmp, Int, IntVal, Op};
 use super::ta::ANY;
 use std::collections::HashSet;
+
+/// The names of the fields `body` compares (`==`, `<`, ...) with an integer constant (a
+/// literal, a name, a negation).
+pub(super) fn compared_fields(body: &Stmt) -> HashSet<String> {
+    let mut out = HashSet::new();
+    body.each_expr(&mut |e| {
+        e.any(&mut |x| {
+            if let ExprKind::Binary(
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge,
+                a,
+                b,
+            ) = &x.kind
+            {
+                for (m, v) in [(a, b), (b, a)] {
+                    let constant = matches!(
+                        v.kind,
+                        ExprKind::Int(_) | ExprKind::Ident(_) | ExprKind::Unary(UnOp::Neg, _)
+                    );
+                    if let (ExprKind::Member(_, f, _), true) = (&m.kind, constant) {
+                        out.insert(f.clone());
+                    }
+                }
+            }
+            false
+        });
+    });
+    out
+}
 
 /// The names `body` compares with a constant-looking operand (`v == 3`, `v < N`), tests as
 /// a truth value (`if (v)`, `!v`, `v && ...`), or copies a tracked-looking field into (`v =
