@@ -90,8 +90,6 @@ pub(super) struct Lower {
     pub(super) heads: Vec<LoopHead>,
     pub(super) loops: Vec<LoopCtx>,
     globals: Vec<Var>,
-    /// Names of the defined functions other than `main`.
-    pub(super) functions: Vec<String>,
     /// The functions whose calls are inlined (`lower_call.rs`): the defined ones other than
     /// `main` and the built-ins whose definitions the front end ignores.
     pub(super) defs: HashMap<String, FuncDef>,
@@ -138,7 +136,6 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         heads: vec![],
         loops: vec![],
         globals: vec![],
-        functions: vec![],
         defs: HashMap::new(),
         returns: HashMap::new(),
         inlined: vec![],
@@ -157,12 +154,10 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         if let Item::Func(f) = item {
             match f.decl.name.as_deref() {
                 Some("main") => main = Some(f),
-                Some(n) => {
-                    l.functions.push(n.to_owned());
-                    if !super::lower_expr::is_builtin(n) && !l.diverging.contains(n) {
-                        l.defs.insert(n.to_owned(), (**f).clone());
-                    }
+                Some(n) if !super::lower_expr::is_builtin(n) && !l.diverging.contains(n) => {
+                    l.defs.insert(n.to_owned(), (**f).clone());
                 }
+                Some(_) => {}
                 None => {}
             }
         }

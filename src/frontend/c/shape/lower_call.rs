@@ -153,31 +153,34 @@ impl Lower {
     /// with its struct type.
     fn address_of(&self, e: &Expr) -> Option<(Var, usize)> {
         match &e.kind {
-            ExprKind::Unary(UnOp::AddrOf, x) => match &x.kind {
-                ExprKind::Ident(n) => match self.lookup(n)? {
-                    Name::Ptr(v, t) => Some((v, t)),
-                    _ => None,
-                },
+            ExprKind::Unary(UnOp::AddrOf, x) => match self.name_of(x)? {
+                Name::Ptr(v, t) => Some((v, t)),
                 _ => None,
             },
-            ExprKind::Ident(n) => match self.lookup(n)? {
-                Name::Alias(v, t) => Some((v, t)),
-                _ => None,
-            },
-            _ => None,
+            _ => self.alias(e),
         }
     }
 
     /// `*p` for a parameter `p` that aliases a caller's pointer variable: that variable.
     pub(super) fn alias_target(&self, e: &Expr) -> Option<(Var, usize)> {
-        let ExprKind::Unary(UnOp::Deref, p) = &e.kind else {
-            return None;
-        };
-        match &p.kind {
-            ExprKind::Ident(n) => match self.lookup(n)? {
-                Name::Alias(v, t) => Some((v, t)),
-                _ => None,
-            },
+        match &e.kind {
+            ExprKind::Unary(UnOp::Deref, p) => self.alias(p),
+            _ => None,
+        }
+    }
+
+    /// The caller's variable a parameter `e` aliases.
+    fn alias(&self, e: &Expr) -> Option<(Var, usize)> {
+        match self.name_of(e)? {
+            Name::Alias(v, t) => Some((v, t)),
+            _ => None,
+        }
+    }
+
+    /// What `e` denotes when it is a name.
+    fn name_of(&self, e: &Expr) -> Option<Name> {
+        match &e.kind {
+            ExprKind::Ident(n) => self.lookup(n),
             _ => None,
         }
     }

@@ -34,12 +34,12 @@
 //! whose `next` points to its node becomes a back-link leaf (`boxes.rs`), so only the nodes
 //! variables point to stay cut-points.
 //!
-//! Where it reads the program: the syntax tree of `main` (`lower.rs`, `lower_expr.rs`), read
+//! Where it reads the program: the syntax tree of `main`, with the calls of the program's
+//! other functions inlined (`lower.rs`, `lower_expr.rs`, `lower_call.rs`), read
 //! into a small pointer program (`pir.rs`) in three-address form. The resolved IR has
 //! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
 //! those case splits is more fragile than reading the source's own statements, and the
-//! reading gives up (with the reason) on anything outside: calls of defined functions (but
-//! those that only loop forever), arrays, `&`, pointer arithmetic, casts between struct
+//! reading gives up (with the reason) on anything outside: recursion, arrays, `&`, pointer arithmetic, casts between struct
 //! pointer types, pointers to non-structs, labels in nested blocks (`lower_goto.rs`),
 //! `switch`, unions, struct values, static locals.
 //!
