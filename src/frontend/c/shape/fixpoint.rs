@@ -8,6 +8,7 @@
 use super::exec::{post, Fault};
 use super::fa::{Forest, Shape, Val};
 use super::pir::{Loc, PointerProgram};
+use super::ta::{mask_within, Mask, TreeAut};
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -74,24 +75,55 @@ pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Inv
     Ok(states.forests)
 }
 
-/// The forests of each location, with their join keys (computed once: the key is most of
+/// The forests of each location, with their keys (computed once: the join key is most of
 /// the cost of a coverage test).
 struct States {
     forests: Invariant,
-    shapes: Vec<Vec<Option<Shape>>>,
+    shapes: Vec<Vec<Key>>,
 }
 
-/// Whether a forest of `forests` (join keys `shapes`) covers `f` (join key `shape`).
-fn covered(
-    forests: &[Forest],
-    shapes: &[Option<Shape>],
-    f: &Forest,
-    shape: &Option<Shape>,
-) -> bool {
+/// What a coverage test compares first: the join key, and per component the mask of its
+/// edges ([`TreeAut::edge_mask`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Key {
+    shape: Option<Shape>,
+    symbols: Vec<Mask>,
+}
+
+impl Key {
+    /// The key of a forest.
+    fn of(f: &Forest) -> Key {
+        Key {
+            shape: f.shape(),
+            symbols: f.comps.iter().map(TreeAut::edge_mask).collect(),
+        }
+    }
+
+    /// Whether a forest with this key may cover one with key `other`: the same shape, and no
+    /// edge of a component of `other` missing from this one's (forests are normalised,
+    /// hence trimmed; an untrimmed one only costs precision).
+    fn may_cover(&self, other: &Key) -> bool {
+        self.shape == other.shape
+            && self.symbols.len() == other.symbols.len()
+            && self
+                .symbols
+                .iter()
+                .zip(&other.symbols)
+                .all(|(a, b)| mask_within(b, a))
+    }
+}
+
+/// Whether a forest of `forests` (keys `keys`) covers `f` (key `key`): at a loop head by
+/// exact inclusion (what makes the iteration stop), elsewhere by simulation only (there a
+/// missed inclusion keeps a redundant forest, which the next version of the loop head's
+/// forest replaces).
+fn covered(forests: &[Forest], keys: &[Key], f: &Forest, key: &Key, head: bool) -> bool {
+    // The latest forests first: a loop's later forests are the larger ones.
     forests
         .iter()
-        .zip(shapes)
-        .any(|(h, k)| k == shape && h.covers(f))
+        .zip(keys)
+        .rev()
+        .any(|(h, k)| k.may_cover(key) && h.covers(f, head))
 }
 
 /// Adds a forest to a location unless one there covers it; at a loop head, abstracted and
@@ -104,21 +136,34 @@ fn add(
     f: Forest,
 ) {
     let f = if is_head[l] { f.abstracted(HEIGHT) } else { f };
-    let shape = f.shape();
-    if covered(&states.forests[l], &states.shapes[l], &f, &shape) {
+    let key = Key::of(&f);
+    if covered(&states.forests[l], &states.shapes[l], &f, &key, is_head[l]) {
         return;
     }
     if is_head[l] {
-        if let Some(i) = states.shapes[l].iter().position(|k| *k == shape) {
+        if let Some(i) = states.shapes[l].iter().position(|k| k.shape == key.shape) {
             let joined = states.forests[l][i].union(&f).abstracted(HEIGHT);
-            states.shapes[l][i] = joined.shape();
+            states.shapes[l][i] = Key::of(&joined);
             states.forests[l][i] = joined.clone();
             work.push_back((l, joined));
             return;
         }
     }
-    states.forests[l].push(f.clone());
-    states.shapes[l].push(shape);
+    // Forests `f` covers are dropped: a later version of a loop's forest covers the
+    // forests that the earlier versions led to, and keeping them costs coverage tests and
+    // posts (one still queued is skipped when it comes up).
+    let (forests, shapes) = (&mut states.forests[l], &mut states.shapes[l]);
+    let mut i = 0;
+    while i < forests.len() {
+        if key.may_cover(&shapes[i]) && f.covers(&forests[i], false) {
+            forests.swap_remove(i);
+            shapes.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    forests.push(f.clone());
+    shapes.push(key);
     work.push_back((l, f));
 }
 
@@ -126,11 +171,15 @@ fn add(
 /// covered at the entry, and every edge's post of every forest at its source is fault-free
 /// and covered at its target. Returns the first failure.
 pub fn check(prog: &PointerProgram, inv: &Invariant) -> Result<(), String> {
-    let shapes: Vec<Vec<Option<Shape>>> = inv
+    let keys: Vec<Vec<Key>> = inv
         .iter()
-        .map(|fs| fs.iter().map(Forest::shape).collect())
+        .map(|fs| fs.iter().map(Key::of).collect())
         .collect();
-    let covers = |l: Loc, g: &Forest| covered(&inv[l], &shapes[l], g, &g.shape());
+    let mut is_head = vec![false; prog.locs];
+    for h in &prog.heads {
+        is_head[h.loc] = true;
+    }
+    let covers = |l: Loc, g: &Forest| covered(&inv[l], &keys[l], g, &Key::of(g), is_head[l]);
     let init = initial(prog);
     if !covers(prog.entry, &init) {
         return Err("the initial heap is not covered".into());

@@ -16,13 +16,26 @@
 //!
 //! Here: trimming (useless states removed, states renumbered from the root), union, language
 //! inclusion (exact, by a bottom-up subset construction over the pairs reachable from the
-//! smaller automaton, with a work bound past which it answers "not included"), and the
-//! abstraction that merges states with equal languages of tree prefixes up to a height.
+//! smaller automaton, with a work bound past which it answers "not included"; or sound and
+//! cheap, by a downward simulation; and a mask of each automaton's edges that refutes an
+//! inclusion at a glance), and the abstraction that merges states with equal languages of
+//! tree prefixes up to a height.
 //!
 //! Must not: know about variables, statements or the program; every operation is on one
 //! automaton (or two).
 
 use std::collections::{BTreeSet, HashMap};
+
+/// The size of [`TreeAut::edge_mask`] in bits.
+pub const MASK_BITS: usize = 256;
+
+/// A bit set of [`MASK_BITS`] bits: see [`TreeAut::edge_mask`].
+pub type Mask = [u64; MASK_BITS / 64];
+
+/// Whether every bit of `b` is in `a`.
+pub fn mask_within(b: &Mask, a: &Mask) -> bool {
+    b.iter().zip(a).all(|(b, a)| b & !a == 0)
+}
 
 /// A state: an index into [`TreeAut::rules`].
 pub type State = usize;
@@ -115,6 +128,33 @@ pub type Sig = Vec<(usize, u8)>;
 type Prefixes = BTreeSet<(Symbol, Vec<usize>)>;
 
 impl TreeAut {
+    /// A bit (of [`MASK_BITS`], by a hash) per root symbol and per *edge* of the
+    /// automaton's rules: a rule's symbol, a child's position and a symbol of that child's
+    /// rules. In a trimmed automaton every such edge occurs in some accepted tree, and a tree
+    /// is accepted by `a` only if `a` has each of its edges; so when `b` is trimmed and its
+    /// mask has a bit `a`'s lacks, `a` does not include `b`.
+    pub fn edge_mask(&self) -> Mask {
+        use std::hash::{Hash, Hasher};
+        let mut m = [0u64; MASK_BITS / 64];
+        let mut set = |x: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            x(&mut h);
+            let bit = (h.finish() % MASK_BITS as u64) as usize;
+            m[bit / 64] |= 1 << (bit % 64);
+        };
+        for r in &self.rules[self.root] {
+            set(&|h| (0u8, r.sym).hash(h));
+        }
+        for r in self.rules.iter().flatten() {
+            for (i, &k) in r.kids.iter().enumerate() {
+                for kr in &self.rules[k] {
+                    set(&|h| (1u8, r.sym, i, kr.sym).hash(h));
+                }
+            }
+        }
+        m
+    }
+
     /// Adds a state with these rules; returns it.
     pub fn add_state(&mut self, rules: Vec<Rule>) -> State {
         self.rules.push(rules);

@@ -1,8 +1,11 @@
-//! Language inclusion of tree automata (part of `ta.rs`): a bottom-up subset construction
-//! over the pairs reachable from the smaller automaton, with a work bound past which it
-//! answers "not included". The sets of the larger automaton's states are bit sets when it has
-//! at most 128 states (the shape engine's automata nearly always do: the coverage tests of
-//! its fixpoint spend most of their time here), ordered sets otherwise.
+//! Language inclusion of tree automata (part of `ta.rs`): a downward simulation first (a
+//! relation between the states proving inclusion, cheap, and in the shape engine's fixpoint
+//! nearly always what proves one), then a bottom-up subset construction over the pairs
+//! reachable from the smaller automaton, evaluated semi-naively and stopped as soon as a
+//! tree of the smaller root is found that the larger root does not accept, with a work bound
+//! past which it answers "not included". The sets of the larger automaton's states are bit
+//! sets when it has at most 128 states (the shape engine's automata nearly always do: the
+//! coverage tests of its fixpoint spend most of their time here), ordered sets otherwise.
 //!
 //! Must not: answer "included" without having shown it (a failed test only costs precision).
 
@@ -45,6 +48,13 @@ impl StateSet for BTreeSet<State> {
 }
 
 impl TreeAut {
+    /// Whether this automaton's root simulates `small`'s root (see [`simulated`]): a sound,
+    /// incomplete and cheap inclusion test (no subset construction), for automata of at most
+    /// 128 states (`false` for larger ones).
+    pub fn simulates(&self, small: &TreeAut) -> bool {
+        self == small || (self.rules.len() <= 128 && simulated(small, self))
+    }
+
     /// Whether the language of `small` is included in this one's. Exact, unless the work
     /// bound is reached: then `false` (a failed inclusion only costs precision).
     pub fn includes(&self, small: &TreeAut) -> bool {
@@ -52,19 +62,91 @@ impl TreeAut {
             return true;
         }
         if self.rules.len() <= 128 {
-            included::<u128>(small, self)
+            simulated(small, self) || included::<u128>(small, self)
         } else {
             included::<BTreeSet<State>>(small, self)
         }
     }
 }
 
+/// Whether the root of `big` (at most 128 states) simulates the root of `small` downwards:
+/// the largest relation `R` such that `p R q` when every rule `a(p1..pn) -> p` of `small`
+/// has a rule `a(q1..qn) -> q` of `big` with `pi R qi`. Then every tree of `p` is one of
+/// `q`'s (by induction on the tree), so a related pair of roots proves inclusion; an
+/// unrelated one proves nothing (the subset construction decides).
+fn simulated(small: &TreeAut, big: &TreeAut) -> bool {
+    let all: u128 = if big.rules.len() == 128 {
+        u128::MAX
+    } else {
+        (1u128 << big.rules.len()) - 1
+    };
+    // First, `p R q` needs `q` to have every symbol of `p`'s rules.
+    let mut syms: Vec<Symbol> = small.rules.iter().flatten().map(|r| r.sym).collect();
+    syms.sort_unstable();
+    syms.dedup();
+    let mut rel: Vec<u128> = vec![all; small.rules.len()];
+    if syms.len() <= 64 {
+        let mask = |rs: &[Rule]| {
+            rs.iter()
+                .filter_map(|r| syms.binary_search(&r.sym).ok())
+                .fold(0u64, |m, i| m | 1 << i)
+        };
+        let big_masks: Vec<u64> = big.rules.iter().map(|rs| mask(rs)).collect();
+        for (p, rs) in small.rules.iter().enumerate() {
+            let need = mask(rs);
+            rel[p] = big_masks
+                .iter()
+                .enumerate()
+                .filter(|(_, &m)| need & !m == 0)
+                .fold(0u128, |r, (q, _)| r | 1 << q);
+        }
+    }
+    loop {
+        if rel[small.root] >> big.root & 1 == 0 {
+            return false;
+        }
+        let mut changed = false;
+        for (p, rs) in small.rules.iter().enumerate() {
+            let mut keep = rel[p];
+            let mut qs = rel[p];
+            while qs != 0 {
+                let q = qs.trailing_zeros() as usize;
+                qs &= qs - 1;
+                let matched = rs.iter().all(|r| {
+                    big.rules[q].iter().any(|br| {
+                        br.sym == r.sym
+                            && br.kids.len() == r.kids.len()
+                            && br
+                                .kids
+                                .iter()
+                                .zip(&r.kids)
+                                .all(|(&bk, &k)| rel[k] >> bk & 1 == 1)
+                    })
+                });
+                if !matched {
+                    keep &= !(1u128 << q);
+                }
+            }
+            if keep != rel[p] {
+                rel[p] = keep;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    rel[small.root] >> big.root & 1 == 1
+}
+
 /// Whether `small`'s language is included in `big`'s, with `S` for the sets of `big`'s
 /// states.
 fn included<S: StateSet>(small: &TreeAut, big: &TreeAut) -> bool {
     // Reachable pairs (p, M): some tree of small's state p is accepted exactly by the
-    // states M of the larger automaton.
-    let mut by_state: Vec<BTreeSet<S>> = vec![BTreeSet::new(); small.rules.len()];
+    // states M of the larger automaton. Per state its sets in the order found, and all
+    // pairs for membership.
+    let mut by_state: Vec<Vec<S>> = vec![vec![]; small.rules.len()];
+    let mut seen: BTreeSet<(State, S)> = BTreeSet::new();
     // The larger automaton's rules by symbol.
     let mut by_sym: BTreeMap<Symbol, Vec<(State, &Rule)>> = BTreeMap::new();
     for (q, rs) in big.rules.iter().enumerate() {
@@ -72,30 +154,43 @@ fn included<S: StateSet>(small: &TreeAut, big: &TreeAut) -> bool {
             by_sym.entry(r.sym).or_default().push((q, r));
         }
     }
-    let mut total = 0usize;
+    // A symbol of the smaller automaton the larger one lacks: a tree of it is not accepted
+    // (when that rule is useful, as after trimming; else this only costs precision).
+    if small
+        .rules
+        .iter()
+        .flatten()
+        .any(|r| !by_sym.contains_key(&r.sym))
+    {
+        return false;
+    }
+    // Semi-naive: a rule is evaluated again only when a child's reached sets grew in the
+    // previous round (its other combinations were all tried then).
+    let mut grew = vec![true; small.rules.len()];
+    let mut first = true;
+    let (mut idx, mut found) = (vec![], vec![]);
     loop {
         let mut changed = false;
+        let mut grows = vec![false; small.rules.len()];
         for (p, rs) in small.rules.iter().enumerate() {
             for r in rs {
-                // Every combination of the children's reached sets.
-                let options: Vec<Vec<&S>> = r
-                    .kids
-                    .iter()
-                    .map(|&k| by_state[k].iter().collect())
-                    .collect();
-                if options.iter().any(|o| o.is_empty()) {
+                if !first && !r.kids.iter().any(|&k| grew[k]) {
                     continue;
                 }
+                // Every combination of the children's reached sets.
                 let mut combos = 1usize;
-                for o in &options {
-                    combos = combos.saturating_mul(o.len());
+                for &k in &r.kids {
+                    combos = combos.saturating_mul(by_state[k].len());
+                }
+                if combos == 0 {
+                    continue;
                 }
                 if combos > INCLUSION_PAIRS {
                     return false;
                 }
                 let candidates = by_sym.get(&r.sym).map_or(&[][..], Vec::as_slice);
-                let mut found = vec![];
-                let mut idx = vec![0usize; options.len()];
+                idx.clear();
+                idx.resize(r.kids.len(), 0usize);
                 loop {
                     let mut m = S::empty();
                     for (q, br) in candidates {
@@ -103,8 +198,9 @@ fn included<S: StateSet>(small: &TreeAut, big: &TreeAut) -> bool {
                             && br
                                 .kids
                                 .iter()
-                                .enumerate()
-                                .all(|(i, &bk)| options[i][idx[i]].contains(bk))
+                                .zip(&r.kids)
+                                .zip(&idx)
+                                .all(|((&bk, &k), &i)| by_state[k][i].contains(bk))
                         {
                             m.insert(*q);
                         }
@@ -114,7 +210,7 @@ fn included<S: StateSet>(small: &TreeAut, big: &TreeAut) -> bool {
                     let mut i = 0;
                     while i < idx.len() {
                         idx[i] += 1;
-                        if idx[i] < options[i].len() {
+                        if idx[i] < by_state[r.kids[i]].len() {
                             break;
                         }
                         idx[i] = 0;
@@ -124,11 +220,16 @@ fn included<S: StateSet>(small: &TreeAut, big: &TreeAut) -> bool {
                         break;
                     }
                 }
-                for m in found {
-                    if by_state[p].insert(m) {
+                for m in found.drain(..) {
+                    // A tree of the root that the larger automaton's root does not accept.
+                    if p == small.root && !m.contains(big.root) {
+                        return false;
+                    }
+                    if seen.insert((p, m.clone())) {
+                        by_state[p].push(m);
                         changed = true;
-                        total += 1;
-                        if total > INCLUSION_PAIRS {
+                        grows[p] = true;
+                        if seen.len() > INCLUSION_PAIRS {
                             return false;
                         }
                     }
@@ -138,6 +239,8 @@ fn included<S: StateSet>(small: &TreeAut, big: &TreeAut) -> bool {
         if !changed {
             break;
         }
+        grew = grows;
+        first = false;
     }
     by_state[small.root].iter().all(|m| m.contains(big.root))
 }

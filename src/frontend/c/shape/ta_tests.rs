@@ -142,3 +142,58 @@ fn signatures_find_inconsistent_states() {
     b.substitute(3, &list(1, Leaf::Null));
     assert!(b.includes(&list(3, Leaf::Null)) && list(3, Leaf::Null).includes(&b));
 }
+
+/// A list node (type 0) over null or over an undefined pointer: one root rule over a state
+/// with both leaves (`merged`), or two root rules with one leaf each.
+fn one_of_two_leaves(merged: bool) -> TreeAut {
+    let node = |k| Rule {
+        sym: Symbol::Node(0, UNKNOWN),
+        kids: vec![k],
+    };
+    let mut a = TreeAut {
+        rules: vec![],
+        root: 0,
+    };
+    if merged {
+        let leaves = a.add_state(vec![Rule::leaf(Leaf::Null), Rule::leaf(Leaf::Undef)]);
+        a.root = a.add_state(vec![node(leaves)]);
+    } else {
+        let null = a.add_state(vec![Rule::leaf(Leaf::Null)]);
+        let undef = a.add_state(vec![Rule::leaf(Leaf::Undef)]);
+        a.root = a.add_state(vec![node(null), node(undef)]);
+    }
+    assert!(a.trim());
+    a
+}
+
+#[test]
+fn simulation_proves_inclusion_but_not_every_one() {
+    let merged = one_of_two_leaves(true);
+    let split = one_of_two_leaves(false);
+    // The same language, two automata.
+    assert!(merged.includes(&split) && split.includes(&merged));
+    // The merged one simulates the split one (each of its states maps to one state)...
+    assert!(merged.simulates(&split));
+    // ... but not conversely: no single state of `split` accepts both leaves below the node.
+    assert!(!split.simulates(&merged));
+    // A simulation is an inclusion: never claimed where the languages differ.
+    let l2 = list(2, Leaf::Null);
+    let l3 = list(3, Leaf::Null);
+    assert!(!l2.simulates(&l3) && !l3.simulates(&l2));
+    let u = l2.union(&l3);
+    assert!(u.simulates(&l2) && u.simulates(&l3) && !l2.simulates(&u));
+}
+
+#[test]
+fn edge_masks_tell_apart_what_cannot_include() {
+    let null = list(1, Leaf::Null);
+    let undef = list(1, Leaf::Undef);
+    let both = null.union(&undef);
+    // A node over null is an edge the list ending undefined lacks.
+    assert!(!mask_within(&null.edge_mask(), &undef.edge_mask()));
+    // Inclusion implies the masks are within each other's.
+    for (big, small) in [(&both, &null), (&both, &undef), (&null, &null)] {
+        assert!(big.includes(small));
+        assert!(mask_within(&small.edge_mask(), &big.edge_mask()));
+    }
+}
