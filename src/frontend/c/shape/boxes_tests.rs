@@ -3,7 +3,7 @@
 
 use super::super::super::ast::Span;
 use super::super::exec::{post, Fault};
-use super::super::pir::{Op, PointerProgram, StructType};
+use super::super::pir::{Op, PointerProgram, Storage, StructType};
 use super::super::ta::UNKNOWN;
 use super::*;
 
@@ -18,6 +18,7 @@ fn program(vars: usize) -> PointerProgram {
         types: vec![StructType {
             name: "struct T".into(),
             pointers: vec![("next".into(), 0), ("prev".into(), 0)],
+            storage: Storage::Heap,
             data: vec![],
         }],
         vars: (0..vars).map(|i| format!("v{i}")).collect(),

@@ -431,3 +431,6 @@ mod unreach;
 
 #[path = "engine_tests_calls.rs"]
 mod calls;
+
+#[path = "engine_tests_parts.rs"]
+mod parts;

@@ -22,7 +22,7 @@ use super::super::ast::Span;
 use super::super::property::PropertyKind as Property;
 use super::boxes;
 use super::fa::{Broken, Forest, Val};
-use super::pir::{Cmp, Ending, IntVal, Op, Operand, PointerProgram};
+use super::pir::{Cmp, Ending, IntVal, Op, Operand, PointerProgram, Storage};
 use super::ta::{Leaf, Rule, Symbol, TreeAut, ANY, UNKNOWN};
 
 /// A memory fault some heap of the forest makes (under the abstraction: it may be
@@ -122,44 +122,13 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         Op::Free(x) => match f.vars[*x] {
             Val::Null => vec![f.clone()],
             Val::Undef => return Err(Fault::Free(span)),
-            Val::Comp(c) => {
-                let mut cur = unfold(f, c, span)?;
-                let arity = cur
-                    .first()
-                    .map_or(0, |g| g.comps[c].rules[g.comps[c].root][0].kids.len());
-                for i in 0..arity {
-                    let mut next = vec![];
-                    for g in &cur {
-                        next.extend(materialize(g, c, i, span)?.into_iter().map(|(h, _)| h));
-                    }
-                    cur = next;
-                }
-                let mut out = vec![];
-                for mut g in cur {
-                    // The nodes the freed one points to: their back-links to it dangle.
-                    let a = &g.comps[c];
-                    let ty = boxes::root_type(&g, c).ok_or(Fault::Internal(span))?;
-                    let kids = a.rules[a.root][0].kids.clone();
-                    for (i, k) in kids.into_iter().enumerate() {
-                        let a = &g.comps[c];
-                        if let [Rule {
-                            sym: Symbol::Leaf(Leaf::Root(j)),
-                            ..
-                        }] = a.rules[k][..]
-                        {
-                            if j != c {
-                                g = boxes::unback(&g, j, Leaf::Back(ty, i), Leaf::Undef)
-                                    .ok_or(Fault::Internal(span))?;
-                            }
-                        }
-                    }
-                    let mut keep = vec![true; g.comps.len()];
-                    keep[c] = false;
-                    g.retain_comps(&keep);
-                    out.push(g);
-                }
-                out
-            }
+            Val::Comp(c) if heap_root(f, c, prog) == Some(true) => dispose(f, c, span)?,
+            // A struct variable or a part of a block (or a root that may be one).
+            Val::Comp(_) => return Err(Fault::Free(span)),
+        },
+        Op::Release(x) => match comp(f, *x) {
+            Some(c) if heap_root(f, c, prog) == Some(false) => dispose(f, c, span)?,
+            _ => return Err(Fault::Internal(span)),
         },
         Op::Check(x) => {
             comp(f, *x).ok_or(Fault::Deref(span))?;
@@ -221,7 +190,14 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             }
         }
         Op::Exit(ending) => {
-            let left = !f.comps.is_empty();
+            // Variables' nodes are not blocks; a heap node's parts are left with it.
+            let left = f.comps.iter().any(|c| {
+                c.rules.iter().flatten().any(|r| {
+                    r.sym
+                        .node_type()
+                        .is_some_and(|t| prog.types[t].storage == Storage::Heap)
+                })
+            });
             match (prog.property, ending) {
                 (Property::UnreachCall, Ending::Error) => return Err(Fault::Error(span)),
                 (Property::UnreachCall, _) => {}
@@ -243,6 +219,47 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         }
     }
     Ok(done)
+}
+
+/// The forests after component `c`'s root node ends (freed or released): the nodes it
+/// points to lose their back-links to it (they dangle), and pointers to it dangle.
+fn dispose(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
+    let mut cur = unfold(f, c, span)?;
+    let arity = cur
+        .first()
+        .map_or(0, |g| g.comps[c].rules[g.comps[c].root][0].kids.len());
+    for i in 0..arity {
+        let mut next = vec![];
+        for g in &cur {
+            next.extend(materialize(g, c, i, span)?.into_iter().map(|(h, _)| h));
+        }
+        cur = next;
+    }
+    let mut out = vec![];
+    for mut g in cur {
+        // The nodes the ended one points to: their back-links to it dangle.
+        let a = &g.comps[c];
+        let ty = boxes::root_type(&g, c).ok_or(Fault::Internal(span))?;
+        let kids = a.rules[a.root][0].kids.clone();
+        for (i, k) in kids.into_iter().enumerate() {
+            let a = &g.comps[c];
+            if let [Rule {
+                sym: Symbol::Leaf(Leaf::Root(j)),
+                ..
+            }] = a.rules[k][..]
+            {
+                if j != c {
+                    g = boxes::unback(&g, j, Leaf::Back(ty, i), Leaf::Undef)
+                        .ok_or(Fault::Internal(span))?;
+                }
+            }
+        }
+        let mut keep = vec![true; g.comps.len()];
+        keep[c] = false;
+        g.retain_comps(&keep);
+        out.push(g);
+    }
+    Ok(out)
 }
 
 /// Whether a tracked value (a constant or [`ANY`]) may satisfy `value cmp v`; an unknown value
@@ -287,6 +304,19 @@ fn operand(f: &Forest, e: Operand) -> Val {
         Operand::Null => Val::Null,
         Operand::Var(v) => f.vars[v],
     }
+}
+
+/// Whether component `c`'s root is a [`Storage::Heap`] node in every heap of the forest
+/// (`Some(true)`), in none (`Some(false)`), or it depends (`None`).
+fn heap_root(f: &Forest, c: usize, prog: &PointerProgram) -> Option<bool> {
+    let a = &f.comps[c];
+    let mut heap = a.rules[a.root].iter().map(|r| {
+        r.sym
+            .node_type()
+            .map(|t| prog.types[t].storage == Storage::Heap)
+    });
+    let first = heap.next()??;
+    heap.all(|h| h == Some(first)).then_some(first)
 }
 
 /// The component a variable points to the root of.
@@ -349,6 +379,20 @@ fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest
 /// component's root), then the field is overwritten.
 fn store(f: &Forest, y: usize, i: usize, v: Val, span: Span) -> Result<Vec<Forest>, Fault> {
     let c = comp(f, y).ok_or(Fault::Deref(span))?;
+    if boxes::root_type(f, c).is_some() {
+        return store_typed(f, c, i, v, span);
+    }
+    // A root of several struct types (a pointer that may point to a block or to a struct
+    // variable or part of the same type): one rule at a time.
+    let mut out = vec![];
+    for g in unfold(f, c, span)? {
+        out.extend(store_typed(&g, c, i, v, span)?);
+    }
+    Ok(out)
+}
+
+/// `store` where component `c`'s root has one struct type.
+fn store_typed(f: &Forest, c: usize, i: usize, v: Val, span: Span) -> Result<Vec<Forest>, Fault> {
     let ty = boxes::root_type(f, c).ok_or(Fault::Internal(span))?;
     let back = Leaf::Back(ty, i);
     let mut bases = vec![f.clone()];

@@ -12,8 +12,10 @@
 use super::super::ast::{Declaration, Expr, ExprKind, FuncDef, Item, Span, Spec, Stmt, StmtKind};
 use super::super::property::PropertyKind;
 use super::lower_call::Inlined;
-use super::pir::{Edge, Ending, Int, IntVal, Loc, LoopHead, Op, PointerProgram, StructType, Var};
-use super::ta::DATA;
+use super::lower_types::Record;
+use super::pir::{
+    Edge, Ending, Int, IntVal, Loc, LoopHead, Op, PointerProgram, Storage, StructType, Var,
+};
 use std::collections::{HashMap, HashSet};
 
 /// What a name denotes.
@@ -32,32 +34,9 @@ pub(super) enum Name {
     Alias(Var, usize),
     /// An enumerator: an integer constant.
     Const(i32),
-}
-
-/// A struct type being read: its pointer fields and its other (integer) fields.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Record {
-    pub(super) name: String,
-    pub(super) defined: bool,
-    pub(super) pointers: Vec<(String, usize)>,
-    pub(super) data: Vec<String>,
-    /// The integer fields whose values are not exactly those of `int` (`unsigned`, `char`,
-    /// ...): never tracked, since a constant stored there may wrap.
-    pub(super) inexact: Vec<String>,
-}
-
-impl Record {
-    /// The integer fields the symbols track: the first [`DATA`] of those compared with a
-    /// constant.
-    pub(super) fn tracked<'a>(
-        &'a self,
-        compared: &'a HashSet<String>,
-    ) -> impl Iterator<Item = &'a String> + 'a {
-        self.data
-            .iter()
-            .filter(|n| compared.contains(*n) && !self.inexact.contains(n))
-            .take(DATA)
-    }
+    /// A struct variable of the struct type: the pointer variable holding its address, whose
+    /// node is a [`super::pir::Storage::Variable`] (`lower_parts.rs`).
+    Struct(Var, usize),
 }
 
 /// How many integer locals the symbols track at most (the first declared).
@@ -117,6 +96,11 @@ pub(super) struct Lower {
     pub(super) trackable_int: bool,
     /// The typedef names of `int`-like types (`int`, `long`, an enum).
     pub(super) int_typedefs: HashSet<String>,
+    /// The copies of struct types for other storage, by struct type and storage.
+    pub(super) copies: HashMap<(usize, Storage), usize>,
+    /// The local struct variables' address variables, with their struct types: their nodes
+    /// are released when their scope ends.
+    pub(super) struct_vars: HashMap<Var, usize>,
 }
 
 /// Reads the program's `main`, or says why the engine gives up.
@@ -148,6 +132,8 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         ints: vec![],
         trackable_int: false,
         int_typedefs: HashSet::new(),
+        copies: HashMap::new(),
+        struct_vars: HashMap::new(),
     };
     let mut main = None;
     for item in items {
@@ -214,7 +200,8 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         .iter()
         .map(|r| StructType {
             name: r.name.clone(),
-            pointers: r.pointers.clone(),
+            pointers: r.pointers.iter().chain(&r.parts).cloned().collect(),
+            storage: r.storage,
             data: r.tracked(&l.compared).cloned().collect(),
         })
         .collect();
@@ -303,14 +290,23 @@ impl Lower {
     fn pop_scope(&mut self, span: Span) {
         self.scopes.pop();
         let vars = self.scope_vars.pop().unwrap_or_default();
-        if !vars.is_empty() {
-            self.edge(Op::Kill(vars), span);
-        }
+        self.end_vars(vars, span);
     }
 
     /// Kills the variables of the scopes deeper than `depth` (a jump out of them).
     pub(super) fn leave_scopes(&mut self, depth: usize, span: Span) {
         let vars: Vec<Var> = self.scope_vars[depth..].iter().flatten().copied().collect();
+        self.end_vars(vars, span);
+    }
+
+    /// The end of variables' lifetimes: struct variables' nodes are released, then the
+    /// variables become undefined.
+    fn end_vars(&mut self, vars: Vec<Var>, span: Span) {
+        for &v in &vars {
+            if let Some(&t) = self.struct_vars.get(&v) {
+                self.release_node(v, t, span);
+            }
+        }
         if !vars.is_empty() {
             self.edge(Op::Kill(vars), span);
         }
@@ -381,8 +377,9 @@ impl Lower {
                     }
                 }
                 None => {
-                    if base.0.is_some() && base.1 + decl.pointers == 0 {
-                        return Err(format!("the struct variable `{name}`"));
+                    if let (Some(t), 0) = (base.0, base.1 + decl.pointers) {
+                        self.struct_var(name, t, item.init.as_ref(), global, decl.span)?;
+                        continue;
                     }
                     let int = !global
                         && self.inlined.is_empty()

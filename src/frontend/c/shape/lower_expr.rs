@@ -8,7 +8,7 @@
 
 use super::super::ast::{BinOp, Expr, ExprKind, Span, Spec, UnOp};
 use super::lower::{Lower, Name};
-use super::pir::{Ending, IntVal, Op, Operand, Var};
+use super::pir::{Ending, IntVal, Op, Operand, Storage, Var};
 
 /// Built-in functions whose calls are integer values with no effect on the heap.
 fn is_nondet(name: &str) -> bool {
@@ -16,18 +16,27 @@ fn is_nondet(name: &str) -> bool {
 }
 
 impl Lower {
-    /// The pointer `*p` or `p->`: the variable holding `p` and its struct type.
+    /// The struct a field access `base->f` (`arrow`) or `base.f` reads from: the pointer
+    /// variable holding its address and its struct type.
     pub(super) fn base_var(&mut self, base: &Expr, arrow: bool) -> Result<(Var, usize), String> {
-        let p = if arrow {
-            base
-        } else {
-            match &base.kind {
-                ExprKind::Unary(UnOp::Deref, p) => p,
-                _ => return Err("a struct value".into()),
-            }
-        };
-        match self.ptr(p)? {
+        if !arrow {
+            return self.place(base);
+        }
+        match self.ptr(base)? {
             (Operand::Var(v), Some(t)) => Ok((v, t)),
+            // `((struct T *)NULL)->f`: a dereference of a temporary holding null, a fault
+            // wherever it is reached.
+            (Operand::Null, _) => match &base.kind {
+                ExprKind::Cast(tn, _) => {
+                    let t = self
+                        .type_name(tn)?
+                        .ok_or("a cast of a pointer to an integer")?;
+                    let v = self.temp();
+                    self.edge(Op::Set(v, Operand::Null), base.span);
+                    Ok((v, t))
+                }
+                _ => Err("a dereference of a null constant".into()),
+            },
             _ => Err("a dereference of a null constant".into()),
         }
     }
@@ -84,7 +93,7 @@ impl Lower {
     ) -> Result<(), String> {
         let mark = self.temps.len();
         if let Some(zeroed) = self.allocation(e, t)? {
-            self.edge(Op::Alloc(v, t, zeroed), span);
+            self.alloc(v, t, Storage::Heap, zeroed, span);
         } else if let ExprKind::Member(b, f, arrow) = &e.kind {
             let (bv, bt) = self.base_var(b, *arrow)?;
             let (i, ft) = self
@@ -132,7 +141,7 @@ impl Lower {
                     .ok_or("a cast of a pointer to an integer")?;
                 if let Some(zeroed) = self.allocation(inner, to)? {
                     let t = self.temp();
-                    self.edge(Op::Alloc(t, to, zeroed), e.span);
+                    self.alloc(t, to, Storage::Heap, zeroed, e.span);
                     return Ok((Operand::Var(t), Some(to)));
                 }
                 let (op, ot) = self.ptr(inner)?;
@@ -144,6 +153,11 @@ impl Lower {
             ExprKind::Assign(None, lhs, rhs) => {
                 self.assign(lhs, rhs, false, e.span)?;
                 self.ptr(lhs)
+            }
+            // `&s`, `&x->head`, `&*p`: the node of a struct lvalue.
+            ExprKind::Unary(UnOp::AddrOf, x) => {
+                let (v, t) = self.place(x)?;
+                Ok((Operand::Var(v), Some(t)))
             }
             ExprKind::Comma(a, b) => {
                 self.effect(a)?;
@@ -190,18 +204,8 @@ impl Lower {
         }
         match &e.kind {
             ExprKind::Ident(n) => matches!(self.lookup(n), Some(Name::Ptr(..))) || self.is_null(e),
-            ExprKind::Member(b, f, arrow) => {
-                let p = if *arrow {
-                    b
-                } else if let ExprKind::Unary(UnOp::Deref, p) = &b.kind {
-                    p
-                } else {
-                    return false;
-                };
-                self.ptr_struct(p)
-                    .and_then(|t| self.records[t].pointers.iter().find(|(n, _)| n == f))
-                    .is_some()
-            }
+            ExprKind::Member(..) => self.ptr_struct(e).is_some(),
+            ExprKind::Unary(UnOp::AddrOf, x) => self.place_struct(x).is_some(),
             ExprKind::Cast(tn, _) => {
                 tn.pointers > 0
                     || matches!(tn.specs.words.first(), Some((Spec::Named(n), _)) if self.typedefs.get(n).is_some_and(|d| d.1 > 0))
@@ -225,14 +229,18 @@ impl Lower {
                 Some(Name::Ptr(_, t)) => Some(t),
                 _ => None,
             },
-            ExprKind::Member(b, f, true) => {
-                let t = self.ptr_struct(b)?;
+            ExprKind::Member(b, f, arrow) => {
+                let t = match arrow {
+                    true => self.ptr_struct(b)?,
+                    false => self.place_struct(b)?,
+                };
                 self.records[t]
                     .pointers
                     .iter()
                     .find(|(n, _)| n == f)
                     .map(|p| p.1)
             }
+            ExprKind::Unary(UnOp::AddrOf, x) => self.place_struct(x),
             _ => None,
         }
     }
@@ -262,7 +270,7 @@ impl Lower {
                         let op = match self.allocation(rhs, ft)? {
                             Some(zeroed) => {
                                 let t = self.temp();
-                                self.edge(Op::Alloc(t, ft, zeroed), rhs.span);
+                                self.alloc(t, ft, Storage::Heap, zeroed, rhs.span);
                                 Operand::Var(t)
                             }
                             None => {
@@ -438,7 +446,7 @@ impl Lower {
             ("free", [p]) => {
                 let mark = self.temps.len();
                 match self.ptr(p)? {
-                    (Operand::Var(v), Some(_)) => self.edge(Op::Free(v), span),
+                    (Operand::Var(v), Some(t)) => self.free(v, t, span),
                     (Operand::Null, _) => {}
                     _ => return Err("`free` of this".into()),
                 }

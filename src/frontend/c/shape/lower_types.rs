@@ -4,7 +4,42 @@
 //! Must not: accept a type whose values it cannot tell apart as pointers or integers.
 
 use super::super::ast::{Spec, Specs, TypeName};
-use super::lower::{Lower, Name, Record};
+use super::lower::{Lower, Name};
+use super::pir::Storage;
+use super::ta::DATA;
+use std::collections::HashSet;
+
+/// A struct type being read: its pointer fields and its other (integer) fields.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Record {
+    pub(super) name: String,
+    pub(super) defined: bool,
+    pub(super) pointers: Vec<(String, usize)>,
+    /// The struct fields: their names and struct types (each a [`Storage::Part`] node that
+    /// the node holds through a field after the pointer fields).
+    pub(super) parts: Vec<(String, usize)>,
+    pub(super) data: Vec<String>,
+    /// The integer fields whose values are not exactly those of `int` (`unsigned`, `char`,
+    /// ...): never tracked, since a constant stored there may wrap.
+    pub(super) inexact: Vec<String>,
+    /// Where its nodes live: [`Storage::Heap`] for the program's own struct types, other
+    /// storage for their copies made by `lower_parts.rs`.
+    pub(super) storage: Storage,
+}
+
+impl Record {
+    /// The integer fields the symbols track: the first [`DATA`] of those compared with a
+    /// constant.
+    pub(super) fn tracked<'a>(
+        &'a self,
+        compared: &'a HashSet<String>,
+    ) -> impl Iterator<Item = &'a String> + 'a {
+        self.data
+            .iter()
+            .filter(|n| compared.contains(*n) && !self.inexact.contains(n))
+            .take(DATA)
+    }
+}
 
 impl Lower {
     /// The struct type (if any) and the number of `*` that specifiers denote.
@@ -38,7 +73,8 @@ impl Lower {
                             return Err(format!("{} defined twice", self.records[id].name));
                         }
                         self.records[id].defined = true;
-                        let (mut pointers, mut data, mut inexact) = (vec![], vec![], vec![]);
+                        let (mut pointers, mut parts) = (vec![], vec![]);
+                        let (mut data, mut inexact) = (vec![], vec![]);
                         for f in fields {
                             let base = self.base_type(&f.specs)?;
                             for item in &f.items {
@@ -48,6 +84,10 @@ impl Lower {
                                 }
                                 match (base.0, base.1 + item.decl.pointers) {
                                     (Some(t), 1) => pointers.push((name, t)),
+                                    // A struct inside the struct (complete, so not itself).
+                                    (Some(t), 0) if t != id && self.records[t].defined => {
+                                        parts.push((name, t))
+                                    }
                                     (None, 0) => {
                                         if !self.is_int(&f.specs) {
                                             inexact.push(name.clone());
@@ -59,6 +99,7 @@ impl Lower {
                             }
                         }
                         self.records[id].pointers = pointers;
+                        self.records[id].parts = parts;
                         self.records[id].data = data;
                         self.records[id].inexact = inexact;
                     }
@@ -129,7 +170,7 @@ impl Lower {
     }
 
     /// A pointer field of a struct: its index and target type; `Ok(None)` for an integer
-    /// field.
+    /// field (a struct field is neither: see [`Lower::part`]).
     pub(super) fn field(&self, t: usize, f: &str) -> Result<Option<(usize, usize)>, String> {
         let r = &self.records[t];
         if let Some(i) = r.pointers.iter().position(|(n, _)| n == f) {
@@ -138,6 +179,17 @@ impl Lower {
         if r.data.iter().any(|n| n == f) {
             return Ok(None);
         }
+        if r.parts.iter().any(|(n, _)| n == f) {
+            return Err(format!("the struct field `{f}` of {} as a value", r.name));
+        }
         Err(format!("the field `{f}` of {}", r.name))
+    }
+
+    /// A struct field of a struct: the index of the field holding its node and its struct
+    /// type.
+    pub(super) fn part(&self, t: usize, f: &str) -> Option<(usize, usize)> {
+        let r = &self.records[t];
+        let k = r.parts.iter().position(|(n, _)| n == f)?;
+        Some((r.pointers.len() + k, r.parts[k].1))
     }
 }

@@ -30,6 +30,11 @@
 //! dropped (a reachable root's back-link to a dropped node becomes undefined), and blocks
 //! left at the end do not matter.
 //!
+//! Struct variables and struct fields are nodes too (`lower_parts.rs`): `struct T s;` is a
+//! node that `&s` points to for its scope, a `struct T head;` field a node its container
+//! holds through a field the program cannot write; neither may be freed, both end with
+//! their scope or container.
+//!
 //! Doubly linked lists fold into single trees: a `prev` field that points to the one node
 //! whose `next` points to its node becomes a back-link leaf (`boxes.rs`), so only the nodes
 //! variables point to stay cut-points.
@@ -39,9 +44,11 @@
 //! into a small pointer program (`pir.rs`) in three-address form. The resolved IR has
 //! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
 //! those case splits is more fragile than reading the source's own statements, and the
-//! reading gives up (with the reason) on anything outside: recursion, arrays, `&`, pointer arithmetic, casts between struct
-//! pointer types, pointers to non-structs, labels in nested blocks (`lower_goto.rs`),
-//! `switch`, unions, struct values, static locals.
+//! reading gives up (with the reason) on anything outside: recursion, arrays, `&` of
+//! anything but a struct (a pointer field, an integer), pointer arithmetic, casts between
+//! struct pointer types, pointers to non-structs, labels in nested blocks (`lower_goto.rs`),
+//! `switch`, unions, struct values (copies, initialisers of struct variables), static
+//! locals.
 //!
 //! Soundness (why `safe` holds for valid-memsafety, valid-memcleanup and unreach-call):
 //! - Every construct of `main` that the pointer program drops is an integer computation or
@@ -63,11 +70,14 @@
 //!   node then left is still pointed to (the fault above would have caught one that is
 //!   not), which is what valid-memtrack asks ("pointed to or deallocated"). Comparisons with
 //!   undefined pointers take both branches; `malloc` never fails, as in the rest of the
-//!   front end.
-//! - The fixpoint is re-checked by [`fixpoint::check`] with exact tree-automata inclusion:
-//!   the initial heap is covered, and each edge's post of each location's forests is
-//!   fault-free and covered by the target's forests. An inclusion that cannot be decided
-//!   within a work bound counts as failed, which only makes the check fail.
+//!   front end. Nodes of struct variables and struct fields are no blocks: `free` of one is
+//!   a fault, and they count neither as leaks nor as blocks left at the end (a part is left
+//!   with its block, which counts).
+//! - The fixpoint is re-checked by [`fixpoint::check`] with tree-automata inclusion (exact
+//!   at loop heads, by simulation elsewhere; both sound): the initial heap is covered, and
+//!   each edge's post of each location's forests is fault-free and covered by the target's
+//!   forests. An inclusion that cannot be shown within a work bound counts as failed, which
+//!   only makes the check fail.
 //! - A fault found under the abstraction is never an answer: the engine answers only `safe`
 //!   or gives up; `unsafe` stays with the concrete runs and the clause engines.
 //!
@@ -78,8 +88,9 @@
 //!
 //! Not handled (the engine gives up): a back-link whose node the automata do not place in
 //! one component, other structures with several cut-points per node (they grow the number
-//! of components without bound and hit the work bound), fields of struct type, nested
-//! procedure calls, integer relations other than with constants (`len < n`).
+//! of components without bound and hit the work bound: lists of circular lists, skip lists,
+//! which the paper gives boxes of their own), recursive calls, integer relations
+//! other than with constants (`len < n`).
 //!
 //! Must not: answer `unsafe`; answer for a property that also asks for memtrack under
 //! unreach-call (it drops unreachable nodes there); print.
@@ -94,6 +105,7 @@ mod lower_cond;
 mod lower_data;
 mod lower_expr;
 mod lower_goto;
+mod lower_parts;
 mod lower_types;
 pub mod pir;
 pub mod ta;

@@ -19,13 +19,31 @@ pub type Var = usize;
 /// A location of the automaton.
 pub type Loc = usize;
 
+/// Where the nodes of a struct type live, which says how they may end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Storage {
+    /// A block of its own (`malloc`): ended by `free` of a pointer to it.
+    #[default]
+    Heap,
+    /// A struct variable (`struct T s;`, the node `&s` points to): it ends with its scope
+    /// ([`Op::Release`]); `free` of it is a fault and it is never leaked.
+    Variable,
+    /// A struct inside another (`struct T2 { struct T head; ... }`): the containing node
+    /// holds it through a field of its own that the program cannot write; it ends with its
+    /// container ([`Op::Release`]), and `free` of it is a fault.
+    Part,
+}
+
 /// A struct type: its name and its fields.
 #[derive(Clone, Debug)]
 pub struct StructType {
     /// `struct T` (or its typedef name).
     pub name: String,
-    /// Per pointer field, its name and the struct type it points to.
+    /// Per pointer field, its name and the struct type it points to; then, per struct field
+    /// (a [`Storage::Part`] node), its name and struct type.
     pub pointers: Vec<(String, usize)>,
+    /// Where its nodes live.
+    pub storage: Storage,
     /// The integer fields whose constant values the nodes' symbols track (the first
     /// [`super::ta::DATA`] ones), by name.
     pub data: Vec<String>,
@@ -128,8 +146,12 @@ pub enum Op {
     Store(Var, usize, Operand),
     /// `x = malloc(sizeof(T))` (`zeroed`: `calloc`, its pointers null).
     Alloc(Var, usize, bool),
-    /// `free(x)`.
+    /// `free(x)`: a fault unless `x` is null or points to a [`Storage::Heap`] node.
     Free(Var),
+    /// The end of the [`Storage::Variable`] or [`Storage::Part`] node `x` points to (its
+    /// scope ends, or its container is freed): pointers to it dangle. Only the reading of
+    /// the program makes it, for such nodes.
+    Release(Var),
     /// `x` is dereferenced (an integer field of `*x` is read or written).
     Check(Var),
     /// `x->d = v` for the tracked integer field `d` (by index).
