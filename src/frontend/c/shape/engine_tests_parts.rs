@@ -1,6 +1,7 @@
 //! Tests of struct variables and struct fields as nodes (`lower_parts.rs`): a sentinel
 //! variable ending a list, a list of blocks each holding a struct, and the frees and
-//! lifetimes that are faults on them; and of a dereference of a null constant.
+//! lifetimes that are faults on them; of pointers to pointer fields (`lower_field_ptr.rs`);
+//! and of a dereference of a null constant.
 
 use super::*;
 
@@ -126,4 +127,82 @@ fn a_dereference_of_a_null_constant_is_a_fault_where_it_is_reached() {
     // `malloc` never fails here: the dereference is dead code.
     assert!(matches!(run(&program("a == NULL")), Outcome::Safe(_)));
     assert!(gives_up(&run(&program("a != NULL")), "invalid dereference"));
+}
+
+/// A list kept sorted by inserting through a pointer to the field to update (`pp`, starting
+/// at the head variable's own stand-in: the `next` field of a struct variable), then `rest`.
+fn sorted_insert(rest: &str) -> String {
+    format!(
+        "typedef struct node {{ struct node *next; int key; }} Node;
+         int main(void) {{
+           Node head;
+           head.next = NULL;
+           while (__VERIFIER_nondet_int()) {{
+             Node *n = malloc(sizeof(Node));
+             n->key = __VERIFIER_nondet_int();
+             Node **pp = &head.next;
+             while (*pp && (*pp)->key < n->key) pp = &(*pp)->next;
+             n->next = *pp;
+             *pp = n;
+           }}
+           {rest}
+           return 0;
+         }}"
+    )
+}
+
+#[test]
+fn a_pointer_to_the_field_to_update_inserts_into_a_list() {
+    let freed = "Node *l = head.next;
+                 while (l) { Node *d = l; l = l->next; free(d); }";
+    let o = run(&sorted_insert(freed));
+    assert!(matches!(o, Outcome::Safe(_)), "{o:?}");
+    // Without the frees the list is left at the end.
+    assert!(gives_up(&run(&sorted_insert("")), "still allocated"));
+}
+
+#[test]
+fn a_pointer_to_a_field_reads_and_writes_that_field_only() {
+    // `pp` names `b->next`: the store leaves `a->next` (null) alone, so `a->next->next`
+    // dereferences null.
+    let program = |field: &str| {
+        format!(
+            "typedef struct node {{ struct node *next; struct node *other; }} Node;
+             int main(void) {{
+               Node *a = malloc(sizeof(Node)); a->next = NULL; a->other = NULL;
+               Node *b = malloc(sizeof(Node)); b->next = NULL; b->other = NULL;
+               Node **pp = &{field};
+               *pp = b;
+               a->next->next = NULL;
+               b->next = NULL; a->next = NULL; a->other = NULL;
+               free(a); free(b);
+               return 0;
+             }}"
+        )
+    };
+    assert!(matches!(run(&program("a->next")), Outcome::Safe(_)));
+    assert!(gives_up(&run(&program("b->next")), "invalid dereference"));
+    assert!(gives_up(&run(&program("a->other")), "invalid dereference"));
+}
+
+#[test]
+fn a_pointer_to_a_variable_stands_for_that_variable_while_it_lives() {
+    let program = |inner: &str| {
+        format!(
+            "typedef struct node {{ struct node *next; }} Node;
+             int main(void) {{
+               Node *head = NULL;
+               Node **pp = &head;
+               {inner}
+               *pp = malloc(sizeof(Node));
+               (*pp)->next = NULL;
+               free(head);
+               return 0;
+             }}"
+        )
+    };
+    assert!(matches!(run(&program("")), Outcome::Safe(_)));
+    // Set to a variable of an inner block, `pp` would outlive it: not read.
+    let o = run(&program("{ Node *inner = NULL; pp = &inner; }"));
+    assert!(gives_up(&o, "dies before the pointer"), "{o:?}");
 }

@@ -37,6 +37,10 @@ pub(super) enum Name {
     /// A struct variable of the struct type: the pointer variable holding its address, whose
     /// node is a [`super::pir::Storage::Variable`] (`lower_parts.rs`).
     Struct(Var, usize),
+    /// A pointer to pointer fields that point to the struct type (`struct T **pp = &x->f`):
+    /// the variable holding the node and the tracked integer naming the field
+    /// (`lower_field_ptr.rs`).
+    FieldPtr(Var, Int, usize),
 }
 
 /// How many integer locals the symbols track at most (the first declared).
@@ -101,6 +105,17 @@ pub(super) struct Lower {
     /// The local struct variables' address variables, with their struct types: their nodes
     /// are released when their scope ends.
     pub(super) struct_vars: HashMap<Var, usize>,
+    /// The pointer fields some pointer-to-field variable was set to, as (struct type, field)
+    /// (`lower_field_ptr.rs`).
+    pub(super) field_tags: Vec<(usize, usize)>,
+    /// The fewest struct types read when some `*pp` was read (`None`: never read).
+    pub(super) field_reads: Option<usize>,
+    /// The pointer variables whose address some pointer-to-field variable holds.
+    pub(super) var_tags: Vec<Var>,
+    /// The fewest of those when some `*pp` was read (`None`: never read).
+    pub(super) var_reads: Option<usize>,
+    /// Per pointer-to-field variable (its node variable), the depth of its scope.
+    pub(super) field_ptr_depth: HashMap<Var, usize>,
 }
 
 /// Reads the program's `main`, or says why the engine gives up.
@@ -134,6 +149,11 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         int_typedefs: HashSet::new(),
         copies: HashMap::new(),
         struct_vars: HashMap::new(),
+        field_tags: vec![],
+        field_reads: None,
+        var_tags: vec![],
+        var_reads: None,
+        field_ptr_depth: HashMap::new(),
     };
     let mut main = None;
     for item in items {
@@ -191,6 +211,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     l.compared_ints = super::lower_data::compared_ints(&main.body);
     l.stmt(&main.body)?;
     l.check_gotos()?;
+    l.check_field_tags()?;
     l.edge(Op::Exit(Ending::Return), main.body.span);
     if let Some(r) = l.records.iter().find(|r| !r.defined) {
         return Err(format!("{} is used but never defined", r.name));
@@ -344,6 +365,11 @@ impl Lower {
             }
             if !decl.suffixes.is_empty() {
                 return Err(format!("the array `{name}`"));
+            }
+            if let (Some(t), 2, false, false) = (base.0, base.1 + decl.pointers, is_typedef, global)
+            {
+                self.field_ptr_var(name, t, item.init.as_ref(), decl.span)?;
+                continue;
             }
             let ty = self.ptr_type(base, decl.pointers)?;
             if is_typedef {

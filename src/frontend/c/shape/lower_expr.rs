@@ -43,7 +43,7 @@ impl Lower {
 
     /// Whether a `malloc`/`calloc` call allocates one block of struct `t`: `malloc(sizeof(T))`,
     /// `malloc(sizeof *p)`, `calloc(1, sizeof(T))`; returns whether it is zeroed.
-    fn allocation(&mut self, e: &Expr, t: usize) -> Result<Option<bool>, String> {
+    pub(super) fn allocation(&mut self, e: &Expr, t: usize) -> Result<Option<bool>, String> {
         let e = match &e.kind {
             ExprKind::Cast(tn, inner) if self.type_name(tn)? == Some(t) => inner,
             _ => e,
@@ -154,6 +154,11 @@ impl Lower {
                 self.assign(lhs, rhs, false, e.span)?;
                 self.ptr(lhs)
             }
+            ExprKind::Unary(UnOp::Deref, p) if self.field_ptr(p).is_some() => {
+                let (v, tag, t) = self.field_ptr(p).expect("tested");
+                let out = self.load_field_ptr(v, tag, t, e.span);
+                Ok((Operand::Var(out), Some(t)))
+            }
             // `&s`, `&x->head`, `&*p`: the node of a struct lvalue.
             ExprKind::Unary(UnOp::AddrOf, x) => {
                 let (v, t) = self.place(x)?;
@@ -206,6 +211,7 @@ impl Lower {
             ExprKind::Ident(n) => matches!(self.lookup(n), Some(Name::Ptr(..))) || self.is_null(e),
             ExprKind::Member(..) => self.ptr_struct(e).is_some(),
             ExprKind::Unary(UnOp::AddrOf, x) => self.place_struct(x).is_some(),
+            ExprKind::Unary(UnOp::Deref, p) => self.field_ptr(p).is_some(),
             ExprKind::Cast(tn, _) => {
                 tn.pointers > 0
                     || matches!(tn.specs.words.first(), Some((Spec::Named(n), _)) if self.typedefs.get(n).is_some_and(|d| d.1 > 0))
@@ -241,6 +247,7 @@ impl Lower {
                     .map(|p| p.1)
             }
             ExprKind::Unary(UnOp::AddrOf, x) => self.place_struct(x),
+            ExprKind::Unary(UnOp::Deref, p) => self.field_ptr(p).map(|f| f.2),
             _ => None,
         }
     }
@@ -251,9 +258,17 @@ impl Lower {
         if let Some((v, t)) = self.alias_target(lhs).filter(|_| !compound) {
             return self.assign_var(v, t, rhs, span);
         }
+        if let ExprKind::Unary(UnOp::Deref, p) = &lhs.kind {
+            if let Some((v, tag, t)) = self.field_ptr(p).filter(|_| !compound) {
+                return self.store_field_ptr(v, tag, t, rhs, span);
+            }
+        }
         match &lhs.kind {
             ExprKind::Ident(n) => match self.lookup(n) {
                 Some(Name::Ptr(v, t)) => self.assign_var(v, t, rhs, span),
+                Some(Name::FieldPtr(v, tag, t)) if !compound => {
+                    self.set_field_ptr(v, tag, t, rhs, span)
+                }
                 Some(Name::Data) => self.data(rhs),
                 Some(Name::Int(i)) if compound => {
                     self.data(rhs)?;

@@ -104,6 +104,7 @@ mod lower_call;
 mod lower_cond;
 mod lower_data;
 mod lower_expr;
+mod lower_field_ptr;
 mod lower_goto;
 mod lower_parts;
 mod lower_types;
