@@ -1,11 +1,13 @@
 //! Reads `main` from the syntax tree into a [`PointerProgram`]: statements, scopes and
-//! control flow (this file), types and expressions (`lower_expr.rs`), calls of the program's
-//! functions inlined (`lower_call.rs`).
+//! control flow (this file), types and expressions (`lower_types.rs`, `lower_expr.rs`),
+//! calls of the program's functions inlined (`lower_call.rs`), struct variables and struct
+//! fields (`lower_parts.rs`), pointers to pointer fields (`lower_field_ptr.rs`).
 //!
 //! The program has already been accepted by the resolver (names bound, types checked), so
 //! this reading only decides what the shape engine understands; anything else (recursion,
-//! arrays, `&`, pointer arithmetic, pointers to non-structs, `goto` out of `main`'s outermost
-//! block, `switch`, struct values) is a reason to give up, returned as text.
+//! arrays, `&` of an integer, pointer arithmetic, pointers to non-structs but `struct T **`
+//! locals, `goto` out of `main`'s outermost block, `switch`, struct values) is a reason to
+//! give up, returned as text.
 //!
 //! Must not: give a construct a meaning other than C's; when unsure, give up.
 

@@ -44,9 +44,10 @@
 //! into a small pointer program (`pir.rs`) in three-address form. The resolved IR has
 //! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
 //! those case splits is more fragile than reading the source's own statements, and the
-//! reading gives up (with the reason) on anything outside: recursion, arrays, `&` of
-//! anything but a struct (a pointer field, an integer), pointer arithmetic, casts between
-//! struct pointer types, pointers to non-structs, labels in nested blocks (`lower_goto.rs`),
+//! reading gives up (with the reason) on anything outside: recursion, arrays, `&` of an
+//! integer, pointer arithmetic, casts between struct pointer types, pointers to non-structs
+//! other than a local `struct T **pp` (`lower_field_ptr.rs`: a node and a tag naming the
+//! pointer field or variable it points to), labels in nested blocks (`lower_goto.rs`),
 //! `switch`, unions, struct values (copies, initialisers of struct variables), static
 //! locals.
 //!
