@@ -206,3 +206,29 @@ fn a_pointer_to_a_variable_stands_for_that_variable_while_it_lives() {
     let o = run(&program("{ Node *inner = NULL; pp = &inner; }"));
     assert!(gives_up(&o, "dies before the pointer"), "{o:?}");
 }
+
+#[test]
+fn a_null_or_uninitialised_pointer_to_a_field_is_no_place() {
+    // No struct has a field pointing to `Node`: `*pp` is `head` or nothing.
+    let program = |set: &str| {
+        format!(
+            "typedef struct node {{ int data; }} Node;
+             int main(void) {{
+               Node *head = NULL;
+               Node **pp = &head;
+               Node **q;
+               if (__VERIFIER_nondet_int()) {set}
+               *pp = malloc(sizeof(Node));
+               free(head);
+               return 0;
+             }}"
+        )
+    };
+    assert!(matches!(run(&program("pp = &head;")), Outcome::Safe(_)));
+    // Null, or a copy of the uninitialised `q`: a fault (before the tag of its own, the
+    // branch for `head` was taken there).
+    for set in ["pp = NULL;", "pp = q;"] {
+        let o = run(&program(set));
+        assert!(gives_up(&o, "invalid dereference"), "{set}: {o:?}");
+    }
+}

@@ -112,8 +112,9 @@ pub(super) struct Lower {
     pub(super) field_tags: Vec<(usize, usize)>,
     /// The fewest struct types read when some `*pp` was read (`None`: never read).
     pub(super) field_reads: Option<usize>,
-    /// The pointer variables whose address some pointer-to-field variable holds.
-    pub(super) var_tags: Vec<Var>,
+    /// The pointer variables whose address some pointer-to-field variable holds, with the
+    /// struct type they point to.
+    pub(super) var_tags: Vec<(Var, usize)>,
     /// The fewest of those when some `*pp` was read (`None`: never read).
     pub(super) var_reads: Option<usize>,
     /// Per pointer-to-field variable (its node variable), the depth of its scope.

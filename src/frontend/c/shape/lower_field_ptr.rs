@@ -8,7 +8,8 @@
 //! over every pointer field to its struct type: each branch assumes that field's tag and
 //! loads or stores that field of the node. Forests with different tags are never joined, so
 //! the field stays known exactly. A variable `v` is one more tag, whose branch reads or
-//! writes `v` itself. A field of a struct type defined after some `*pp` was read, or a
+//! writes `v` itself; a null or uninitialised `pp` has a tag of its own, whose branch
+//! dereferences the (null or undefined) node variable: a fault. A field of a struct type defined after some `*pp` was read, or a
 //! variable whose address is taken after that, would have no branch there: the reading then
 //! gives up ([`Lower::check_field_tags`]).
 //!
@@ -43,7 +44,7 @@ impl Lower {
             Some(e) => self.set_field_ptr(v, tag, t, e, span),
             None => {
                 self.edge(Op::Kill(vec![v]), span);
-                self.edge(Op::SetInt(tag, IntVal::Any), span);
+                self.edge(Op::SetInt(tag, IntVal::Const(NO_PLACE)), span);
                 Ok(())
             }
         }
@@ -61,7 +62,7 @@ impl Lower {
     ) -> Result<(), String> {
         let mark = self.temps.len();
         let (node, value) = match &e.kind {
-            _ if self.is_null(e) => (Operand::Null, IntVal::Any),
+            _ if self.is_null(e) => (Operand::Null, IntVal::Const(NO_PLACE)),
             ExprKind::Ident(n) => match self.lookup(n) {
                 // Its variables live as long as it does: at least as long as `pp` when it
                 // was declared in the same scope or an outer one.
@@ -116,8 +117,8 @@ impl Lower {
                 "the address of `{name}`, which dies before the pointer"
             ));
         }
-        if !self.var_tags.contains(&w) {
-            self.var_tags.push(w);
+        if !self.var_tags.contains(&(w, t)) {
+            self.var_tags.push((w, t));
         }
         Ok(w)
     }
@@ -146,9 +147,13 @@ impl Lower {
                 }
             }
         }
-        for &w in &self.var_tags {
-            cases.push((var_tag(w), Case::Var(w)));
+        for &(w, wt) in &self.var_tags {
+            if wt == t {
+                cases.push((var_tag(w), Case::Var(w)));
+            }
         }
+        // Null or not initialised: `*pp` dereferences the node variable (null or undefined).
+        cases.push((NO_PLACE, Case::Nowhere));
         cases
     }
 
@@ -174,6 +179,7 @@ impl Lower {
             let op = match case {
                 Case::Field(i) => Op::Load(out, v, i),
                 Case::Var(w) => Op::Set(out, Operand::Var(w)),
+                Case::Nowhere => Op::Check(v),
             };
             self.edge(op, span);
             self.edge_to(Op::Skip, span, join);
@@ -209,6 +215,7 @@ impl Lower {
             let op = match case {
                 Case::Field(i) => Op::Store(v, i, value),
                 Case::Var(w) => Op::Set(w, value),
+                Case::Nowhere => Op::Check(v),
             };
             self.edge(op, span);
             self.edge_to(Op::Skip, span, join);
@@ -239,10 +246,16 @@ enum Case {
     Field(usize),
     /// This pointer variable.
     Var(Var),
+    /// No place: `pp` is null or not initialised, and its node variable too.
+    Nowhere,
 }
 
-/// The tag of the pointer variable `v`: negative, distinct from the fields' and from
-/// [`super::ta::ANY`].
+/// The tag of a pointer-to-field that is null or not initialised (its node variable is then
+/// null or undefined, so `*pp` is a fault).
+const NO_PLACE: i32 = i32::MIN + 1;
+
+/// The tag of the pointer variable `v`: negative, distinct from the fields', from
+/// [`NO_PLACE`] and from [`super::ta::ANY`].
 fn var_tag(v: Var) -> i32 {
     -1 - i32::try_from(v).unwrap_or(i32::MAX - 1)
 }
