@@ -48,7 +48,7 @@ impl StateSet for BTreeSet<State> {
 }
 
 impl TreeAut {
-    /// Whether this automaton's root simulates `small`'s root (see [`simulated`]): a sound,
+    /// Whether this automaton's root simulates `small`'s root downwards: a sound,
     /// incomplete and cheap inclusion test (no subset construction), for automata of at most
     /// 128 states (`false` for larger ones).
     pub fn simulates(&self, small: &TreeAut) -> bool {
