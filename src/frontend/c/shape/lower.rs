@@ -323,19 +323,6 @@ impl Lower {
         self.end_vars(vars, span);
     }
 
-    /// The end of variables' lifetimes: struct variables' nodes are released, then the
-    /// variables become undefined.
-    fn end_vars(&mut self, vars: Vec<Var>, span: Span) {
-        for &v in &vars {
-            if let Some(&t) = self.struct_vars.get(&v) {
-                self.release_node(v, t, span);
-            }
-        }
-        if !vars.is_empty() {
-            self.edge(Op::Kill(vars), span);
-        }
-    }
-
     /// A declaration (global when `global`): types, typedefs, variables and initialisers.
     pub(super) fn declaration(&mut self, d: &Declaration, global: bool) -> Result<(), String> {
         let is_typedef = d.specs.words.iter().any(|(w, _)| *w == Spec::Typedef);

@@ -172,19 +172,11 @@ impl Lower {
     /// The value of `*pp`: a temporary loaded from the field the tag names.
     pub(super) fn load_field_ptr(&mut self, v: Var, tag: Int, t: usize, span: Span) -> Var {
         let out = self.temp();
-        let (from, join) = (self.cur, self.loc());
-        for (k, case) in self.field_cases(t) {
-            self.cur = from;
-            self.edge(Op::AssumeInt(tag, Cmp::Eq, k), span);
-            let op = match case {
-                Case::Field(i) => Op::Load(out, v, i),
-                Case::Var(w) => Op::Set(out, Operand::Var(w)),
-                Case::Nowhere => Op::Check(v),
-            };
-            self.edge(op, span);
-            self.edge_to(Op::Skip, span, join);
-        }
-        self.cur = join;
+        self.branch_on_tag(tag, t, span, |case| match case {
+            Case::Field(i) => Op::Load(out, v, i),
+            Case::Var(w) => Op::Set(out, Operand::Var(w)),
+            Case::Nowhere => Op::Check(v),
+        });
         out
     }
 
@@ -208,20 +200,24 @@ impl Lower {
                 (value, _) => value,
             },
         };
+        self.branch_on_tag(tag, t, span, |case| match case {
+            Case::Field(i) => Op::Store(v, i, value),
+            Case::Var(w) => Op::Set(w, value),
+            Case::Nowhere => Op::Check(v),
+        });
+        Ok(())
+    }
+
+    /// One branch per place `*pp` may be (for `pp`'s `tag`, to fields pointing to `t`), each assuming its tag and doing `op` of the place; they join after.
+    fn branch_on_tag(&mut self, tag: Int, t: usize, span: Span, op: impl Fn(Case) -> Op) {
         let (from, join) = (self.cur, self.loc());
         for (k, case) in self.field_cases(t) {
             self.cur = from;
             self.edge(Op::AssumeInt(tag, Cmp::Eq, k), span);
-            let op = match case {
-                Case::Field(i) => Op::Store(v, i, value),
-                Case::Var(w) => Op::Set(w, value),
-                Case::Nowhere => Op::Check(v),
-            };
-            self.edge(op, span);
+            self.edge(op(case), span);
             self.edge_to(Op::Skip, span, join);
         }
         self.cur = join;
-        Ok(())
     }
 
     /// After the program: every field a pointer-to-field was set to belongs to a struct

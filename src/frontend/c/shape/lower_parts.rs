@@ -59,6 +59,19 @@ impl Lower {
         }
     }
 
+    /// The end of variables' lifetimes: struct variables' nodes are released, then the
+    /// variables become undefined.
+    pub(super) fn end_vars(&mut self, vars: Vec<Var>, span: Span) {
+        for &v in &vars {
+            if let Some(&t) = self.struct_vars.get(&v) {
+                self.release_node(v, t, span);
+            }
+        }
+        if !vars.is_empty() {
+            self.edge(Op::Kill(vars), span);
+        }
+    }
+
     /// The end of the variable or part node `v` (of struct `t`) points to: its parts first.
     pub(super) fn release_node(&mut self, v: Var, t: usize, span: Span) {
         self.release_parts(v, t, span);
