@@ -6,45 +6,100 @@
 
 use std::time::{Duration, Instant};
 
-/// A point in time after which no more work should start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Deadline(Option<Instant>);
+/// A point in time after which no more work should start, and the [`Cancel`] flag, if any,
+/// that ends it early: once the flag is set the deadline has passed, so every loop and every
+/// solver check bounded by the deadline stops too. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Deadline {
+    at: Option<Instant>,
+    cancel: Option<Cancel>,
+}
 
 impl Deadline {
     /// No deadline.
     pub fn none() -> Self {
-        Deadline(None)
+        Deadline::default()
     }
 
     /// `d` from now.
     pub fn after(d: Duration) -> Self {
-        Deadline(Instant::now().checked_add(d))
-    }
-
-    /// Time left (None when unbounded).
-    pub fn remaining(&self) -> Option<Duration> {
-        self.0.map(|t| t.saturating_duration_since(Instant::now()))
-    }
-
-    /// The earlier of this deadline and `d` from now.
-    pub fn at_most(&self, d: Duration) -> Self {
-        match self.remaining() {
-            Some(r) if r <= d => *self,
-            _ => Deadline::after(d),
+        Deadline {
+            at: Instant::now().checked_add(d),
+            cancel: None,
         }
     }
 
-    /// Whether the deadline has passed.
+    /// This deadline, ended early by `cancel` (in place of the flag it had).
+    pub fn with_cancel(&self, cancel: Cancel) -> Self {
+        Deadline {
+            cancel: Some(cancel),
+            ..self.clone()
+        }
+    }
+
+    /// The flag that ends this deadline early, if any.
+    pub fn cancel(&self) -> Option<&Cancel> {
+        self.cancel.as_ref()
+    }
+
+    /// Whether the flag was set (the time may not have run out).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+    }
+
+    /// Time left: `None` when unbounded, zero once the flag is set.
+    pub fn remaining(&self) -> Option<Duration> {
+        if self.is_cancelled() {
+            return Some(Duration::ZERO);
+        }
+        self.at.map(|t| t.saturating_duration_since(Instant::now()))
+    }
+
+    /// The earlier of this deadline and `d` from now, with the same flag.
+    pub fn at_most(&self, d: Duration) -> Self {
+        let cut = Instant::now().checked_add(d);
+        let at = match (self.at, cut) {
+            (Some(a), Some(c)) => Some(a.min(c)),
+            (a, c) => a.or(c),
+        };
+        Deadline {
+            at,
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// Whether the deadline has passed (or its flag was set).
     pub fn expired(&self) -> bool {
         self.remaining() == Some(Duration::ZERO)
     }
 }
 
+impl PartialEq for Deadline {
+    /// The same time and the same flag (clones of one [`Cancel`]), or no flag on either.
+    fn eq(&self, other: &Self) -> bool {
+        let same_flag = match (&self.cancel, &other.cancel) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(&a.0, &b.0),
+            _ => false,
+        };
+        self.at == other.at && same_flag
+    }
+}
+
+impl Eq for Deadline {}
+
 /// A flag that asks work to stop before its deadline: set by whoever no longer needs the
-/// answer (a parallel portfolio whose other engine answered), read by the work at its natural
-/// stopping points. Clones share the flag.
+/// answer (a parallel portfolio whose other engine answered, a batch that was interrupted),
+/// read through the [`Deadline`] that carries it. Clones share the flag; a
+/// [`child`](Cancel::child) is set by its own `cancel` or by its parent's.
 #[derive(Clone, Debug, Default)]
-pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
+pub struct Cancel(std::sync::Arc<Flag>);
+
+#[derive(Debug, Default)]
+struct Flag {
+    set: std::sync::atomic::AtomicBool,
+    parent: Option<Cancel>,
+}
 
 impl Cancel {
     /// A flag nobody has set yet.
@@ -52,14 +107,24 @@ impl Cancel {
         Cancel::default()
     }
 
-    /// Asks every holder of a clone to stop.
-    pub fn cancel(&self) {
-        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    /// A new flag that is also set whenever this one is (cancelling the child leaves this one
+    /// alone).
+    pub fn child(&self) -> Self {
+        Cancel(std::sync::Arc::new(Flag {
+            set: Default::default(),
+            parent: Some(self.clone()),
+        }))
     }
 
-    /// Whether [`Cancel::cancel`] was called on a clone.
+    /// Asks every holder of a clone (and of a child) to stop.
+    pub fn cancel(&self) {
+        self.0.set.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether [`Cancel::cancel`] was called on a clone or on an ancestor's clone.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(std::sync::atomic::Ordering::SeqCst)
+        self.0.set.load(std::sync::atomic::Ordering::SeqCst)
+            || self.0.parent.as_ref().is_some_and(Cancel::is_cancelled)
     }
 }
 
@@ -84,5 +149,23 @@ mod tests {
         let inner = outer.at_most(Duration::from_millis(1));
         assert!(inner.remaining().unwrap() <= Duration::from_millis(1));
         assert_eq!(outer.at_most(Duration::from_secs(1000)), outer);
+    }
+
+    #[test]
+    fn a_set_flag_ends_the_deadline_and_reaches_children() {
+        let parent = Cancel::new();
+        let child = parent.child();
+        let d = Deadline::none().with_cancel(child.clone());
+        let sliced = d.at_most(Duration::from_secs(100));
+        assert!(!d.expired() && !sliced.expired());
+        assert_eq!(d.remaining(), None);
+        child.cancel();
+        assert!(d.expired() && sliced.expired());
+        assert_eq!(d.remaining(), Some(Duration::ZERO));
+        assert!(!parent.is_cancelled());
+        let other = parent.child();
+        let d2 = Deadline::after(Duration::from_secs(100)).with_cancel(other);
+        parent.cancel();
+        assert!(d2.expired());
     }
 }

@@ -208,3 +208,43 @@ fn two_threads_never_contradict_a_file() {
         }
     }
 }
+
+/// The caller's flag ends every engine: set before the solve starts, no engine alone and no
+/// portfolio (on one thread or two) answers anything but `unknown`, on files every one of them
+/// answers at once otherwise (the flag is read through the deadline, so an engine that only
+/// looks at its deadline stops too).
+#[test]
+fn a_set_cancel_flag_stops_every_engine() {
+    use hornbeam::clock::Cancel;
+    use hornbeam::engine::driver::{solve, SolveOptions};
+    use hornbeam::engine::schedule::{EngineKind, Selection};
+    use hornbeam::witness::Answer;
+    let mut selections: Vec<(Selection, usize)> = EngineKind::ALL
+        .into_iter()
+        .map(|k| (Selection::only(k), 1))
+        .collect();
+    selections.push((Selection::Auto, 1));
+    selections.push((Selection::Auto, 2));
+    for file in ["sat/counter.smt2", "unsat/two_loops.smt2"] {
+        let path = common::data_dir("").join(file);
+        let src = std::fs::read_to_string(&path).expect("readable");
+        let store = hornbeam::term::TermStore::new();
+        let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
+        for (engine, threads) in &selections {
+            let cancel = Cancel::new();
+            cancel.cancel();
+            let options = SolveOptions {
+                engine: engine.clone(),
+                threads: *threads,
+                cancel,
+                ..SolveOptions::default()
+            };
+            let solved = solve(&store, &system, &options);
+            assert!(
+                matches!(solved.answer, Answer::Unknown(_)),
+                "{file}, {engine} on {threads} thread(s): {:?}",
+                solved.answer
+            );
+        }
+    }
+}

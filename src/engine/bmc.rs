@@ -292,7 +292,7 @@ impl Engine for Bmc {
         let mut u = Unroller {
             cx,
             system,
-            smt: Smt::new(cx.store, cx.deadline),
+            smt: Smt::new(cx.store, cx.deadline.clone()),
             nodes: Vec::new(),
             levels: Vec::new(),
             any_lower: !system.is_linear(),

@@ -119,17 +119,15 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     let deadline = match options.timeout {
         Some(d) => Deadline::after(d),
         None => Deadline::none(),
-    };
+    }
+    .with_cancel(options.cancel.clone());
     let (solved_system, pipeline) = if options.preprocess {
         Preprocess::default().run(store, system)
     } else {
         (system.clone(), Pipeline::new())
     };
     let t1 = Instant::now();
-    let cx = Context {
-        cancel: options.cancel.clone(),
-        ..Context::new(store, deadline)
-    };
+    let cx = Context::new(store, deadline.clone());
     let mut stats = Stats::default();
     let mut schedule = match &options.engine {
         Selection::Auto => Schedule::default(),
@@ -170,7 +168,7 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     let t2 = Instant::now();
     let vdeadline =
         Deadline::after(deadline.remaining().unwrap_or_default() + options.validation_limit);
-    let answer = pipeline.answer(store, answer, vdeadline);
+    let answer = pipeline.answer(store, answer, vdeadline.clone());
     let answer = answer.validated(store, system, vdeadline);
     let t3 = Instant::now();
     let ms = |a: Instant, b: Instant| (b - a).as_millis() as u64;

@@ -23,7 +23,7 @@ pub mod stats;
 pub use stats::Stats;
 
 use crate::chc::System;
-use crate::clock::{Cancel, Deadline};
+use crate::clock::Deadline;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model};
 use std::cell::RefCell;
@@ -32,33 +32,31 @@ use std::cell::RefCell;
 pub struct Context<'a> {
     /// The store holding the system's terms; engines may add terms.
     pub store: &'a TermStore,
-    /// Stop by this time and answer `unknown`.
+    /// Stop by this time, or once its flag is set (the answer is no longer needed), and
+    /// answer `unknown`.
     pub deadline: Deadline,
     /// Check an answer found by [`Context::deadline`] by this time (the caller's own deadline:
     /// a portfolio's time slice bounds the search, not the check of what it found).
     pub check_deadline: Deadline,
-    /// Stop when this is set (the answer is no longer needed) and answer `unknown`.
-    pub cancel: Cancel,
     /// Candidate invariants handed over by the portfolio, and those the engine leaves.
     pub candidates: Candidates,
 }
 
 impl<'a> Context<'a> {
-    /// A context with `deadline` for the search and the check, never cancelled, without
+    /// A context with `deadline` (and its flag) for the search and the check, without
     /// candidates.
     pub fn new(store: &'a TermStore, deadline: Deadline) -> Self {
         Context {
             store,
+            check_deadline: deadline.clone(),
             deadline,
-            check_deadline: deadline,
-            cancel: Cancel::new(),
             candidates: Candidates::default(),
         }
     }
 
     /// Whether the engine should stop: past the deadline, or cancelled.
     pub fn stopped(&self) -> bool {
-        self.deadline.expired() || self.cancel.is_cancelled()
+        self.deadline.expired()
     }
 }
 

@@ -55,15 +55,17 @@ pub fn run(
     stats: &mut Stats,
 ) -> (&'static str, Answer) {
     let exported = system.export(cx.store);
-    let stop = Cancel::new();
+    // Set when a thread answers; a child of the caller's flag, so that the caller's stops the
+    // threads too.
+    let stop = cx.deadline.cancel().map_or_else(Cancel::new, Cancel::child);
     let (tx, rx) = mpsc::channel::<Message>();
     let mut winner: Option<(&'static str, Answer)> = None;
     let mut reasons = Vec::new();
     let mut threads: Vec<Option<ThreadRecord>> = vec![None; parts.len()];
     std::thread::scope(|scope| {
         for (i, part) in parts.iter().enumerate() {
-            let (tx, exported, stop) = (tx.clone(), &exported, stop.clone());
-            let deadline = cx.deadline;
+            let (tx, exported) = (tx.clone(), &exported);
+            let deadline = cx.deadline.with_cancel(stop.clone());
             // Deep terms recurse: the same stack as the command line's worker.
             let spawned = std::thread::Builder::new()
                 .name(format!("portfolio-{i}"))
@@ -79,10 +81,7 @@ pub fn run(
                             Outcome::Unknown(Reason::GaveUp(format!("moving the system: {e}"))),
                         ),
                         Ok((copy, vars)) => {
-                            let wcx = Context {
-                                cancel: stop,
-                                ..Context::new(&store, deadline)
-                            };
+                            let wcx = Context::new(&store, deadline);
                             let (engine, answer) = part.run(&wcx, &copy, &mut sub);
                             let outcome = match answer {
                                 Answer::Sat(m) => Outcome::Sat(m.export(&store)),
@@ -139,7 +138,7 @@ pub fn run(
                 }
             }
             // The caller gave up: stop every thread.
-            if cx.cancel.is_cancelled() {
+            if cx.deadline.is_cancelled() {
                 stop_all(&interrupts);
             }
         }

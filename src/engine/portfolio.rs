@@ -96,7 +96,7 @@ impl Portfolio {
 
 /// A deadline `slice` from now, but never past `outer`.
 fn sliced(outer: Deadline, slice: Option<Duration>) -> Deadline {
-    slice.map_or(outer, |s| outer.at_most(s))
+    slice.map_or(outer.clone(), |s| outer.at_most(s))
 }
 
 /// The candidates found so far, and whether they are over the split system.
@@ -157,9 +157,8 @@ impl Portfolio {
             };
             let sub_cx = Context {
                 store,
-                deadline: sliced(cx.deadline, slice),
-                check_deadline: cx.check_deadline,
-                cancel: cx.cancel.clone(),
+                deadline: sliced(cx.deadline.clone(), slice),
+                check_deadline: cx.check_deadline.clone(),
                 candidates: Candidates::given(seeds),
             };
             let mut sub = Stats::default();
@@ -193,8 +192,8 @@ impl Portfolio {
 fn lift(cx: &Context<'_>, back: Option<&dyn BackTranslator>, answer: Answer) -> Answer {
     let Some(b) = back else { return answer };
     match answer {
-        Answer::Sat(m) => Answer::Sat(b.model(cx.store, m, cx.deadline)),
-        Answer::Unsat(d) => match b.derivation(cx.store, d, cx.deadline) {
+        Answer::Sat(m) => Answer::Sat(b.model(cx.store, m, cx.deadline.clone())),
+        Answer::Unsat(d) => match b.derivation(cx.store, d, cx.deadline.clone()) {
             Ok(d) => Answer::Unsat(d),
             Err(e) => Answer::Unknown(Reason::WitnessFailed(format!("Boolean split: {e}"))),
         },

@@ -114,7 +114,7 @@ impl<'s> Interpolator<'s> {
 
     /// A fresh solver with this interpolator's deadline and check cap.
     pub(super) fn solver(&self) -> Smt<'s> {
-        let mut smt = Smt::new(self.store, self.deadline);
+        let mut smt = Smt::new(self.store, self.deadline.clone());
         smt.set_check_cap(self.check_cap);
         smt
     }

@@ -33,7 +33,7 @@ pub fn select_cubes(
     deadline: Deadline,
     constraints: &[TermId],
 ) -> Option<Vec<Vec<TermId>>> {
-    let mut prefix = Smt::new(store, deadline);
+    let mut prefix = Smt::new(store, deadline.clone());
     let mut consistent = true;
     let mut out = Vec::new();
     for &c in constraints {
@@ -50,7 +50,7 @@ pub fn select_cubes(
             prefix.pop(1);
         }
         if env.is_none() {
-            let mut alone = Smt::new(store, deadline);
+            let mut alone = Smt::new(store, deadline.clone());
             alone.assert(c);
             if alone.check() != SatResult::Sat {
                 return None;

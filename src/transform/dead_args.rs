@@ -153,7 +153,7 @@ impl BackTranslator for Back {
                 }
             }
             let assignment = self
-                .reconstruct(store, c, &n.assignment, &fixed, deadline)
+                .reconstruct(store, c, &n.assignment, &fixed, deadline.clone())
                 .map_err(|e| BackError::Reconstruct(i, e))?;
             nodes.push(DerivNode {
                 clause: n.clause,

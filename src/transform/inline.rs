@@ -344,7 +344,7 @@ impl BackTranslator for Back {
         }
         let mut done = BTreeSet::new();
         for &p in &self.inlined {
-            self.rebuild(store, p, &mut done, &mut out, deadline);
+            self.rebuild(store, p, &mut done, &mut out, deadline.clone());
         }
         out
     }
@@ -400,14 +400,14 @@ impl Back {
             for a in &d.body {
                 // Inlining never removes two predicates that use each other, so this ends.
                 if self.inlined.contains(&a.pred) {
-                    self.rebuild(store, a.pred, done, out, deadline);
+                    self.rebuild(store, a.pred, done, out, deadline.clone());
                 }
             }
         }
         let params = fresh_params(store, &self.orig, p);
         let disjuncts: Vec<_> = defs
             .iter()
-            .map(|d| definition_body(store, out, d, &params, deadline))
+            .map(|d| definition_body(store, out, d, &params, deadline.clone()))
             .collect();
         out.set(
             p,
@@ -516,7 +516,7 @@ fn definition_body(
         if ls.is_empty() {
             return t;
         }
-        let deadline = cap.map_or(deadline, |c| deadline.at_most(c));
+        let deadline = cap.map_or(deadline.clone(), |c| deadline.at_most(c));
         if mode == QeMode::Full && ls.len() > FULL_QE_MAX_LOCALS {
             break;
         }

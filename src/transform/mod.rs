@@ -128,7 +128,7 @@ impl Pipeline {
     /// A model of the pipeline's input from a model of its output.
     pub fn model(&self, store: &TermStore, mut model: Model, deadline: Deadline) -> Model {
         for (_, back) in self.steps.iter().rev() {
-            model = back.model(store, model, deadline);
+            model = back.model(store, model, deadline.clone());
         }
         model
     }
@@ -141,7 +141,7 @@ impl Pipeline {
         deadline: Deadline,
     ) -> Result<Derivation, BackError> {
         for (_, back) in self.steps.iter().rev() {
-            d = back.derivation(store, d, deadline)?;
+            d = back.derivation(store, d, deadline.clone())?;
         }
         Ok(d)
     }

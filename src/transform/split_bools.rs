@@ -113,7 +113,7 @@ impl SplitBooleans {
         }
         let deadline = Deadline::after(self.budget);
         let skeleton = loop {
-            match self.enumerate(store, system, &split, deadline) {
+            match self.enumerate(store, system, &split, deadline.clone()) {
                 Ok(s) => break s,
                 Err(Stop::Demote(p)) => split[p.0 as usize].clear(),
                 Err(Stop::GiveUp) => return None,
@@ -162,7 +162,7 @@ impl SplitBooleans {
                     }
                     let fixed = body_values(store, c, split, &valuations, &combo);
                     let constraint = store.substitute(c.constraint, &fixed);
-                    let mut smt = Smt::new(store, deadline);
+                    let mut smt = Smt::new(store, deadline.clone());
                     smt.assert(constraint);
                     let head = c
                         .head_atom()

@@ -72,7 +72,7 @@ pub(super) fn check_by_instantiation(
         let reduced = store.substitute(matrix, &known);
         let half = deadline
             .remaining()
-            .map_or(deadline, |r| deadline.at_most(r / 2));
+            .map_or(deadline.clone(), |r| deadline.at_most(r / 2));
         if instantiate(store, premise, &pool, &rest, reduced, half) == SatResult::Unsat {
             return SatResult::Unsat;
         }
@@ -94,7 +94,7 @@ fn instantiate(
         .into_iter()
         .filter(|v| !ys.contains(v))
         .collect();
-    let mut outer = Smt::new(store, deadline);
+    let mut outer = Smt::new(store, deadline.clone());
     outer.assert(premise);
     let mut inner = Smt::new(store, deadline);
     inner.assert(matrix);

@@ -177,7 +177,7 @@ impl Model {
                 None => std::time::Duration::from_secs(30),
             };
             let interp = &self.interps[p];
-            if let Some(body) = eliminate_quantifiers(store, interp.body, Deadline::after(share)) {
+            if let Some(body) = eliminate_quantifiers(store, interp.body, deadline.at_most(share)) {
                 out.interps.insert(
                     *p,
                     Interp {
@@ -213,8 +213,8 @@ pub fn validate_model(
 ) -> ModelCheck {
     let quantified = model.interps.values().any(|i| store.has_quantifier(i.body));
     let first_try = || match deadline.remaining() {
-        Some(rem) if quantified => Deadline::after((rem / 2).min(QUANTIFIED_FIRST_TRY)),
-        _ => deadline,
+        Some(rem) if quantified => deadline.at_most((rem / 2).min(QUANTIFIED_FIRST_TRY)),
+        _ => deadline.clone(),
     };
     let mut deferred = Vec::new();
     for (cid, _) in system.clauses() {
@@ -238,13 +238,14 @@ pub fn validate_model(
     if deferred.is_empty() {
         return ModelCheck::Valid;
     }
-    let half = deadline
-        .remaining()
-        .map_or(Deadline::none(), |rem| Deadline::after(rem / 2));
+    let half = match deadline.remaining() {
+        Some(rem) => deadline.at_most(rem / 2),
+        None => deadline.clone(),
+    };
     let eliminated = model.without_quantifiers(store, half);
     for cid in deferred {
         let (premise, head) = clause_query(store, system, &eliminated, cid);
-        match check_clause(store, premise, head, deadline) {
+        match check_clause(store, premise, head, deadline.clone()) {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(store, cid, premise, head, deadline),
             SatResult::Unknown(r) => return ModelCheck::Unknown(format!("clause {}: {r}", cid.0)),

@@ -117,7 +117,7 @@ impl<'a, 's> Post<'a, 's> {
         }
         let st = self.store;
         let clause = self.system.clause(c);
-        let deadline = self.deadline;
+        let deadline = self.deadline.clone();
         let smt = self.solvers.entry(c).or_insert_with(|| {
             let mut smt = Smt::new(st, deadline);
             smt.assert(clause.constraint);

@@ -24,7 +24,6 @@ mod uniform;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
-use crate::clock::Deadline;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
@@ -151,7 +150,7 @@ impl Engine for Cegar {
                 )));
             }
             let t0 = Instant::now();
-            let mut post = Post::new(store, system, &cands, cx.deadline);
+            let mut post = Post::new(store, system, &cands, cx.deadline.clone());
             let (state, reach) = houdini(&mut post);
             let mut model = None;
             let mut cex = None;
@@ -203,7 +202,7 @@ impl Engine for Cegar {
             checks += post.checks;
             abs_ms += t0.elapsed().as_millis();
             if let Some(m) = model {
-                break match validate_model(store, system, &m, cx.deadline) {
+                break match validate_model(store, system, &m, cx.deadline.clone()) {
                     ModelCheck::Valid => Answer::Sat(m),
                     ModelCheck::Invalid { clause, reason, .. } => {
                         Answer::Unknown(Reason::WitnessFailed(format!(
@@ -236,7 +235,7 @@ impl Engine for Cegar {
                     store,
                     system,
                     an,
-                    Deadline::after(budget),
+                    cx.deadline.at_most(budget),
                     &mut cands,
                     k,
                     iterations as u64,
@@ -257,7 +256,7 @@ impl Engine for Cegar {
                 match analyse(
                     store,
                     system,
-                    cx.deadline,
+                    cx.deadline.clone(),
                     &mut cands,
                     &tree.0,
                     tree.1,

@@ -107,7 +107,7 @@ pub fn analyse(
 ) -> Analysis {
     let tree = unfold(nodes, query, kids);
     let insts = instantiate(store, system, &tree, tag);
-    let mut smt = Smt::new(store, deadline);
+    let mut smt = Smt::new(store, deadline.clone());
     for inst in &insts {
         smt.assert(inst.constraint);
     }
@@ -142,7 +142,7 @@ pub fn analyse(
         .map(|i| store.conjuncts(i.constraint))
         .collect();
     let children: Vec<Vec<usize>> = insts.iter().map(|i| i.children.clone()).collect();
-    let mut itp = Interpolator::new(store, deadline);
+    let mut itp = Interpolator::new(store, deadline.clone());
     // Independent cut interpolants see whole prefixes and generalise across unrolled copies;
     // chained tree interpolants refute this tree (progress), reusing a cut interpolant wherever
     // it chains (one implication check instead of a Farkas search). Both become candidates.

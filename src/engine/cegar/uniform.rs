@@ -221,7 +221,7 @@ pub fn analyse(
     // Forward reachability: r_n ⇒ ∨ s_e (e into n), s_e ⇒ C_e ∧ r_from; some query s_q holds.
     let sel: Vec<TermId> = (0..edges.len()).map(|_| fresh_bool("sel")).collect();
     let reach: Vec<TermId> = (0..n).map(|_| fresh_bool("reach")).collect();
-    let mut smt = Smt::new(store, deadline);
+    let mut smt = Smt::new(store, deadline.clone());
     for m in 0..n {
         smt.assert(store.implies(reach[m], store.or(into[m].iter().map(|&e| sel[e]))));
     }

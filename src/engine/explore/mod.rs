@@ -167,7 +167,7 @@ impl<'a> Space<'a> {
                 cid.0
             )));
         }
-        let mut smt = Smt::new(self.store, cx.deadline);
+        let mut smt = Smt::new(self.store, cx.deadline.clone());
         let mut work: VecDeque<(PredId, usize)> = VecDeque::new();
         let facts: Vec<ClauseId> = self
             .system

@@ -36,7 +36,7 @@ pub(super) fn derivation(
             share,
             memo: HashMap::new(),
             copies: Vec::new(),
-            smt: Smt::new(store, deadline),
+            smt: Smt::new(store, deadline.clone()),
         };
         if b.instance(root).is_none() {
             last = "the counterexample tree is too large".into();

@@ -112,7 +112,7 @@ impl<'s> Frames<'s> {
         let mut defining: HashMap<PredId, Vec<usize>> = HashMap::new();
         let mut queries = Vec::new();
         for (id, c) in system.clauses() {
-            let mut smt = Smt::new(store, deadline);
+            let mut smt = Smt::new(store, deadline.clone());
             smt.assert(c.constraint);
             let k = solvers.len();
             match c.head_atom() {

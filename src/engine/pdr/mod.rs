@@ -70,14 +70,15 @@ impl Engine for Pdr {
             cfg: self,
             cx,
             system,
-            frames: Frames::new(cx.store, system, cx.deadline),
+            frames: Frames::new(cx.store, system, cx.deadline.clone()),
             reach: Vec::new(),
             reach_of: HashMap::new(),
             obligations: 0,
         };
         let answer = match run.solve() {
             // The frames' invariant is checked like any other engine's model.
-            Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.check_deadline) {
+            Answer::Sat(m) => match validate_model(cx.store, system, &m, cx.check_deadline.clone())
+            {
                 ModelCheck::Valid => Answer::Sat(m),
                 ModelCheck::Invalid { clause, .. } => Answer::Unknown(Reason::WitnessFailed(
                     format!("pdr: the model violates clause {}", clause.0),
@@ -127,7 +128,7 @@ impl Run<'_, '_> {
                             self.system,
                             &self.reach,
                             fact,
-                            self.cx.deadline,
+                            self.cx.deadline.clone(),
                         ) {
                             Ok(d) => Answer::Unsat(d),
                             Err(r) => Answer::Unknown(Reason::GaveUp(format!("pdr: {r}"))),

@@ -98,7 +98,7 @@ pub fn filter(
                 .collect();
             parts.push(store.not(store.and(heads.clone())));
             let smt = solvers.entry(cid).or_insert_with(|| {
-                let mut smt = Smt::new(store, deadline);
+                let mut smt = Smt::new(store, deadline.clone());
                 smt.set_check_cap(Some(CHECK_CAP));
                 smt.assert(c.constraint);
                 smt

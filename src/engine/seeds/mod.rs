@@ -101,8 +101,8 @@ impl Samples {
     ) -> Result<Found, String> {
         let store = cx.store;
         let sampling = match cx.deadline.remaining() {
-            Some(r) => crate::clock::Deadline::after(r.mul_f64(self.sampling_share)),
-            None => crate::clock::Deadline::after(std::time::Duration::from_secs(1)),
+            Some(r) => cx.deadline.at_most(r.mul_f64(self.sampling_share)),
+            None => cx.deadline.at_most(std::time::Duration::from_secs(1)),
         };
         let (states, checks) = sample::collect(store, system, sampling, self.max_states);
         let mut counts = SamplesStats {
@@ -140,7 +140,7 @@ impl Samples {
             lemmas.params.push(params);
         }
         stats.candidates = Some(count(&lemmas.lemmas));
-        let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline);
+        let (done, checks) = houdini::filter(store, system, &mut lemmas, cx.deadline.clone());
         stats.houdini_checks = Some(checks);
         if !done {
             return Err("samples: timeout in the Houdini filter".into());
@@ -154,18 +154,26 @@ impl Samples {
         };
         let consts = constants(store, system);
         let bounds = per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts));
-        let (added, checks) =
-            lemmas.strengthen(store, system, bounds, half_of_remaining(cx.deadline));
+        let (added, checks) = lemmas.strengthen(
+            store,
+            system,
+            bounds,
+            half_of_remaining(cx.deadline.clone()),
+        );
         stats.constant_candidates = Some(added);
         stats.add_houdini(checks);
         let linear = to_model(store, system, &lemmas);
         let modular = per_pred(&|i| modular(store, &params[i], &states[i]));
-        let (added, checks) =
-            lemmas.strengthen(store, system, modular, half_of_remaining(cx.deadline));
+        let (added, checks) = lemmas.strengthen(
+            store,
+            system,
+            modular,
+            half_of_remaining(cx.deadline.clone()),
+        );
         stats.modular_candidates = Some(added);
         stats.add_houdini(checks);
         let quad = per_pred(&|i| quadratic(store, &params[i], &states[i]));
-        let (added, checks) = lemmas.strengthen(store, system, quad, cx.deadline);
+        let (added, checks) = lemmas.strengthen(store, system, quad, cx.deadline.clone());
         stats.quadratic_candidates = Some(added);
         stats.add_houdini(checks);
         stats.all_lemmas = Some(count(&lemmas.lemmas));
@@ -208,7 +216,7 @@ impl Engine for Samples {
 /// A deadline half-way between now and `d` (`d` itself when it has no limit).
 fn half_of_remaining(d: crate::clock::Deadline) -> crate::clock::Deadline {
     match d.remaining() {
-        Some(r) => crate::clock::Deadline::after(r / 2),
+        Some(r) => d.at_most(r / 2),
         None => d,
     }
 }

@@ -71,7 +71,7 @@ pub fn collect(
     let n = system.num_preds();
     let mut pools: States = vec![Vec::new(); n];
     let mut seen: Vec<HashSet<Vec<Value>>> = vec![HashSet::new(); n];
-    let mut smt = Smt::new(store, deadline);
+    let mut smt = Smt::new(store, deadline.clone());
     smt.set_check_cap(Some(CHECK_CAP));
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let clauses: Vec<ClauseId> = system

@@ -283,7 +283,7 @@ impl<'a, 's> Fixpoint<'a, 's> {
             parts.extend(clause.body.iter().map(|a| self.apply(a.pred, &a.args)));
             let pre = store.and(parts);
             let keep: BTreeSet<VarId> = head.args.iter().copied().collect();
-            let lemmas = project(store, pre, &keep, self.cx.deadline);
+            let lemmas = project(store, pre, &keep, self.cx.deadline.clone());
             let back: HashMap<VarId, TermId> = head
                 .args
                 .iter()
@@ -345,7 +345,7 @@ impl<'a, 's> Fixpoint<'a, 's> {
         };
         self.counters.weakenings += 1;
         let out = match self.options.weakening {
-            Weakening::Cex => weaken::by_counterexamples(store, self.cx.deadline, &pb)?,
+            Weakening::Cex => weaken::by_counterexamples(store, self.cx.deadline.clone(), &pb)?,
             Weakening::Syntactic => {
                 let bodies: Vec<(&[VarId], &[VarId], &[TermId])> = clause
                     .body

@@ -133,7 +133,7 @@ impl Engine for Slicing {
         // Seeds for the engines after this one, whether they prove the queries or not.
         cx.candidates.leave(model.clone());
         let started = Instant::now();
-        let check = validate_model(store, system, &model, cx.deadline);
+        let check = validate_model(store, system, &model, cx.deadline.clone());
         if let Stats::Slicing(s) = stats {
             s.validate_ms = Some(started.elapsed().as_millis() as u64);
         }

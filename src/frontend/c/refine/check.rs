@@ -265,7 +265,7 @@ impl<'a> Fixpoint<'a> {
     ) -> Result<bool, Stop> {
         let s = self.store;
         let bad = if s.has_quantifier(bad) {
-            eliminate_quantifiers(s, bad, self.deadline).ok_or(Stop::Quantifiers)?
+            eliminate_quantifiers(s, bad, self.deadline.clone()).ok_or(Stop::Quantifiers)?
         } else {
             bad
         };
@@ -283,7 +283,7 @@ impl<'a> Fixpoint<'a> {
             }
             let psi = self.psi[&pair];
             let both = s.and([psi, bad]);
-            let mut smt = Smt::new(s, self.deadline);
+            let mut smt = Smt::new(s, self.deadline.clone());
             smt.assert(both);
             match smt.check() {
                 SatResult::Unsat => return Ok(cut),
@@ -341,7 +341,7 @@ impl<'a> Fixpoint<'a> {
     pub fn initial_holds(&self, kappa: TermId) -> Result<bool, Stop> {
         let s = self.store;
         let init = (self.c.init, self.a.init);
-        let mut smt = Smt::new(s, self.deadline);
+        let mut smt = Smt::new(s, self.deadline.clone());
         smt.assert(kappa);
         smt.assert(s.not(self.psi[&init]));
         match smt.check() {

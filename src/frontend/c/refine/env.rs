@@ -146,7 +146,7 @@ pub fn closure(store: &TermStore, side: &Side, deadline: Deadline) -> Option<Clo
         for s in &side.env {
             let rel = store.and(cand_mid.iter().zip(&alive).filter(|x| *x.1).map(|x| *x.0));
             let step = instance(store, s, &mid, &q);
-            let mut smt = Smt::new(store, deadline);
+            let mut smt = Smt::new(store, deadline.clone());
             smt.assert(rel);
             smt.assert(step);
             for k in 0..cand_q.len() {
@@ -189,7 +189,7 @@ pub fn recheck(store: &TermStore, side: &Side, c: &Closure, deadline: Deadline) 
         store.not(c.at(store, &a, &b)),
     ]);
     for t in [refl, step] {
-        let mut smt = Smt::new(store, deadline);
+        let mut smt = Smt::new(store, deadline.clone());
         smt.assert(t);
         match smt.check() {
             SatResult::Unsat => {}

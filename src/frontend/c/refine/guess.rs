@@ -167,7 +167,7 @@ fn env_filter(
     let mut alive = eqs;
     loop {
         let before = s.and([fp.iota, fp.psi[&pair], s.and(alive.iter().copied())]);
-        let mut smt = Smt::new(s, fp.deadline);
+        let mut smt = Smt::new(s, fp.deadline.clone());
         smt.assert(before);
         smt.assert(s.and(steps));
         smt.assert(iota_after);
@@ -331,7 +331,7 @@ fn sample(
     let s = fp.store;
     let mut rng = Rng::new(SEED);
     let mut out: BTreeMap<(LocId, LocId), BTreeSet<Vec<BigInt>>> = BTreeMap::new();
-    let mut smt = Smt::new(s, fp.deadline);
+    let mut smt = Smt::new(s, fp.deadline.clone());
     smt.assert(kappa);
     let all: Vec<VarId> = fp.c.vars.iter().chain(&fp.a.vars).map(|v| v.term).collect();
     let point = |env: &HashMap<VarId, Value>| -> Option<Vec<BigInt>> {
@@ -418,8 +418,8 @@ mod tests {
                 .expect("parses");
         let d = Deadline::none();
         let (ac, cc) = (
-            env::closure(&store, &a, d).expect("closes"),
-            env::closure(&store, &c, d).expect("closes"),
+            env::closure(&store, &a, d.clone()).expect("closes"),
+            env::closure(&store, &c, d.clone()).expect("closes"),
         );
         let over = EnvMode::Over {
             concrete: &cc,

@@ -249,8 +249,8 @@ pub fn refine(
     };
     // The yes run.
     let (Some(aclosure), Some(cclosure)) = (
-        env::closure(store, &a, deadline),
-        env::closure(store, &c, deadline),
+        env::closure(store, &a, deadline.clone()),
+        env::closure(store, &c, deadline.clone()),
     ) else {
         return Ok(Refinement::Unknown(RefineUnknown::Solver(
             "the environment's closure".to_owned(),
@@ -261,11 +261,11 @@ pub fn refine(
         abstract_: &aclosure,
     };
     if o.guess {
-        if let Some(found) = guessed(store, &c, &a, iota, kappa, &over, o, deadline) {
+        if let Some(found) = guessed(store, &c, &a, iota, kappa, &over, o, deadline.clone()) {
             return Ok(found);
         }
     }
-    let mut yes = Fixpoint::new(store, &c, &a, iota, o.depth, o.max_cuts, deadline);
+    let mut yes = Fixpoint::new(store, &c, &a, iota, o.depth, o.max_cuts, deadline.clone());
     match yes.run(&over, kappa) {
         Ok(()) => match yes.initial_holds(kappa) {
             Ok(true) => {
@@ -349,7 +349,7 @@ fn mismatch(fp: &Fixpoint, kappa: TermId) -> Refinement {
     let s = fp.store;
     let init = (fp.c.init, fp.a.init);
     for (cube, cause) in fp.cuts.get(&init).map(|v| v.as_slice()).unwrap_or(&[]) {
-        let mut smt = Smt::new(s, fp.deadline);
+        let mut smt = Smt::new(s, fp.deadline.clone());
         smt.assert(kappa);
         smt.assert(*cube);
         if smt.check() != SatResult::Sat {
@@ -391,14 +391,14 @@ fn recheck(fp: &Fixpoint, mode: &EnvMode, kappa: TermId) -> Result<(), String> {
         return Err("not a simulation of the yes run".to_owned());
     };
     for (side, cl, which) in [(fp.a, abstract_, "abstract"), (fp.c, concrete, "concrete")] {
-        match env::recheck(s, side, cl, fp.deadline) {
+        match env::recheck(s, side, cl, fp.deadline.clone()) {
             Some(true) => {}
             Some(false) => return Err(format!("the closure of the {which} environment")),
             None => return Err(format!("the closure of the {which} environment: no answer")),
         }
     }
     let valid = |t: TermId, what: &str| -> Result<(), String> {
-        let mut smt = Smt::new(s, fp.deadline);
+        let mut smt = Smt::new(s, fp.deadline.clone());
         smt.assert(t);
         match smt.check() {
             SatResult::Unsat => Ok(()),
