@@ -9,8 +9,9 @@ exactly those of a batch run: `--memory` bounds its resident set); Z3 runs as `z
 under an address-space limit (setrlimit) of the same number of MB, which is stricter (it counts
 reserved address space too), and the same wall-clock kill.
 
-Usage: scripts/bench_batch.py [--timeout 20] [--memory 8192] [--jobs 1] [--out bench-out/batch]
-                              [--expected TSV] [--skip-z3] [--summarize] [PATH...]
+Usage: scripts/bench_batch.py [--timeout 20] [--memory 8192] [--jobs 1] [--threads 1]
+                              [--out bench-out/batch] [--expected TSV] [--skip-z3] [--summarize]
+                              [PATH...]
 PATH defaults to ../shared/chc-bench/public (and --expected to its expected.tsv). Writes
 OUT/hornbeam.json, OUT/z3.json and OUT/report.html, and prints the summary per track and the
 median times on the files both solve; `--summarize` prints them again from OUT's files.
@@ -65,7 +66,8 @@ def hornbeam(path, args):
     """One `hornbeam batch FILE` run; its single record."""
     out = Path(args.out) / "tmp" / (str(abs(hash(str(path)))) + ".json")
     subprocess.run([args.bin, "batch", str(path), "--jobs", "1", "--timeout", str(args.timeout),
-                    "--memory", str(args.memory), "--engine", args.engine, "--json", str(out)],
+                    "--memory", str(args.memory), "--engine", args.engine, "--threads", str(args.threads),
+                    "--json", str(out)],
                    capture_output=True)
     try:
         rec = json.loads(out.read_text())["results"][0]
@@ -148,6 +150,8 @@ def main():
     ap.add_argument("--expected", default=None)
     ap.add_argument("--skip-z3", action="store_true")
     ap.add_argument("--engine", default="auto", help="hornbeam's engine (solve --engine)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="hornbeam's threads per file (batch --threads; 1 is batch's default)")
     ap.add_argument("--bin", default=str(HB),
                     help="hornbeam binary (a frozen copy keeps a long run safe from rebuilds)")
     ap.add_argument("--summarize", action="store_true",

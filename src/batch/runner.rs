@@ -210,6 +210,9 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     if options.deterministic {
         cmd.arg("--deterministic");
     }
+    if !is_program(file) {
+        cmd.arg("--threads").arg(options.threads.max(1).to_string());
+    }
     cmd
 }
 
@@ -457,6 +460,7 @@ mod tests {
             exe: PathBuf::from("hornbeam"),
             engine: Some("bmc".into()),
             deterministic: false,
+            threads: 1,
             shard: None,
         };
         let args = |f: &str| {
@@ -474,7 +478,7 @@ mod tests {
         );
         assert_eq!(
             args("a/f.smt2"),
-            "solve a/f.smt2 --timeout 7 --stats --engine bmc"
+            "solve a/f.smt2 --timeout 7 --stats --engine bmc --threads 1"
         );
     }
 

@@ -83,6 +83,10 @@ pub struct BatchArgs {
     /// answers do not depend on the machine's load, within the time limit).
     #[arg(long)]
     deterministic: bool,
+    /// Threads of each `.smt2` instance (as `solve --threads`): the instances already share
+    /// the cores, so one each unless told otherwise.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Solve only shard K of N (1 <= K <= N): the inputs at positions K-1, K-1+N, ... when
     /// ordered by the path given, then by the path relative to it.
     #[arg(long, value_name = "K/N")]
@@ -271,6 +275,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         exe,
         engine: Some(args.engine.to_string()),
         deterministic: args.deterministic,
+        threads: args.threads,
         shard: args.shard,
     };
     let stop = Arc::new(AtomicBool::new(false));

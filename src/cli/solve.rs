@@ -56,11 +56,12 @@ pub struct SolveArgs {
     /// clauses, inlining, dead arguments) that run by default.
     #[arg(long)]
     no_preprocess: bool,
-    /// Threads for a schedule of several engines (1: in sequence; 2: under `auto` the
+    /// Threads for a schedule of several engines (1: in sequence; 2 or more: under `auto` the
     /// invariant engines beside BMC and PDR, for a list every other engine on the second
-    /// thread; the first answer wins).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// thread; the first answer wins). Default: the machine's cores, but 1 under
+    /// `--deterministic`.
+    #[arg(long)]
+    threads: Option<usize>,
     /// For a schedule (`auto` or a list of engines): bound each engine by its work (BMC depth
     /// 20, 40 CEGAR refinements and 3000 SMT checks before PDR, 40 PDR frames) instead of a
     /// time slice, so that the answer does not depend on the machine's speed or load (within
@@ -117,7 +118,9 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         },
         forge: forgery(),
         deterministic: args.deterministic,
-        threads: args.threads,
+        threads: args
+            .threads
+            .unwrap_or_else(|| default_threads(args.deterministic)),
         ..SolveOptions::default()
     };
     let options = match options.timeout {
@@ -205,4 +208,13 @@ fn word(answer: &Answer, question: Question) -> &'static str {
         (Question::Query, Answer::Unsat(_)) => "sat",
         _ => answer.keyword(),
     }
+}
+
+/// `--threads` when not given: the machine's cores (two parts use two of them), one under
+/// `--deterministic` (its stats then list the phases in schedule order).
+fn default_threads(deterministic: bool) -> usize {
+    if deterministic {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }

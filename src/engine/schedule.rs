@@ -225,7 +225,7 @@ pub struct Entry {
     pub split: bool,
     /// It gets the candidate invariants earlier entries left (when they are over its system).
     pub seeded: bool,
-    /// Under `--threads 2`: the thread (0 or 1) that runs it.
+    /// Under `--threads 2`: the part (0, run on the caller's thread, or 1) that runs it.
     pub thread: usize,
 }
 
@@ -310,32 +310,37 @@ impl Default for Schedule {
         };
         let split = |e: Entry| Entry { split: true, ..e };
         let seeded = |e: Entry| Entry { seeded: true, ..e };
-        let second = |e: Entry| Entry { thread: 1, ..e };
+        // Under two threads: the invariant side (slicing, the samples, CEGAR) on the second
+        // thread; counterexamples and PDR on the first, which runs on the caller's thread and
+        // so starts at once (a BMC refutation of a few milliseconds does not wait for a thread).
+        let beside = |e: Entry| Entry { thread: 1, ..e };
         let cegar = |cap| Budget::Share { share: 0.8, cap };
         let probe = |ms| Budget::Probe(Duration::from_millis(ms));
         let entries = vec![
-            // Over the reals: a BMC pass, then PDR with all the time it takes.
-            second(reals(e(Bmc, Budget::Slice(secs(3))))),
-            second(reals(e(Pdr, Budget::Rest))),
+            // Over the reals: a BMC pass, then PDR with all the time it takes (on two threads
+            // PDR starts at once, beside the BMC pass).
+            beside(reals(e(Bmc, Budget::Slice(secs(3))))),
+            reals(e(Pdr, Budget::Rest)),
             // Quick tries first: shallow counterexamples and easy invariants answer within
             // a few milliseconds, and would otherwise wait behind the slower phases.
-            second(not_reals(e(Bmc, probe(50)))),
-            split(e(Slicing, Budget::Slice(secs(2)))),
-            second(seeded(not_reals(e(Pdr, probe(250))))),
-            split(seeded(not_reals(e(Cegar, probe(250))))),
-            split(seeded(e(Samples, Budget::Slice(secs(1))))),
-            second(not_reals(e(Bmc, Budget::Slice(secs(1))))),
+            not_reals(e(Bmc, probe(50))),
+            beside(split(e(Slicing, Budget::Slice(secs(2))))),
+            // On two threads, beside BMC's probe and on the thread of slicing's candidates.
+            beside(seeded(not_reals(e(Pdr, probe(250))))),
+            beside(split(seeded(not_reals(e(Cegar, probe(250)))))),
+            beside(split(seeded(e(Samples, Budget::Slice(secs(1)))))),
+            not_reals(e(Bmc, Budget::Slice(secs(1)))),
             // Capped when PDR follows it.
-            split(seeded(not_reals(e(Cegar, cegar(Some(secs(4))))))),
-            split(seeded(reals(e(Cegar, cegar(None))))),
-            second(seeded(not_reals(e(
+            beside(split(seeded(not_reals(e(Cegar, cegar(Some(secs(4)))))))),
+            beside(split(seeded(reals(e(Cegar, cegar(None)))))),
+            seeded(not_reals(e(
                 Pdr,
                 Budget::Share {
                     share: 1.0,
                     cap: None,
                 },
-            )))),
-            second(e(Bmc, Budget::Rest)),
+            ))),
+            e(Bmc, Budget::Rest),
         ];
         Schedule {
             entries,
@@ -489,9 +494,13 @@ mod tests {
     #[test]
     fn the_two_parts_together_are_the_schedule() {
         let s = Schedule::default();
-        let (a, b) = (s.part(0, 2), s.part(1, 2));
+        let (b, a) = (s.part(0, 2), s.part(1, 2));
         assert_eq!(a.entries.len() + b.entries.len(), s.entries.len());
-        assert!(a.entries.iter().all(|e| e.kind != EngineKind::Pdr));
+        // PDR's long run is beside CEGAR, not after it; only its probe runs on CEGAR's thread.
+        assert!(a
+            .entries
+            .iter()
+            .all(|e| e.kind != EngineKind::Pdr || matches!(e.budget, Budget::Probe(_))));
         assert!(b.entries.iter().all(|e| e.kind != EngineKind::Cegar));
         assert_eq!(s.part(0, 1).entries, s.entries);
     }

@@ -38,9 +38,10 @@ impl Interrupt {
         )
     }
 
-    /// Stops the check running on the registered thread, if any, and every later one until
-    /// Z3 resets the flag (a check then answers `unknown`); nothing once the thread has dropped
-    /// its guard.
+    /// Stops the check running on the registered thread, if any (it then answers `unknown`);
+    /// the thread's later checks run as usual (the test below), so work that must stop for good
+    /// also needs a flag it reads between checks (the deadline's [`Cancel`](crate::clock::Cancel)).
+    /// Nothing once the thread has dropped its guard.
     pub fn interrupt(&self) {
         let guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(RawContext(ctx)) = &*guard {
@@ -87,12 +88,17 @@ mod tests {
             let mut smt = Smt::new(&store, Deadline::none());
             smt.assert(f);
             let started = Instant::now();
-            (smt.check(), started.elapsed())
+            let stopped = (smt.check(), started.elapsed());
+            // The interrupt ends that check only: the thread's next check answers.
+            let mut next = Smt::new(&store, Deadline::none());
+            next.assert(store.ge(x, one));
+            (stopped, next.check())
         });
         let handle = rx.recv().unwrap();
         std::thread::sleep(Duration::from_millis(300));
         handle.interrupt();
-        let (answer, took) = worker.join().unwrap();
+        let ((answer, took), next) = worker.join().unwrap();
+        assert_eq!(next, SatResult::Sat);
         assert!(matches!(answer, SatResult::Unknown(_)), "{answer:?}");
         // It ran until the interrupt (Z3 does not give up on its own), and stopped soon after.
         assert!(took >= Duration::from_millis(200), "{took:?}");
