@@ -248,3 +248,30 @@ fn a_set_cancel_flag_stops_every_engine() {
         }
     }
 }
+
+/// A model found on another thread validates on the caller's: `term_head_args` once lost 3 of
+/// 30 two-thread runs to a witness failure, when the caller's own Z3 context, interrupted by
+/// the thread that answered, then rejected the (correct) model.
+#[test]
+fn a_model_from_another_thread_validates_on_the_callers() {
+    use hornbeam::engine::driver::{solve, SolveOptions};
+    use hornbeam::witness::{Answer, Reason};
+    let path = common::data_dir("sat").join("term_head_args.smt2");
+    let src = std::fs::read_to_string(&path).expect("readable");
+    for (engine, runs) in [("bmc,pdr", 30), ("auto", 10)] {
+        for _ in 0..runs {
+            let store = hornbeam::term::TermStore::new();
+            let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
+            let options = SolveOptions {
+                engine: engine.parse().expect("an engine list"),
+                threads: 2,
+                ..SolveOptions::default()
+            };
+            let answer = solve(&store, &system, &options).answer;
+            assert!(
+                !matches!(&answer, Answer::Unknown(Reason::WitnessFailed(_))),
+                "{engine}: {answer:?}"
+            );
+        }
+    }
+}

@@ -1,16 +1,22 @@
 //! The portfolio on several threads: each thread runs a part of the schedule (a [`Portfolio`] of
-//! the entries marked for it); the first part runs on the calling thread, on the system itself,
-//! each other part on its own thread, on its own copy of the system in its own term store and its
-//! own Z3 context. The first definite answer wins, and the other parts are stopped at once (their
-//! cancellation flag, read through their deadline, and an interrupt of the Z3 check they are in).
-//! No thread outlives the call.
+//! the entries marked for it) on its own copy of the system, in its own term store and its own Z3
+//! context; the first definite answer wins, and the other threads are stopped at once (their
+//! cancellation flag, read through their deadline, and an interrupt of the Z3 check they are
+//! in). No thread outlives the call.
+//!
+//! The calling thread runs no part: its Z3 context validates the answer afterwards, and a
+//! context that was interrupted is not trusted with that. (Tried: the first part on the calling
+//! thread, interrupted when the other answered, saves a thread start and a Z3 context, 10-15 ms
+//! on small files; the caller's validation then rejected a correct model in 3 of 30 runs of
+//! `tests/data/sat/term_head_args.smt2`, reported as a witness failure. Without the interrupt
+//! the caller could sit in a check of its own until the time limit.)
 //!
 //! Duty: move the system to the threads and the answers back (`term::transfer`), stop the
 //! losers, record each thread's phases. Must not: run an engine itself, or let an answer out
 //! unchecked (each part validates its own answers as the sequential portfolio does, and the
 //! driver validates the winner against the original system).
 
-use super::portfolio::Portfolio;
+use super::portfolio::{Board, Portfolio};
 use super::stats::ThreadRecord;
 use super::{Context, Stats};
 use crate::chc::System;
@@ -23,17 +29,21 @@ use std::sync::mpsc;
 /// The schedule split over `threads` threads by its entries'
 /// [`thread`](super::schedule::Entry::thread) (two parts for the default schedule: BMC's probe
 /// and slice, PDR and BMC again, beside slicing, PDR's probe, the samples and CEGAR seeded with
-/// what they found; over the reals PDR starts at once, beside the BMC pass). What a part needs of the other's results it does not get
-/// (the long PDR runs without the candidates the sequential schedule hands it); the last entry
-/// of each part gets all the time left.
+/// what they found; over the reals PDR starts at once, beside the BMC pass). The parts share a
+/// [`Board`]: the candidates slicing and the samples leave over the unsplit system seed a later
+/// seeded entry of the other part (the long PDR run) that found none of its own, as in the
+/// sequential schedule. The last entry of each part gets all the time left.
 pub fn parts(base: &Portfolio, threads: usize) -> Vec<Portfolio> {
     let n = threads.clamp(1, 2);
+    let board = Board::default();
     (0..n)
-        .map(|t| Portfolio::new(base.schedule.part(t, n)))
+        .map(|t| Portfolio {
+            board: Some(board.clone()),
+            ..Portfolio::new(base.schedule.part(t, n))
+        })
         .filter(|p| !p.schedule.entries.is_empty())
         .collect()
 }
-
 /// A thread's answer, in a form that crosses threads.
 enum Outcome {
     Sat(ExportedModel),
@@ -49,36 +59,29 @@ enum Message {
     Done(usize, &'static str, Box<Outcome>, Stats),
 }
 
-/// Runs `parts` on one thread each, the first on the calling thread (see the module header);
-/// returns the engine that answered (`"portfolio"` for `unknown`) and the answer, in the
-/// caller's store.
+/// Runs `parts` on one thread each (see the module header); returns the engine that
+/// answered (`"portfolio"` for `unknown`) and the answer, in the caller's store.
 pub fn run(
     parts: &[Portfolio],
     cx: &Context<'_>,
     system: &System,
     stats: &mut Stats,
 ) -> (&'static str, Answer) {
-    let Some((first, others)) = parts.split_first() else {
-        return ("portfolio", Answer::Unknown(Reason::Phases(Vec::new())));
-    };
-    // Set when a part answers; a child of the caller's flag, so that the caller's stops the
-    // parts too.
-    let stop = cx.deadline.cancel().map_or_else(Cancel::new, Cancel::child);
-    let deadline = cx.deadline.with_cancel(stop.clone());
     let exported = system.export(cx.store);
-    // The other threads stop the calling thread's checks when they answer.
-    let (caller, _registered) = Interrupt::here();
+    // Set when a thread answers; a child of the caller's flag, so that the caller's stops the
+    // threads too.
+    let stop = cx.deadline.cancel().map_or_else(Cancel::new, Cancel::child);
     let (tx, rx) = mpsc::channel::<Message>();
     let mut winner: Option<(&'static str, Answer)> = None;
     let mut reasons = Vec::new();
     let mut threads: Vec<Option<ThreadRecord>> = vec![None; parts.len()];
     std::thread::scope(|scope| {
-        for (k, part) in others.iter().enumerate() {
-            let (tx, exported, caller) = (tx.clone(), &exported, caller.clone());
-            let (deadline, stop) = (deadline.clone(), stop.clone());
+        for (i, part) in parts.iter().enumerate() {
+            let (tx, exported) = (tx.clone(), &exported);
+            let deadline = cx.deadline.with_cancel(stop.clone());
             // Deep terms recurse: the same stack as the command line's worker.
             let spawned = std::thread::Builder::new()
-                .name(format!("portfolio-{}", k + 1))
+                .name(format!("portfolio-{i}"))
                 .stack_size(512 << 20)
                 .spawn_scoped(scope, move || {
                     let (interrupt, _registered) = Interrupt::here();
@@ -101,32 +104,13 @@ pub fn run(
                             (engine, outcome)
                         }
                     };
-                    // A definite answer stops the calling thread at once: it reads no
-                    // messages while it runs its own part.
-                    if !matches!(outcome, Outcome::Unknown(_)) {
-                        stop.cancel();
-                        caller.interrupt();
-                    }
-                    let _ = tx.send(Message::Done(k + 1, engine, Box::new(outcome), sub));
+                    let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub));
                 });
             if let Err(e) = spawned {
                 reasons.push(Reason::Resource(format!("cannot start a thread: {e}")));
             }
         }
         drop(tx);
-        // The first part runs here, on the caller's own system and store: nothing to move,
-        // and the Z3 context it starts is the one the caller checks the answer with.
-        let mut sub = Stats::default();
-        let (engine, answer) =
-            first.run(&Context::new(cx.store, deadline.clone()), system, &mut sub);
-        threads[0] = Some(ThreadRecord { engine, stats: sub });
-        match answer {
-            Answer::Unknown(r) => reasons.push(r),
-            a => {
-                winner = Some((engine, a));
-                stop.cancel();
-            }
-        }
         let mut interrupts = Vec::new();
         let stop_all = |interrupts: &[Interrupt]| {
             stop.cancel();
@@ -134,9 +118,6 @@ pub fn run(
                 h.interrupt();
             }
         };
-        if winner.is_some() {
-            stop_all(&interrupts);
-        }
         for message in rx {
             match message {
                 Message::Started(h) => {

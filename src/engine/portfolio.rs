@@ -71,8 +71,10 @@ use super::stats::Phase;
 use super::{Candidates, Context, Engine, Stats};
 use crate::chc::System;
 use crate::clock::Deadline;
+use crate::term::TermStore;
 use crate::transform::BackTranslator;
-use crate::witness::{replay_derivation, Answer, Model, Reason};
+use crate::witness::{replay_derivation, Answer, ExportedModel, Model, Reason};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The portfolio engine: runs its [`Schedule`] (see the module header).
@@ -80,12 +82,45 @@ use std::time::{Duration, Instant};
 pub struct Portfolio {
     /// What runs, in what order, with what budget.
     pub schedule: Schedule,
+    /// Where the parts of a parallel schedule leave candidates for each other (`None`: this
+    /// portfolio runs alone).
+    pub board: Option<Board>,
+}
+
+/// The candidates one part of a parallel schedule leaves for the others: the latest
+/// candidate model over the system as given (not split), in a form that crosses threads
+/// (each part has its own store). The sequential schedule's hand-over from slicing and the
+/// samples to PDR, as a message.
+#[derive(Clone, Default)]
+pub struct Board(Arc<Mutex<Option<ExportedModel>>>);
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Board")
+    }
+}
+
+impl Board {
+    /// Leaves `model` (over `store`) in place of what was there.
+    fn post(&self, store: &TermStore, model: &Model) {
+        let exported = model.export(store);
+        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(exported);
+    }
+
+    /// The latest model left, moved into `store`.
+    fn read(&self, store: &TermStore) -> Option<Model> {
+        let guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        guard.as_ref()?.import(store).ok().map(|(m, _)| m)
+    }
 }
 
 impl Portfolio {
     /// The portfolio of a schedule.
     pub fn new(schedule: Schedule) -> Self {
-        Portfolio { schedule }
+        Portfolio {
+            schedule,
+            board: None,
+        }
     }
 
     /// The default schedule under work bounds ([`Schedule::deterministic`]).
@@ -146,10 +181,13 @@ impl Portfolio {
                     (Some((s, b)), true) => (s, Some(b.as_ref())),
                     _ => (system, None),
                 };
-            let seeds = found
-                .as_ref()
-                .filter(|f| entry.seeded && f.split == back.is_some())
-                .map(|f| f.model.clone());
+            let seeds = match (&found, &self.board) {
+                _ if !entry.seeded => None,
+                (Some(f), _) if f.split == back.is_some() => Some(f.model.clone()),
+                // What another part left, when this part found nothing of its own.
+                (None, Some(board)) if back.is_none() => board.read(store),
+                _ => None,
+            };
             let t = Instant::now();
             let slice = match (schedule.bounds, last) {
                 (Some(_), _) | (None, true) => None,
@@ -167,6 +205,9 @@ impl Portfolio {
                 .solve(&sub_cx, on, &mut sub);
             if let Some(model) = sub_cx.candidates.take_left() {
                 let split = back.is_some();
+                if let (Some(board), false) = (&self.board, split) {
+                    board.post(store, &model);
+                }
                 found = Some(Found { model, split });
             }
             let answer = checked(cx, system, lift(cx, back, answer));

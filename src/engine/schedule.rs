@@ -225,7 +225,7 @@ pub struct Entry {
     pub split: bool,
     /// It gets the candidate invariants earlier entries left (when they are over its system).
     pub seeded: bool,
-    /// Under `--threads 2`: the part (0, run on the caller's thread, or 1) that runs it.
+    /// Under `--threads 2`: the thread (0 or 1) that runs it.
     pub thread: usize,
 }
 
@@ -310,9 +310,8 @@ impl Default for Schedule {
         };
         let split = |e: Entry| Entry { split: true, ..e };
         let seeded = |e: Entry| Entry { seeded: true, ..e };
-        // Under two threads: the invariant side (slicing, the samples, CEGAR) on the second
-        // thread; counterexamples and PDR on the first, which runs on the caller's thread and
-        // so starts at once (a BMC refutation of a few milliseconds does not wait for a thread).
+        // Under two threads: counterexamples and PDR on one, the invariant side (slicing, the
+        // samples, CEGAR, PDR's probe with slicing's candidates) beside them.
         let beside = |e: Entry| Entry { thread: 1, ..e };
         let cegar = |cap| Budget::Share { share: 0.8, cap };
         let probe = |ms| Budget::Probe(Duration::from_millis(ms));
