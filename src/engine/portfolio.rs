@@ -130,8 +130,8 @@ impl Portfolio {
 }
 
 /// A deadline `slice` from now, but never past `outer`.
-fn sliced(outer: Deadline, slice: Option<Duration>) -> Deadline {
-    slice.map_or(outer.clone(), |s| outer.at_most(s))
+fn sliced(outer: &Deadline, slice: Option<Duration>) -> Deadline {
+    slice.map_or_else(|| outer.clone(), |s| outer.at_most(s))
 }
 
 /// The candidates found so far, and whether they are over the split system.
@@ -195,7 +195,7 @@ impl Portfolio {
             };
             let sub_cx = Context {
                 store,
-                deadline: sliced(cx.deadline.clone(), slice),
+                deadline: sliced(&cx.deadline, slice),
                 check_deadline: cx.check_deadline.clone(),
                 candidates: Candidates::given(seeds),
             };
