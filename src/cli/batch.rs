@@ -264,10 +264,7 @@ pub fn run(args: &BatchArgs) -> i32 {
     if timeout.is_zero() {
         return super::input_error("--timeout must be a positive number of seconds");
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = args.jobs.unwrap_or_else(super::cores).max(1);
     let options = BatchOptions {
         jobs,
         timeout,

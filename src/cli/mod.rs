@@ -347,3 +347,9 @@ pub(crate) fn run_printing(name: &str, job: impl FnOnce() -> i32 + Send + 'stati
         code: job(),
     })
 }
+
+/// The machine's cores (1 when the system does not say): the default of `batch --jobs` and of
+/// `solve --threads`.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -216,5 +216,5 @@ fn default_threads(deterministic: bool) -> usize {
     if deterministic {
         return 1;
     }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    super::cores()
 }

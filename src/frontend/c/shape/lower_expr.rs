@@ -114,6 +114,21 @@ impl Lower {
         Ok(())
     }
 
+    /// The pointer `e` stores into a place of struct type `t` (a field, or the field `*pp`
+    /// names): a fresh block for an allocation, else `e` as a pointer, which must not point to
+    /// another struct type.
+    pub(super) fn stored_pointer(&mut self, e: &Expr, t: usize) -> Result<Operand, String> {
+        if let Some(zeroed) = self.allocation(e, t)? {
+            let n = self.temp();
+            self.alloc(n, t, Storage::Heap, zeroed, e.span);
+            return Ok(Operand::Var(n));
+        }
+        match self.ptr(e)? {
+            (_, Some(et)) if et != t => Err("a pointer of another struct type".into()),
+            (value, _) => Ok(value),
+        }
+    }
+
     /// The value of a pointer expression: an operand (a temporary when needed) and its struct
     /// type (`None` for a null constant).
     pub(super) fn ptr(&mut self, e: &Expr) -> Result<(Operand, Option<usize>), String> {
@@ -282,20 +297,7 @@ impl Lower {
                 let (bv, bt) = self.base_var(b, *arrow)?;
                 match self.field(bt, f)? {
                     Some((i, ft)) => {
-                        let op = match self.allocation(rhs, ft)? {
-                            Some(zeroed) => {
-                                let t = self.temp();
-                                self.alloc(t, ft, Storage::Heap, zeroed, rhs.span);
-                                Operand::Var(t)
-                            }
-                            None => {
-                                let (op, ot) = self.ptr(rhs)?;
-                                if ot.is_some_and(|ot| ot != ft) {
-                                    return Err("a pointer of another struct type".into());
-                                }
-                                op
-                            }
-                        };
+                        let op = self.stored_pointer(rhs, ft)?;
                         self.edge(Op::Store(bv, i, op), span);
                         Ok(())
                     }

@@ -18,7 +18,7 @@
 
 use super::super::ast::{Expr, ExprKind, Span, UnOp};
 use super::lower::{Lower, Name};
-use super::pir::{Cmp, Int, IntVal, Op, Operand, Storage, Var};
+use super::pir::{Cmp, Int, IntVal, Op, Operand, Var};
 
 impl Lower {
     /// The declaration of the pointer-to-field variable `name`, pointing to fields that
@@ -189,17 +189,7 @@ impl Lower {
         e: &Expr,
         span: Span,
     ) -> Result<(), String> {
-        let value = match self.allocation(e, t)? {
-            Some(zeroed) => {
-                let n = self.temp();
-                self.alloc(n, t, Storage::Heap, zeroed, e.span);
-                Operand::Var(n)
-            }
-            None => match self.ptr(e)? {
-                (_, Some(et)) if et != t => return Err("a pointer of another struct type".into()),
-                (value, _) => value,
-            },
-        };
+        let value = self.stored_pointer(e, t)?;
         self.branch_on_tag(tag, t, span, |case| match case {
             Case::Field(i) => Op::Store(v, i, value),
             Case::Var(w) => Op::Set(w, value),
