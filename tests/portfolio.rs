@@ -163,6 +163,17 @@ fn sampled_states_give_the_quadratic_invariant() {
 }
 
 #[test]
+fn sampled_states_give_the_shape_invariant() {
+    // rotate_singleton.smt2 needs `is-cons l ∧ is-nil (tl l) → r = l`: a fact about the shape
+    // of a list that only the samples' shape candidates state.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/sat/rotate_singleton.smt2");
+    let (answer, stats) = solve_auto(&path);
+    assert_eq!(answer, "sat", "{stats}");
+    assert_eq!(stats["engine"], "samples", "{stats}");
+}
+
+#[test]
 fn the_deterministic_schedule_answers_alike_twice() {
     for folder in ["sat", "unsat"] {
         for file in common::corpus(folder) {

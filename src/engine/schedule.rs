@@ -209,6 +209,35 @@ pub enum When {
     OverReals,
     /// The others.
     NotOverReals,
+    /// Systems with a datatype-valued predicate argument (lists, trees).
+    Datatypes,
+    /// The others.
+    NoDatatypes,
+}
+
+/// What the entries of a schedule are chosen by: the sorts of a system's predicate arguments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// Some predicate has a real-valued argument (transition systems over clocks and rates,
+    /// as in the LRA-TS track).
+    pub over_reals: bool,
+    /// Some predicate has a datatype-valued argument.
+    pub datatypes: bool,
+}
+
+impl Traits {
+    /// The traits of `system`.
+    pub fn of(system: &crate::chc::System) -> Self {
+        let has = |f: &dyn Fn(&crate::term::Sort) -> bool| {
+            system
+                .pred_ids()
+                .any(|p| system.pred(p).sorts.iter().any(f))
+        };
+        Traits {
+            over_reals: has(&|s| *s == crate::term::Sort::Real),
+            datatypes: has(&|s| matches!(s, crate::term::Sort::Datatype(_))),
+        }
+    }
 }
 
 /// One step of a schedule.
@@ -308,6 +337,14 @@ impl Default for Schedule {
             when: When::NotOverReals,
             ..e
         };
+        let datatypes = |e: Entry| Entry {
+            when: When::Datatypes,
+            ..e
+        };
+        let no_datatypes = |e: Entry| Entry {
+            when: When::NoDatatypes,
+            ..e
+        };
         let split = |e: Entry| Entry { split: true, ..e };
         let seeded = |e: Entry| Entry { seeded: true, ..e };
         // Under two threads: counterexamples and PDR on one, the invariant side (slicing, the
@@ -327,7 +364,13 @@ impl Default for Schedule {
             // On two threads, beside BMC's probe and on the thread of slicing's candidates.
             beside(seeded(not_reals(e(Pdr, probe(250))))),
             beside(split(seeded(not_reals(e(Cegar, probe(250)))))),
-            beside(split(seeded(e(Samples, Budget::Slice(secs(1)))))),
+            beside(split(seeded(no_datatypes(e(
+                Samples,
+                Budget::Slice(secs(1)),
+            ))))),
+            // Over datatypes the samples' shape facts are the invariants the other engines
+            // do not find, and their filter needs the time (see the portfolio's header).
+            beside(split(seeded(datatypes(e(Samples, Budget::Slice(secs(6))))))),
             not_reals(e(Bmc, Budget::Slice(secs(1)))),
             // Capped when PDR follows it.
             beside(split(seeded(not_reals(e(Cegar, cegar(Some(secs(4)))))))),
@@ -412,17 +455,19 @@ impl Schedule {
         }
     }
 
-    /// The entries that run on a system (over the reals or not), in order. Under work bounds
-    /// the probes do not run: they only save time, and a probe's work bound (PDR's frames)
-    /// need not be quick.
-    pub fn entries_for(&self, over_reals: bool) -> Vec<&Entry> {
+    /// The entries that run on a system of these traits, in order. Under work bounds the
+    /// probes do not run: they only save time, and a probe's work bound (PDR's frames) need
+    /// not be quick.
+    pub fn entries_for(&self, traits: Traits) -> Vec<&Entry> {
         self.entries
             .iter()
             .filter(|e| self.bounds.is_none() || !matches!(e.budget, Budget::Probe(_)))
             .filter(|e| match e.when {
                 When::Always => true,
-                When::OverReals => over_reals,
-                When::NotOverReals => !over_reals,
+                When::OverReals => traits.over_reals,
+                When::NotOverReals => !traits.over_reals,
+                When::Datatypes => traits.datatypes,
+                When::NoDatatypes => !traits.datatypes,
             })
             .collect()
     }
@@ -507,11 +552,11 @@ mod tests {
     #[test]
     fn probes_run_first_and_not_under_work_bounds() {
         let s = Schedule::default();
-        let first = s.entries_for(false)[0];
+        let first = s.entries_for(Traits::default())[0];
         assert_eq!(first.kind, EngineKind::Bmc);
         assert!(matches!(first.budget, Budget::Probe(_)));
         let bounded = Schedule::deterministic();
-        let entries = bounded.entries_for(false);
+        let entries = bounded.entries_for(Traits::default());
         assert!(entries
             .iter()
             .all(|e| !matches!(e.budget, Budget::Probe(_))));

@@ -1,8 +1,9 @@
 //! Data-driven candidate invariants: concrete reachable states of each predicate ([`sample`]),
 //! the linear equalities, bounds, orderings and difference bounds that hold on all of them
 //! ([`mod@candidates`], with [`hull`]), filtered to an inductive subset ([`houdini`]); then, in
-//! stages on top of that subset, bounds at program constants the samples never reach,
-//! congruences (`x mod 2 = 0`) and degree-2 equalities.
+//! stages on top of that subset, bounds at program constants the samples never reach, shape
+//! facts over datatype arguments ([`shapes`]: `is-nil x → z = y`), congruences (`x mod 2 = 0`)
+//! and degree-2 equalities. A predicate no sample reached gets `false` as its candidate.
 //!
 //! Duty: find a model whose interpretations are inductive (relative to the facts and every
 //! non-query clause) and often contain the affine equalities (`sn = 2 i - 2`) that
@@ -17,6 +18,7 @@ pub mod candidates;
 pub mod houdini;
 pub mod hull;
 pub mod sample;
+pub mod shapes;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
@@ -45,6 +47,9 @@ pub struct SamplesStats {
     /// Bounds at program constants added.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub constant_candidates: Option<u64>,
+    /// Shape facts over datatype arguments added.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape_candidates: Option<u64>,
     /// Congruences added.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modular_candidates: Option<u64>,
@@ -134,9 +139,13 @@ impl Samples {
         };
         for p in system.pred_ids() {
             let params = system.fresh_params(store, p);
-            lemmas
-                .lemmas
-                .push(candidates(store, &params, &states[p.0 as usize]));
+            let sampled = &states[p.0 as usize];
+            // A predicate no sample reached may be unreachable: `false` is its candidate.
+            let mut cands = candidates(store, &params, sampled);
+            if sampled.is_empty() {
+                cands.push(store.ff());
+            }
+            lemmas.lemmas.push(cands);
             lemmas.params.push(params);
         }
         stats.candidates = Some(count(&lemmas.lemmas));
@@ -146,40 +155,59 @@ impl Samples {
             return Err("samples: timeout in the Houdini filter".into());
         }
         stats.lemmas = Some(count(&lemmas.lemmas));
-        // Stronger candidates on top of the inductive ones, each stage with half the time
-        // left (the last with all of it); a stage that fails leaves the lemmas as they were.
+        // Stronger candidates on top of the inductive ones, stage by stage: bounds at program
+        // constants, shape facts over datatype arguments, congruences, degree-2 equalities.
+        // Each stage that has candidates gets an equal share of the time left among those
+        // still to come (the last all of it; a stage that finishes early leaves its time to
+        // the next); a stage that fails leaves the lemmas as they were.
         let params = lemmas.params.clone();
         let per_pred = |f: &dyn Fn(usize) -> Vec<TermId>| -> Vec<Vec<TermId>> {
             (0..params.len()).map(f).collect()
         };
         let consts = constants(store, system);
-        let bounds = per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts));
-        let (added, checks) = lemmas.strengthen(
-            store,
-            system,
-            bounds,
-            half_of_remaining(cx.deadline.clone()),
-        );
-        stats.constant_candidates = Some(added);
-        stats.add_houdini(checks);
-        let linear = to_model(store, system, &lemmas);
-        let modular = per_pred(&|i| modular(store, &params[i], &states[i]));
-        let (added, checks) = lemmas.strengthen(
-            store,
-            system,
-            modular,
-            half_of_remaining(cx.deadline.clone()),
-        );
-        stats.modular_candidates = Some(added);
-        stats.add_houdini(checks);
-        let quad = per_pred(&|i| quadratic(store, &params[i], &states[i]));
-        let (added, checks) = lemmas.strengthen(store, system, quad, cx.deadline.clone());
-        stats.quadratic_candidates = Some(added);
-        stats.add_houdini(checks);
+        type Counter = fn(&mut SamplesStats) -> &mut Option<u64>;
+        let stages: [(Vec<Vec<TermId>>, Counter); 4] = [
+            (
+                per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts)),
+                |s| &mut s.constant_candidates,
+            ),
+            (
+                per_pred(&|i| shapes::shapes(store, &params[i], &states[i])),
+                |s| &mut s.shape_candidates,
+            ),
+            (per_pred(&|i| modular(store, &params[i], &states[i])), |s| {
+                &mut s.modular_candidates
+            }),
+            (
+                per_pred(&|i| quadratic(store, &params[i], &states[i])),
+                |s| &mut s.quadratic_candidates,
+            ),
+        ];
+        let has = |extra: &[Vec<TermId>]| extra.iter().any(|e| !e.is_empty());
+        let mut left = stages.iter().filter(|(e, _)| has(e)).count();
+        let mut linear = None;
+        for (k, (extra, counter)) in stages.into_iter().enumerate() {
+            if k == 1 {
+                // The engines that take these lemmas as seeds work in linear arithmetic.
+                linear = Some(to_model(store, system, &lemmas));
+            }
+            if !has(&extra) {
+                // Absent from the stats only where it could never apply (no datatype).
+                if k != 1 {
+                    *counter(stats) = Some(0);
+                }
+                continue;
+            }
+            let deadline = share_of_remaining(cx.deadline.clone(), left);
+            left -= 1;
+            let (added, checks) = lemmas.strengthen(store, system, extra, deadline);
+            *counter(stats) = Some(added);
+            stats.add_houdini(checks);
+        }
         stats.all_lemmas = Some(count(&lemmas.lemmas));
         Ok(Found {
             model: to_model(store, system, &lemmas),
-            linear,
+            linear: linear.expect("the stages ran"),
         })
     }
 }
@@ -213,11 +241,11 @@ impl Engine for Samples {
     }
 }
 
-/// A deadline half-way between now and `d` (`d` itself when it has no limit).
-fn half_of_remaining(d: crate::clock::Deadline) -> crate::clock::Deadline {
+/// A deadline `1/n` of the way from now to `d` (`d` itself when it has no limit or `n <= 1`).
+fn share_of_remaining(d: crate::clock::Deadline, n: usize) -> crate::clock::Deadline {
     match d.remaining() {
-        Some(r) => d.at_most(r / 2),
-        None => d,
+        Some(r) if n > 1 => d.at_most(r / n as u32),
+        _ => d,
     }
 }
 

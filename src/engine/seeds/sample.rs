@@ -24,6 +24,8 @@ const CHECK_CAP: Duration = Duration::from_millis(50);
 /// Most assumption sets tried (each dropping the previous unsat core, which often names a
 /// single determined variable) before solving without any.
 const RETRIES: usize = 16;
+/// Most constructors nested in a random value for an unconstrained datatype variable.
+const VALUE_DEPTH: usize = 4;
 
 /// A small deterministic pseudo-random generator (xorshift64*).
 pub struct Rng(u64);
@@ -53,6 +55,35 @@ impl Rng {
             0..=5 => self.below(13) as i64 - 2,
             6..=8 => self.below(71) as i64 - 20,
             _ => self.below(2001) as i64 - 1000,
+        }
+    }
+}
+
+impl Rng {
+    /// A random value of `sort` at most `depth` constructors deep (below that, the sort's
+    /// smallest value), with small numbers in its fields: an unconstrained list is sometimes
+    /// empty, sometimes a few elements long. `None` for arrays and for a datatype without a
+    /// finite value.
+    fn value(&mut self, store: &TermStore, sort: &Sort, depth: usize) -> Option<Value> {
+        match sort {
+            Sort::Int => Some(Value::Int(self.small().into())),
+            Sort::Real => Some(Value::Real(num_rational::BigRational::from_integer(
+                self.small().into(),
+            ))),
+            Sort::Bool => Some(Value::Bool(self.below(2) == 1)),
+            Sort::Array(..) => None,
+            Sort::Datatype(_) if depth == 0 => store.default_value(sort),
+            Sort::Datatype(d) => {
+                let ctors = store.datatype(d.id).ctors;
+                let c = ctors[self.below(ctors.len())];
+                let decl = store.ctor(c);
+                let fields = decl
+                    .fields
+                    .iter()
+                    .map(|(_, s)| self.value(store, s, depth - 1))
+                    .collect::<Option<Vec<Value>>>()?;
+                Some(Value::Ctor(c, decl.name.clone(), fields))
+            }
         }
     }
 }
@@ -148,10 +179,14 @@ fn step(
     }
     let mut assumptions: Vec<TermId> = free
         .iter()
-        .filter(|v| matches!(store.var_sort(**v), Sort::Int | Sort::Real))
-        .map(|v| {
+        .filter_map(|v| {
             let s = store.var_sort(*v);
-            store.eq(store.var(*v), store.numeral(rng.small(), &s))
+            let value = match &s {
+                Sort::Int | Sort::Real => store.numeral(rng.small(), &s),
+                Sort::Datatype(_) => store.value_term(&rng.value(store, &s, VALUE_DEPTH)?, &s),
+                _ => return None,
+            };
+            Some(store.eq(store.var(*v), value))
         })
         .collect();
     let mut result = None;
