@@ -111,6 +111,8 @@ pub fn run(
             }
         }
         drop(tx);
+        // This thread validates the answer: its Z3 context is made while the parts run.
+        crate::smt::warm_up();
         let mut interrupts = Vec::new();
         let stop_all = |interrupts: &[Interrupt]| {
             stop.cancel();

@@ -217,6 +217,10 @@ pub fn validate_model(
         _ => deadline.clone(),
     };
     let mut deferred = Vec::new();
+    // Without quantifiers every clause has the same deadline: one solver for all of them, a
+    // scope each (a fresh Z3 solver, and datatype declarations translated again, cost more
+    // than most of these checks).
+    let mut shared = (!quantified).then(|| Smt::new(store, deadline.clone()));
     for (cid, _) in system.clauses() {
         let (premise, head) = clause_query(store, system, model, cid);
         if store.has_quantifier(head) {
@@ -226,7 +230,11 @@ pub fn validate_model(
                 SatResult::Unknown(_) => {}
             }
         }
-        match check_clause(store, premise, head, first_try()) {
+        let result = match &mut shared {
+            Some(smt) => check_in_scope(smt, premise, head),
+            None => check_clause(store, premise, head, first_try()),
+        };
+        match result {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(store, cid, premise, head, deadline),
             SatResult::Unknown(r) if !quantified || deadline.expired() => {
@@ -283,23 +291,34 @@ fn invalid(
 /// conjunctions of hundreds of lemmas, whose negation as one disjunction the solver splits on
 /// far more slowly than it refutes each lemma (LRA-TS `approx.5`: validation over 4 s at once).
 fn check_clause(store: &TermStore, premise: TermId, head: TermId, deadline: Deadline) -> SatResult {
-    let mut smt = Smt::new(store, deadline);
+    check_in_scope(&mut Smt::new(store, deadline), premise, head)
+}
+
+/// [`check_clause`] in a scope of `smt`, which is left as it was.
+fn check_in_scope(smt: &mut Smt<'_>, premise: TermId, head: TermId) -> SatResult {
+    let store = smt.store();
     let parts = store.conjuncts(head);
-    if parts.len() < 2 {
+    smt.push();
+    let result = if parts.len() < 2 {
         smt.assert(store.and([premise, store.not(head)]));
-        return smt.check();
-    }
-    smt.assert(premise);
-    for c in parts {
-        smt.push();
-        smt.assert(store.not(c));
-        let r = smt.check();
-        smt.pop(1);
-        if r != SatResult::Unsat {
-            return r;
+        smt.check()
+    } else {
+        smt.assert(premise);
+        let mut result = SatResult::Unsat;
+        for c in parts {
+            smt.push();
+            smt.assert(store.not(c));
+            let r = smt.check();
+            smt.pop(1);
+            if r != SatResult::Unsat {
+                result = r;
+                break;
+            }
         }
-    }
-    SatResult::Unsat
+        result
+    };
+    smt.pop(1);
+    result
 }
 
 /// The premise `φ ∧ M(body)` of clause `cid` under `model`, and its head `M(head)` (`false`
