@@ -231,10 +231,14 @@ impl Smt<'_> {
         let body = self.tr.bool(t);
         let consts: Vec<Dynamic> = eliminate.iter().map(|&v| self.tr.var(v)).collect();
         let refs: Vec<&dyn z3::ast::Ast> = consts.iter().map(|d| d as &dyn z3::ast::Ast).collect();
-        // The wrapper unwraps a null result (a Z3 error): treat that as "no projection".
-        let projected = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            QuantifierElimination::model_project(model, &refs, &body)
-        }));
+        // The wrapper unwraps a null result (a Z3 error, such as the one an interrupt from
+        // another thread causes): treat that as "no projection", and do not call Z3 at all
+        // once this solver's deadline has passed or its caller has cancelled it.
+        let projected = if self.deadline.expired() {
+            Err(())
+        } else {
+            caught(|| QuantifierElimination::model_project(model, &refs, &body))
+        };
         let store = self.tr.store;
         let mut memo = HashMap::new();
         let back = projected
@@ -260,6 +264,26 @@ impl Smt<'_> {
         }
         Some(store.substitute(back, &map))
     }
+}
+
+thread_local! {
+    /// Set while this thread is in a z3-crate call whose panic is caught ([`caught`]).
+    static IN_CAUGHT_CALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs a z3-crate call that panics on a Z3 error (the crate unwraps null results), with the
+/// panic caught: `Err` then. Must only wrap calls whose failure the caller handles.
+fn caught<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
+    IN_CAUGHT_CALL.with(|c| c.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| ());
+    IN_CAUGHT_CALL.with(|c| c.set(false));
+    result
+}
+
+/// Whether this thread is inside a call whose panic is caught and handled (a Z3 error the
+/// z3 crate turns into a panic): a process's panic hook should not report it.
+pub fn in_caught_call() -> bool {
+    IN_CAUGHT_CALL.with(|c| c.get())
 }
 
 /// Converts a ground Z3 value (as produced by model evaluation) into a [`Value`].
