@@ -134,7 +134,7 @@ pub struct BatchOptions {
     pub engine: Option<String>,
     /// Each `solve` or `verify` gets `--deterministic` (work bounds instead of time slices).
     pub deterministic: bool,
-    /// Each `solve` gets `--threads` this (the instances already share the cores: 1 unless
+    /// Each `solve` and `verify` gets `--threads` this (the instances already share the cores: 1 unless
     /// told otherwise).
     pub threads: usize,
     /// The part of the inputs being run, recorded in the [`Run`] (the caller selects the

@@ -210,9 +210,7 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     if options.deterministic {
         cmd.arg("--deterministic");
     }
-    if !is_program(file) {
-        cmd.arg("--threads").arg(options.threads.max(1).to_string());
-    }
+    cmd.arg("--threads").arg(options.threads.max(1).to_string());
     cmd
 }
 
@@ -470,11 +468,11 @@ mod tests {
         };
         assert_eq!(
             args("a/p.c"),
-            "verify a/p.c --timeout 7 --stats --engine bmc"
+            "verify a/p.c --timeout 7 --stats --engine bmc --threads 1"
         );
         assert_eq!(
             args("a/p.i"),
-            "verify a/p.i --timeout 7 --stats --engine bmc"
+            "verify a/p.i --timeout 7 --stats --engine bmc --threads 1"
         );
         assert_eq!(
             args("a/f.smt2"),

@@ -83,7 +83,7 @@ pub struct BatchArgs {
     /// answers do not depend on the machine's load, within the time limit).
     #[arg(long)]
     deterministic: bool,
-    /// Threads of each `.smt2` instance (as `solve --threads`): the instances already share
+    /// Threads of each instance (as `solve --threads` and `verify --threads`): the instances already share
     /// the cores, so one each unless told otherwise.
     #[arg(long, default_value_t = 1)]
     threads: usize,

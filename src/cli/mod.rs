@@ -349,7 +349,16 @@ pub(crate) fn run_printing(name: &str, job: impl FnOnce() -> i32 + Send + 'stati
 }
 
 /// The machine's cores (1 when the system does not say): the default of `batch --jobs` and of
-/// `solve --threads`.
+/// `solve --threads` and `verify --threads`.
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--threads` of `solve` and `verify` when not given: the machine's cores (two parts use two
+/// of them), one under `--deterministic` (its stats then list the phases in schedule order).
+fn default_threads(deterministic: bool) -> usize {
+    if deterministic {
+        return 1;
+    }
+    cores()
 }

@@ -120,7 +120,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         deterministic: args.deterministic,
         threads: args
             .threads
-            .unwrap_or_else(|| default_threads(args.deterministic)),
+            .unwrap_or_else(|| super::default_threads(args.deterministic)),
         ..SolveOptions::default()
     };
     let options = match options.timeout {
@@ -208,13 +208,4 @@ fn word(answer: &Answer, question: Question) -> &'static str {
         (Question::Query, Answer::Unsat(_)) => "sat",
         _ => answer.keyword(),
     }
-}
-
-/// `--threads` when not given: the machine's cores (two parts use two of them), one under
-/// `--deterministic` (its stats then list the phases in schedule order).
-fn default_threads(deterministic: bool) -> usize {
-    if deterministic {
-        return 1;
-    }
-    super::cores()
 }

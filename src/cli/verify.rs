@@ -55,6 +55,10 @@ pub struct VerifyArgs {
     /// concrete test runs stay bounded by time; `--no-testing` skips them).
     #[arg(long)]
     deterministic: bool,
+    /// Threads for the engines, as `solve --threads` (default: the machine's cores, but 1 under
+    /// `--deterministic`).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Skip the concrete test runs (interpreter with chosen nondet values) made before solving.
     #[arg(long)]
     no_testing: bool,
@@ -159,6 +163,9 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         data_model: args.data_model,
         engine: args.engine.clone(),
         deterministic: args.deterministic,
+        threads: args
+            .threads
+            .unwrap_or_else(|| super::default_threads(args.deterministic)),
         timeout: limit,
         validation_limit: match limit {
             Some(_) => VALIDATION,

@@ -41,6 +41,8 @@ pub struct VerifyOptions {
     pub engine: Selection,
     /// Work bounds instead of time slices for the engines ([`SolveOptions::deterministic`]).
     pub deterministic: bool,
+    /// Threads for a schedule of several engines ([`SolveOptions::threads`]).
+    pub threads: usize,
     /// Time limit for the concrete runs and the engine (`None`: none).
     pub timeout: Option<Duration>,
     /// Time beyond `timeout` for translating the answer back and validating it.
@@ -62,6 +64,7 @@ impl Default for VerifyOptions {
             data_model: DataModel::Ilp32,
             engine: Selection::Auto,
             deterministic: false,
+            threads: 1,
             timeout: None,
             validation_limit: SolveOptions::default().validation_limit,
             testing: true,
@@ -392,6 +395,7 @@ fn solve(
     let solve_options = SolveOptions {
         engine,
         deterministic: options.deterministic,
+        threads: options.threads,
         timeout,
         validation_limit: options.validation_limit,
         forge: options.forge,
@@ -425,6 +429,7 @@ fn solve_rely(
         let solve_options = SolveOptions {
             engine: engine.clone(),
             deterministic: options.deterministic,
+            threads: options.threads,
             timeout,
             validation_limit: options.validation_limit,
             forge: options.forge,
