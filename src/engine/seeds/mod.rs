@@ -183,17 +183,19 @@ impl Samples {
                 |s| &mut s.quadratic_candidates,
             ),
         ];
+        // The shape stage is the first whose lemmas are not linear arithmetic (the engines
+        // that take the lemmas as seeds work in it), and the one stage absent from the stats
+        // where it cannot apply (no datatype argument).
+        const SHAPES: usize = 1;
         let has = |extra: &[Vec<TermId>]| extra.iter().any(|e| !e.is_empty());
         let mut left = stages.iter().filter(|(e, _)| has(e)).count();
         let mut linear = None;
         for (k, (extra, counter)) in stages.into_iter().enumerate() {
-            if k == 1 {
-                // The engines that take these lemmas as seeds work in linear arithmetic.
+            if k == SHAPES {
                 linear = Some(to_model(store, system, &lemmas));
             }
             if !has(&extra) {
-                // Absent from the stats only where it could never apply (no datatype).
-                if k != 1 {
+                if k != SHAPES {
                     *counter(stats) = Some(0);
                 }
                 continue;
