@@ -329,22 +329,9 @@ impl Default for Schedule {
         use EngineKind::*;
         let secs = Duration::from_secs;
         let e = Entry::new;
-        let reals = |e: Entry| Entry {
-            when: When::OverReals,
-            ..e
-        };
-        let not_reals = |e: Entry| Entry {
-            when: When::NotOverReals,
-            ..e
-        };
-        let datatypes = |e: Entry| Entry {
-            when: When::Datatypes,
-            ..e
-        };
-        let no_datatypes = |e: Entry| Entry {
-            when: When::NoDatatypes,
-            ..e
-        };
+        let only = |when: When| move |e: Entry| Entry { when, ..e };
+        let (reals, not_reals) = (only(When::OverReals), only(When::NotOverReals));
+        let (datatypes, no_datatypes) = (only(When::Datatypes), only(When::NoDatatypes));
         let split = |e: Entry| Entry { split: true, ..e };
         let seeded = |e: Entry| Entry { seeded: true, ..e };
         // Under two threads: counterexamples and PDR on one, the invariant side (slicing, the

@@ -57,9 +57,7 @@ impl Rng {
             _ => self.below(2001) as i64 - 1000,
         }
     }
-}
 
-impl Rng {
     /// A random value of `sort` at most `depth` constructors deep (below that, the sort's
     /// smallest value), with small numbers in its fields: an unconstrained list is sometimes
     /// empty, sometimes a few elements long. `None` for arrays and for a datatype without a
@@ -181,12 +179,11 @@ fn step(
         .iter()
         .filter_map(|v| {
             let s = store.var_sort(*v);
-            let value = match &s {
-                Sort::Int | Sort::Real => store.numeral(rng.small(), &s),
-                Sort::Datatype(_) => store.value_term(&rng.value(store, &s, VALUE_DEPTH)?, &s),
-                _ => return None,
-            };
-            Some(store.eq(store.var(*v), value))
+            if !matches!(s, Sort::Int | Sort::Real | Sort::Datatype(_)) {
+                return None;
+            }
+            let value = rng.value(store, &s, VALUE_DEPTH)?;
+            Some(store.eq(store.var(*v), store.value_term(&value, &s)))
         })
         .collect();
     let mut result = None;
