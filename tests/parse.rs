@@ -389,7 +389,7 @@ fn error_messages() {
         parse_model("(model (declare-fun x () Int))")
             .unwrap_err()
             .message,
-        "unexpected `declare-fun`, expected `define-fun`"
+        "unexpected `declare-fun`, expected `define-fun` or `define-fun-rec`"
     );
     assert_eq!(
         parse_model("(model) (define-fun y () Int 1)")

@@ -297,6 +297,48 @@ fn the_empty_model_is_invalid() {
     }
 }
 
+/// The size function of `L` in `append_lengths.smt2`, as Hornbeam prints it.
+const SIZE_OF_L: &str =
+    "(define-fun-rec size!L ((x L)) Int (ite ((_ is nil) x) 0 (+ (size!L (tl x)) 1)))";
+
+#[test]
+fn models_over_sizes_read_back_and_validate() {
+    let good = format!(
+        "{SIZE_OF_L}\n\
+         (define-fun app ((a L) (b L) (c L)) Bool (= (size!L c) (+ (size!L a) (size!L b))))\n\
+         (define-fun len ((l L) (n Int)) Bool (= n (size!L l)))\n"
+    );
+    assert_eq!(check_model("append_lengths", &good), ModelCheck::Valid);
+    // The same shape of model with a wrong invariant is refuted.
+    let wrong = good.replace("(+ (size!L a) (size!L b))", "(size!L a)");
+    assert!(matches!(
+        check_model("append_lengths", &wrong),
+        ModelCheck::Invalid { .. }
+    ));
+}
+
+#[test]
+fn a_size_function_that_is_not_the_size_is_refused() {
+    let store = TermStore::new();
+    let system = load(&store, &data("sat/append_lengths.smt2"));
+    let forged =
+        "(define-fun-rec size!L ((x L)) Int (ite ((_ is nil) x) 0 (+ (size!L (tl x)) 2)))\n\
+                  (define-fun len ((l L) (n Int)) Bool (= n (size!L l)))";
+    let e = read_model(&store, &system, forged).unwrap_err();
+    assert!(
+        e.to_string().contains("not the size function"),
+        "{}",
+        e.render("model", forged)
+    );
+    let other = "(define-fun-rec f ((x L)) Int 0)";
+    let e = read_model(&store, &system, other).unwrap_err();
+    assert!(
+        e.to_string().contains("only the size functions"),
+        "{}",
+        e.render("model", other)
+    );
+}
+
 fn unsat_files() -> Vec<PathBuf> {
     common::corpus("unsat")
 }

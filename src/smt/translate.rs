@@ -17,6 +17,11 @@ use z3::{DatatypeAccessor, DatatypeBuilder, DeclKind, FuncDecl};
 #[error("cannot translate Z3 term back: {0}")]
 pub struct BackError(pub String);
 
+thread_local! {
+    /// How many size functions this thread's Z3 context has defined (their names' suffixes).
+    static SIZE_FUNCTIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// A memoising term-to-Z3 translator for one store.
 pub(crate) struct ToZ3<'s> {
     pub(crate) store: &'s TermStore,
@@ -25,6 +30,8 @@ pub(crate) struct ToZ3<'s> {
     pub(crate) names: HashMap<String, VarId>,
     /// The Z3 datatype sorts declared so far for the store's datatypes.
     datatypes: HashMap<DatatypeId, z3::DatatypeSort>,
+    /// The size functions ([`Op::Size`]) defined so far, by datatype.
+    sizes: HashMap<DatatypeId, z3::RecFuncDecl>,
 }
 
 fn big_int(i: &BigInt) -> Int {
@@ -43,6 +50,7 @@ impl<'s> ToZ3<'s> {
             cache: HashMap::new(),
             names: HashMap::new(),
             datatypes: HashMap::new(),
+            sizes: HashMap::new(),
         }
     }
 
@@ -114,6 +122,51 @@ impl<'s> ToZ3<'s> {
             (None, true) => v.tester.apply(&args),
             (None, false) => v.constructor.apply(&args),
         }
+    }
+
+    /// The size function of datatype `d` ([`Op::Size`]) applied to `arg`; the function is defined to Z3 on first use as a
+    /// recursive function: by cases on the constructors, 0 or 1 plus the sizes of the fields of
+    /// the same datatype.
+    fn size_app(&mut self, d: DatatypeId, arg: &Dynamic) -> Dynamic {
+        if !self.sizes.contains_key(&d) {
+            self.define_size(d);
+        }
+        self.sizes[&d].apply(&[arg])
+    }
+
+    fn define_size(&mut self, d: DatatypeId) {
+        let decl = self.store.datatype(d);
+        let sort = self.z3_sort(&Sort::Datatype(crate::term::DatatypeSort {
+            id: d,
+            name: decl.name.clone(),
+        }));
+        // Z3 refuses a second definition of a name in one context (the z3 crate then panics),
+        // and every solver of a thread shares the thread's context: a name of its own each.
+        let n = SIZE_FUNCTIONS.with(|c| c.replace(c.get() + 1));
+        let name = format!("{}!{n}", self.store.size_name(d));
+        let f = z3::RecFuncDecl::new(name, &[&sort], &z3::Sort::int());
+        let x = Dynamic::new_const("x", &sort);
+        let variants = &self.datatypes[&d].variants;
+        let case = |k: usize| {
+            let fields = self.store.size_fields(decl.ctors[k]);
+            if fields.is_empty() {
+                return Int::from_i64(0);
+            }
+            let mut parts = vec![Int::from_i64(1)];
+            for i in fields {
+                let field = variants[k].accessors[i as usize].apply(&[&x]);
+                parts.push(f.apply(&[&field]).as_int().expect("an Int size"));
+            }
+            Int::add(&parts)
+        };
+        let last = decl.ctors.len() - 1;
+        let mut body = case(last);
+        for k in (0..last).rev() {
+            let is_k = variants[k].tester.apply(&[&x]).as_bool().expect("a tester");
+            body = is_k.ite(&case(k), &body);
+        }
+        f.add_def(&[&x], &body);
+        self.sizes.insert(d, f);
     }
 
     /// The Z3 constant of a variable.
@@ -306,6 +359,7 @@ impl<'s> ToZ3<'s> {
             Op::Ctor(c) => self.ctor_app(*c, None, false, a),
             Op::Selector(c, i) => self.ctor_app(*c, Some(*i), false, a),
             Op::Tester(c) => self.ctor_app(*c, None, true, a),
+            Op::Size(d) => self.size_app(*d, &a[0]),
         }
     }
 }

@@ -178,6 +178,8 @@ pub struct FunDef {
     pub body: Term,
     /// Span of the whole `(define-fun ...)`.
     pub span: Span,
+    /// From `define-fun-rec` (in a model: the size function of a datatype).
+    pub recursive: bool,
 }
 
 /// A script command together with its span.

@@ -189,6 +189,9 @@ pub enum Tok {
     /// Command name `define-fun`.
     #[token("define-fun")]
     DefineFun,
+    /// Command name `define-fun-rec` (read in models: the size functions of datatypes).
+    #[token("define-fun-rec")]
+    DefineFunRec,
     /// Command name `declare-datatypes`.
     #[token("declare-datatypes")]
     DeclareDatatypes,
@@ -248,6 +251,7 @@ impl Tok {
             Tok::DeclareFun => "declare-fun",
             Tok::DeclareConst => "declare-const",
             Tok::DefineFun => "define-fun",
+            Tok::DefineFunRec => "define-fun-rec",
             Tok::DeclareDatatypes => "declare-datatypes",
             Tok::DeclareDatatype => "declare-datatype",
             Tok::DeclareSort => "declare-sort",

@@ -194,6 +194,7 @@ const COMMAND_WORDS: &[&str] = &[
     "declare-fun",
     "declare-const",
     "define-fun",
+    "define-fun-rec",
     "declare-datatypes",
     "declare-datatype",
     "declare-sort",

@@ -5,7 +5,7 @@
 //! (so that constructor fields can name them) and constructors are added afterwards. This module
 //! does not check SMT-LIB well-formedness (the syntax layer does) and knows nothing about Z3.
 
-use super::{Sort, TermStore, Value};
+use super::{Op, Sort, TermId, TermStore, Value, VarId};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -201,12 +201,176 @@ impl TermStore {
         visiting.pop();
         found
     }
+
+    // ----- sizes (`Op::Size`) -------------------------------------------------------------
+
+    /// The fields of constructor `c` that the size counts: those of `c`'s own datatype.
+    pub fn size_fields(&self, c: CtorId) -> Vec<u32> {
+        let decl = self.ctor(c);
+        (0..decl.fields.len() as u32)
+            .filter(|&i| {
+                matches!(&decl.fields[i as usize].1, Sort::Datatype(d) if d.id == decl.datatype)
+            })
+            .collect()
+    }
+
+    /// The size of `c` applied to `args`, one step unfolded: 0 when `c` has no field of its
+    /// own datatype, else 1 plus the sizes of those fields.
+    pub fn size_of_ctor(&self, c: CtorId, args: &[TermId]) -> TermId {
+        let fields = self.size_fields(c);
+        if fields.is_empty() {
+            return self.int(0);
+        }
+        let datatype = self.ctor(c).datatype;
+        let mut parts = vec![self.int(1)];
+        parts.extend(
+            fields
+                .iter()
+                .map(|&i| self.app(Op::Size(datatype), vec![args[i as usize]])),
+        );
+        self.add(parts)
+    }
+
+    /// The size of `t`, a term of a datatype sort (see [`Op::Size`]).
+    pub fn size(&self, t: TermId) -> TermId {
+        match self.sort(t) {
+            Sort::Datatype(d) => self.app(Op::Size(d.id), vec![t]),
+            s => panic!("the size of a term of sort {s}"),
+        }
+    }
+
+    /// The distinct size terms (`Op::Size` applications) in `terms`, in order of first
+    /// occurrence.
+    pub fn sizes_in(&self, terms: &[TermId]) -> Vec<TermId> {
+        let mut out = Vec::new();
+        self.visit_subterms(terms, |t, term| {
+            if let super::Term::App(Op::Size(_), _) = term {
+                out.push(t);
+            }
+        });
+        out
+    }
+
+    /// `size(t) ≥ 0` for every subterm `t` of `terms` (variables included) of a datatype whose
+    /// size `terms` mention: facts of the definition (each case is 0 or 1 plus sizes, so
+    /// sizes are never negative by structural induction) that a solver unfolding the
+    /// definition does not find by itself. The subterms cover the values the unfolding of a
+    /// size reaches through selectors of constructor equations (`l = cons(h, t)`: `|t|`).
+    pub fn size_bounds(&self, terms: &[TermId]) -> Vec<TermId> {
+        let sized: std::collections::BTreeSet<DatatypeId> = self
+            .sizes_in(terms)
+            .into_iter()
+            .filter_map(|t| match &self.get(t).term {
+                super::Term::App(Op::Size(d), _) => Some(*d),
+                _ => None,
+            })
+            .collect();
+        if sized.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        self.visit_subterms(terms, |t, term| {
+            let bounded = match self.sort(t) {
+                Sort::Datatype(d) => sized.contains(&d.id),
+                _ => matches!(term, super::Term::App(Op::Size(_), _)),
+            };
+            if bounded {
+                let size = match term {
+                    super::Term::App(Op::Size(_), _) => t,
+                    _ => self.size(t),
+                };
+                out.push(self.ge(size, self.int(0)));
+            }
+        });
+        out
+    }
+
+    /// Calls `f` once on every distinct subterm of `terms` outside quantifiers, in order of
+    /// first occurrence.
+    fn visit_subterms(&self, terms: &[TermId], mut f: impl FnMut(TermId, &super::Term)) {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<TermId> = terms.iter().rev().copied().collect();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            let node = self.get(t);
+            f(t, &node.term);
+            if let super::Term::App(_, args) = &node.term {
+                stack.extend(args.iter().rev());
+            }
+        }
+    }
+
+    /// The name of the size function of a datatype in printed terms: `size!` and the
+    /// datatype's name.
+    pub fn size_name(&self, d: DatatypeId) -> String {
+        format!("size!{}", self.datatype(d).name)
+    }
+
+    /// The size of a value (of the datatype of its constructor; other values have none).
+    pub fn value_size(&self, v: &Value) -> Option<u64> {
+        let Value::Ctor(c, _, fields) = v else {
+            return None;
+        };
+        let counted = self.size_fields(*c);
+        if counted.is_empty() {
+            return Some(0);
+        }
+        counted.iter().try_fold(1u64, |n, &i| {
+            Some(n + self.value_size(&fields[i as usize])?)
+        })
+    }
+
+    /// The body of a datatype's size function over the variable `x`: by cases on the
+    /// constructors (testers in declaration order, the last constructor without a test), 0 or
+    /// 1 plus the sizes of the fields of the same datatype.
+    pub fn size_cases(&self, d: DatatypeId, x: VarId) -> TermId {
+        let x = self.var(x);
+        let case = |c: CtorId| {
+            let fields = self.size_fields(c);
+            if fields.is_empty() {
+                return self.int(0);
+            }
+            let mut parts = vec![self.int(1)];
+            parts.extend(fields.iter().map(|&i| {
+                let field = self.app(Op::Selector(c, i), vec![x]);
+                self.app(Op::Size(d), vec![field])
+            }));
+            self.app(Op::Add, parts)
+        };
+        let ctors = self.datatype(d).ctors;
+        let (last, rest) = ctors.split_last().expect("a datatype has constructors");
+        rest.iter().rev().fold(case(*last), |otherwise, &c| {
+            let test = self.app(Op::Tester(c), vec![x]);
+            self.app(Op::Ite, vec![test, case(c), otherwise])
+        })
+    }
+
+    /// The SMT-LIB definition of a datatype's size function, as a model prints it before the
+    /// interpretations that use it:
+    /// `(define-fun-rec size!L ((x L)) Int (ite ((_ is cons) x) (+ 1 (size!L (tail x))) 0))`.
+    pub fn size_definition(&self, d: DatatypeId) -> String {
+        use super::print::symbol;
+        let decl = self.datatype(d);
+        let sort = Sort::Datatype(super::DatatypeSort {
+            id: d,
+            name: decl.name.clone(),
+        });
+        let x = self.new_var("x", sort.clone());
+        let printer = super::TermPrinter::new(self);
+        format!(
+            "(define-fun-rec {} (({} {sort})) Int {})",
+            symbol(&self.size_name(d)),
+            printer.var(x),
+            printer.term(self.size_cases(d, x))
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::term::Op;
     use std::collections::HashMap;
 
     /// `Nat = Z | S(pred: Nat)` in a fresh store.

@@ -338,6 +338,10 @@ impl TermStore {
                 Value::Ctor(d, ..) => Value::Bool(d == c),
                 _ => return Err(EvalError::IllSorted(op.clone())),
             },
+            Op::Size(_) => match self.value_size(&vals[0]) {
+                Some(n) => Value::Int(n.into()),
+                None => return Err(EvalError::IllSorted(op.clone())),
+            },
             _ => apply(op, vals, sort)?,
         })
     }
@@ -431,7 +435,13 @@ fn apply(op: &Op, vals: Vec<Value>, sort: &Sort) -> Result<Value, EvalError> {
             _ => return Err(ill()),
         },
         Op::ConstArray(_) => Value::Array(Box::new(vals[0].clone()), BTreeMap::new()),
-        Op::And | Op::Or | Op::Ite | Op::Ctor(_) | Op::Selector(..) | Op::Tester(_) => {
+        Op::And
+        | Op::Or
+        | Op::Ite
+        | Op::Ctor(_)
+        | Op::Selector(..)
+        | Op::Tester(_)
+        | Op::Size(_) => {
             unreachable!("handled in eval_memo and apply_app")
         }
     })

@@ -96,6 +96,11 @@ pub enum Op {
     Selector(CtorId, u32),
     /// A tester `(_ is C)`.
     Tester(CtorId),
+    /// The size of a value of the datatype: 0 for a constructor without a field of the same
+    /// datatype, else 1 plus the sizes of those fields (a list's length, a unary natural
+    /// number's value, a binary tree's count of inner nodes). Never negative. Printed as a
+    /// call of the recursive function [`TermStore::size_definition`] defines.
+    Size(DatatypeId),
 }
 
 /// Quantifier kinds (only in models read from other solvers).

@@ -82,6 +82,7 @@ fn op_name(store: &TermStore, op: &Op) -> String {
         Op::Ctor(c) => symbol(&store.ctor(*c).name),
         Op::Selector(c, i) => symbol(&store.ctor(*c).fields[*i as usize].0),
         Op::Tester(c) => format!("(_ is {})", symbol(&store.ctor(*c).name)),
+        Op::Size(d) => symbol(&store.size_name(*d)),
     }
 }
 

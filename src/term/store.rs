@@ -213,6 +213,7 @@ impl TermStore {
                 Op::Store => self.sort(args[0]),
                 Op::ConstArray(s) => s.clone(),
                 Op::Tester(_) => Sort::Bool,
+                Op::Size(_) => Sort::Int,
                 Op::Ctor(c) => self.ctor_sort(*c),
                 Op::Selector(c, i) => self.ctor(*c).fields[*i as usize].1.clone(),
             },
@@ -475,6 +476,11 @@ impl TermStore {
             },
             Op::Tester(c) => match &self.get(args[0]).term {
                 Term::App(Op::Ctor(d), _) => self.bool(*d == c),
+                _ => self.intern(Term::App(op, args.into_boxed_slice())),
+            },
+            // The size of a constructor application is unfolded one step.
+            Op::Size(_) => match &self.get(args[0]).term {
+                Term::App(Op::Ctor(c), xs) => self.size_of_ctor(*c, xs),
                 _ => self.intern(Term::App(op, args.into_boxed_slice())),
             },
             _ => self.intern(Term::App(op, args.into_boxed_slice())),

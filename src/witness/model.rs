@@ -74,10 +74,27 @@ impl Model {
     }
 
     /// SMT-LIB text: one `(define-fun P ((x S) ...) Bool body)` line per predicate of the
-    /// system, in declaration order.
+    /// system, in declaration order, after a `define-fun-rec` line for each datatype size
+    /// function ([`TermStore::size_definition`]) the interpretations use.
     pub fn to_smtlib(&self, store: &TermStore, system: &System) -> String {
         let p = TermPrinter::new(store);
         let mut out = String::new();
+        // The size functions the interpretations use, defined first.
+        let bodies: Vec<TermId> = self.interps.values().map(|i| i.body).collect();
+        let mut sized: Vec<_> = store
+            .sizes_in(&bodies)
+            .into_iter()
+            .filter_map(|t| match &store.get(t).term {
+                crate::term::Term::App(crate::term::Op::Size(d), _) => Some(*d),
+                _ => None,
+            })
+            .collect();
+        sized.sort();
+        sized.dedup();
+        for d in sized {
+            out.push_str(&store.size_definition(d));
+            out.push('\n');
+        }
         for id in system.pred_ids() {
             let name = symbol(&system.pred(id).name);
             let (params, body) = match self.interps.get(&id) {
@@ -336,5 +353,8 @@ pub(super) fn clause_query(
         Head::Atom(h) => model.apply(store, h),
         Head::False => store.ff(),
     };
+    // Sizes of datatype values are never negative (see `TermStore::size_bounds`).
+    let bounds = store.size_bounds(&[store.and(parts.clone()), head]);
+    parts.extend(bounds);
     (store.and(parts), head)
 }

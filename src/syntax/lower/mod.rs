@@ -408,6 +408,10 @@ pub fn lower_model(
     let mut model: Vec<Definition> = Vec::new();
     let mut helpers = Vec::new();
     for def in defs {
+        if def.recursive {
+            size_function(&mut env, def)?;
+            continue;
+        }
         let Some(p) = system.pred_by_name(&def.name.name) else {
             if env.macros.contains_key(&def.name.name) {
                 return Err(Error::at(
@@ -475,6 +479,49 @@ pub fn lower_model(
         ));
     }
     Ok(model)
+}
+
+/// Reads a model's `define-fun-rec`: only the size function of a datatype
+/// ([`TermStore::size_definition`]), exactly as Hornbeam defines it, is accepted; later
+/// definitions may then call it.
+fn size_function(env: &mut Env<'_>, def: &ast::FunDef) -> Result<(), Error> {
+    let store = env.store;
+    let name = &def.name.name;
+    let datatype = store
+        .datatype_groups()
+        .into_iter()
+        .flatten()
+        .find(|&d| store.size_name(d) == *name)
+        .ok_or_else(|| {
+            Error::at(
+                ErrorKind::Unsupported,
+                def.name.span,
+                format!(
+                    "recursive function `{name}`: a model may define only the size functions of \
+                     datatypes (`size!D`)"
+                ),
+            )
+        })?;
+    let mismatch = || {
+        Error::at(
+            ErrorKind::Sort,
+            def.span,
+            format!("`{name}` is not the size function of its datatype"),
+        )
+    };
+    if def.params.len() != 1 || lower_sort(store, &def.ret)? != Sort::Int {
+        return Err(mismatch());
+    }
+    env.sizes.insert(name.clone(), datatype);
+    let (x, body) = env.with_vars(&def.params, |env, vars| {
+        let body = env.term_of_sort(&def.body, &Sort::Int)?;
+        Ok((vars[0], body))
+    })?;
+    let is_datatype = matches!(store.var_sort(x), Sort::Datatype(d) if d.id == datatype);
+    if !is_datatype || body != store.size_cases(datatype, x) {
+        return Err(mismatch());
+    }
+    Ok(())
 }
 
 /// The term of a formula without predicate applications (quantifiers kept).

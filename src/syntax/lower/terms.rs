@@ -78,6 +78,8 @@ pub(crate) struct Env<'a> {
     pub(crate) store: &'a TermStore,
     pub(crate) preds: HashMap<String, (PredId, Vec<Sort>)>,
     pub(crate) macros: HashMap<String, Macro>,
+    /// The size functions a model defines (`size!D`), by name.
+    pub(crate) sizes: HashMap<String, crate::term::DatatypeId>,
     /// Local bindings, innermost last.
     scopes: Vec<HashMap<String, Lowered>>,
     /// Macro bodies lowered again so far (see [`Macro::lowered`]).
@@ -187,6 +189,7 @@ impl<'a> Env<'a> {
             store,
             preds: HashMap::new(),
             macros: HashMap::new(),
+            sizes: HashMap::new(),
             scopes: Vec::new(),
             expansions: 0,
             used_macros: Default::default(),
@@ -463,6 +466,21 @@ impl<'a> Env<'a> {
         }
         if self.macros.contains_key(name) {
             return self.expand_macro(name, args, span);
+        }
+        if let Some(&d) = self.sizes.get(name) {
+            let [arg] = args else {
+                return Err(err(
+                    ErrorKind::Sort,
+                    span,
+                    format!("`{name}` expects 1 argument, got {}", args.len()),
+                ));
+            };
+            let sort = Sort::Datatype(crate::term::DatatypeSort {
+                id: d,
+                name: self.store.datatype(d).name,
+            });
+            let x = self.term_of_sort(arg, &sort)?;
+            return Ok(Lowered::Term(self.store.app(Op::Size(d), vec![x])));
         }
         let Some(op) = op_of(name) else {
             return Err(err(
