@@ -289,3 +289,17 @@ fn a_model_from_another_thread_validates_on_the_callers() {
         }
     }
 }
+
+#[test]
+fn sizes_give_the_length_invariant() {
+    // append_lengths.smt2 needs `app(a, b, c) → |c| = |a| + |b|`: linear arithmetic over the
+    // sizes of lists, found on the size abstraction and validated with recursive size
+    // functions (twice in one thread: by the portfolio, then by the driver).
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sat/append_lengths.smt2");
+    let (answer, stats) = solve_auto(&path);
+    assert_eq!(answer, "sat", "{stats}");
+    let phases = stats["engine_stats"]["phases"].as_array().expect("phases");
+    let last = phases.last().expect("a phase");
+    assert_eq!(last["samples"]["view"], "sizes", "{stats}");
+}

@@ -9,9 +9,10 @@
 //! engine validates its own models; the driver checks once more against the original system);
 //! an `unsat` counts only when its derivation replays here (ground evaluation, cheap).
 //!
+//! An entry runs on a [`View`] of the system: as given, split, or abstracted to sizes.
 //! Systems whose predicates carry Boolean arguments (control state in VMT and Lustre encodings) are
 //! split first ([`SplitBooleans`](crate::transform::SplitBooleans): one predicate per reachable
-//! valuation, at most 2 s) for the entries marked `split`: slicing, the sampling phase and CEGAR
+//! valuation, at most 2 s) for the entries whose view is `SplitBooleans`: slicing, the sampling phase and CEGAR
 //! work on the split system, whose invariants are conjunctive where the original's are disjunctive
 //! in the control state; their answers are translated back. BMC keeps the unsplit system, which it
 //! unrolls faster (on the public set three kind2 refutations take 0.7 s unsplit and time out
@@ -71,14 +72,20 @@
 //! CEGAR and PDR do not prove, and filtering some 2000 of them takes 2-4 s
 //! (`ringen…sort_MSortTDSorts`: 3.5 s alone, none at 2 s). CEGAR's interpolation gives up at
 //! once on those systems, so the time is not taken from it.
+//!
+//! Before them (session 21), the samples (1 s) and CEGAR (2 s) run on the size abstraction
+//! ([`SizeAbstraction`]): every datatype value as its size, so that `append(a, b, c) → |c| =
+//! |a| + |b|` is a linear invariant (`list_append_len`, which neither Z3 nor the shape facts
+//! prove: 2 s). Their models are validated here, with the recursive size functions, before
+//! they count: a solver that cannot decide one leaves the phases after it to run.
 
-use super::schedule::{Schedule, Traits};
+use super::schedule::{Schedule, Traits, View};
 use super::stats::Phase;
 use super::{Candidates, Context, Engine, Stats};
 use crate::chc::System;
 use crate::clock::Deadline;
 use crate::term::TermStore;
-use crate::transform::BackTranslator;
+use crate::transform::{BackError, BackTranslator, SizeAbstraction};
 use crate::witness::{replay_derivation, Answer, ExportedModel, Model, Reason};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -140,10 +147,19 @@ fn sliced(outer: &Deadline, slice: Option<Duration>) -> Deadline {
     slice.map_or_else(|| outer.clone(), |s| outer.at_most(s))
 }
 
-/// The candidates found so far, and whether they are over the split system.
+/// The candidates found so far, and the view of the system they are over.
 struct Found {
     model: Model,
-    split: bool,
+    view: View,
+}
+
+/// The systems made from the given one for the entries that want them (each made when the
+/// first such entry runs; the entries before it, quick probes, do not wait for it), with the
+/// maps of their answers back. `None` inside: the view could not be made.
+#[derive(Default)]
+struct Views {
+    split: Option<Option<(System, Box<dyn BackTranslator>)>>,
+    sizes: Option<Option<(System, Box<dyn BackTranslator>)>>,
 }
 
 impl Portfolio {
@@ -159,39 +175,24 @@ impl Portfolio {
         let schedule = &self.schedule;
         let entries = schedule.entries_for(Traits::of(system));
         let mut reasons: Vec<Reason> = Vec::new();
-        // The split system, made when the first entry that wants it runs (the entries before
-        // it, quick probes, do not wait for it).
-        let mut split = None;
+        let mut views = Views::default();
         let mut found: Option<Found> = None;
         for (i, entry) in entries.iter().enumerate() {
             if cx.stopped() {
                 break;
             }
             let last = i + 1 == entries.len();
-            // The split system (and the map of its answers back) for the entries that want it.
-            if entry.split && split.is_none() {
-                let t = Instant::now();
-                let made = schedule
-                    .split_bools
-                    .as_ref()
-                    .and_then(|s| s.split(store, system));
-                if let Some((s, _)) = &made {
-                    let counts = stats.portfolio();
-                    counts.split_bools_ms = Some(ms(t));
-                    counts.split_bools_predicates = Some(s.num_preds());
-                }
-                split = Some(made);
-            }
-            let (on, back): (&System, Option<&dyn BackTranslator>) =
-                match (split.as_ref().and_then(Option::as_ref), entry.split) {
-                    (Some((s, b)), true) => (s, Some(b.as_ref())),
-                    _ => (system, None),
-                };
+            let (view, on, back) = match self.view(cx, system, entry.view, &mut views, stats) {
+                Some((on, back)) => (entry.view, on, Some(back)),
+                // No sizes without datatypes: the entry has nothing to run on.
+                None if entry.view == View::Sizes => continue,
+                None => (View::Given, system, None),
+            };
             let seeds = match (&found, &self.board) {
                 _ if !entry.seeded => None,
-                (Some(f), _) if f.split == back.is_some() => Some(f.model.clone()),
+                (Some(f), _) if f.view == view => Some(f.model.clone()),
                 // What another part left, when this part found nothing of its own.
-                (None, Some(board)) if back.is_none() => board.read(store),
+                (None, Some(board)) if view == View::Given => board.read(store),
                 _ => None,
             };
             let t = Instant::now();
@@ -210,18 +211,17 @@ impl Portfolio {
                 .engine_for(entry, last)
                 .solve(&sub_cx, on, &mut sub);
             if let Some(model) = sub_cx.candidates.take_left() {
-                let split = back.is_some();
-                if let (Some(board), false) = (&self.board, split) {
+                if let (Some(board), View::Given) = (&self.board, view) {
                     board.post(store, &model);
                 }
-                found = Some(Found { model, split });
+                found = Some(Found { model, view });
             }
-            let answer = checked(cx, system, lift(cx, back, answer));
+            let answer = checked(cx, system, lift(cx, system, view, back, answer));
             let name = entry.kind.name();
-            stats
-                .portfolio()
-                .phases
-                .push(Phase::new(name, &answer, ms(t), sub));
+            stats.portfolio().phases.push(Phase {
+                view: (view != View::Given).then(|| view.name()),
+                ..Phase::new(name, &answer, ms(t), sub)
+            });
             match answer {
                 Answer::Unknown(r) => reasons.push(r),
                 a => return (name, a),
@@ -233,16 +233,65 @@ impl Portfolio {
         reasons.dedup();
         ("portfolio", Answer::Unknown(Reason::Phases(reasons)))
     }
+
+    /// The system of `view` and the map of its answers back (made on first use); `None` for
+    /// the system as given, or when the view could not be made.
+    fn view<'v>(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        view: View,
+        views: &'v mut Views,
+        stats: &mut Stats,
+    ) -> Option<(&'v System, &'v dyn BackTranslator)> {
+        let store = cx.store;
+        let made = match view {
+            View::Given => return None,
+            View::SplitBooleans => views.split.get_or_insert_with(|| {
+                let t = Instant::now();
+                let made = self
+                    .schedule
+                    .split_bools
+                    .as_ref()
+                    .and_then(|s| s.split(store, system));
+                if let Some((s, _)) = &made {
+                    let counts = stats.portfolio();
+                    counts.split_bools_ms = Some(ms(t));
+                    counts.split_bools_predicates = Some(s.num_preds());
+                }
+                made
+            }),
+            View::Sizes => views
+                .sizes
+                .get_or_insert_with(|| SizeAbstraction.apply(store, system)),
+        };
+        made.as_ref().map(|(s, b)| (s, b.as_ref()))
+    }
 }
 
-/// An answer on the split system, translated back to the system itself.
-fn lift(cx: &Context<'_>, back: Option<&dyn BackTranslator>, answer: Answer) -> Answer {
+/// An answer on a view of the system, translated back to the system itself. A model of the
+/// size abstraction is validated here, as engines validate theirs: its size functions are
+/// recursive, which the solver may fail to decide, and the phases after it should then run.
+fn lift(
+    cx: &Context<'_>,
+    system: &System,
+    view: View,
+    back: Option<&dyn BackTranslator>,
+    answer: Answer,
+) -> Answer {
     let Some(b) = back else { return answer };
     match answer {
-        Answer::Sat(m) => Answer::Sat(b.model(cx.store, m, cx.deadline.clone())),
+        Answer::Sat(m) => {
+            let m = b.model(cx.store, m, cx.deadline.clone());
+            match view {
+                View::Sizes => Answer::Sat(m).validated(cx.store, system, cx.deadline.clone()),
+                _ => Answer::Sat(m),
+            }
+        }
         Answer::Unsat(d) => match b.derivation(cx.store, d, cx.deadline.clone()) {
             Ok(d) => Answer::Unsat(d),
-            Err(e) => Answer::Unknown(Reason::WitnessFailed(format!("Boolean split: {e}"))),
+            Err(e @ BackError::Abstraction(_)) => Answer::Unknown(Reason::GaveUp(e.to_string())),
+            Err(e) => Answer::Unknown(Reason::WitnessFailed(format!("{view:?}: {e}"))),
         },
         u => u,
     }

@@ -240,6 +240,31 @@ impl Traits {
     }
 }
 
+/// The system an entry runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The system as given.
+    Given,
+    /// Split by reachable Boolean valuations (when the schedule splits and the split
+    /// succeeds; else the system as given); answers are translated back.
+    SplitBooleans,
+    /// Every datatype abstracted to its size
+    /// ([`SizeAbstraction`](crate::transform::SizeAbstraction)); only models are translated
+    /// back (the entry does not run on a system without datatype arguments).
+    Sizes,
+}
+
+impl View {
+    /// The name in `--stats`: `given`, `split-booleans`, `sizes`.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Given => "given",
+            View::SplitBooleans => "split-booleans",
+            View::Sizes => "sizes",
+        }
+    }
+}
+
 /// One step of a schedule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
@@ -249,9 +274,9 @@ pub struct Entry {
     pub budget: Budget,
     /// The systems it runs on.
     pub when: When,
-    /// It runs on the system split by reachable Boolean valuations (when the schedule splits
-    /// and the split succeeds); its answers are translated back.
-    pub split: bool,
+    /// The system it runs on: the given one, or one made from it whose answers are
+    /// translated back.
+    pub view: View,
     /// It gets the candidate invariants earlier entries left (when they are over its system).
     pub seeded: bool,
     /// Under `--threads 2`: the thread (0 or 1) that runs it.
@@ -265,7 +290,7 @@ impl Entry {
             kind,
             budget,
             when: When::Always,
-            split: false,
+            view: View::Given,
             seeded: false,
             thread: 0,
         }
@@ -313,7 +338,8 @@ pub struct Schedule {
     /// The entries, in order; on a given system those whose [`When`] holds run, and the last
     /// of them gets all the time left whatever its budget says.
     pub entries: Vec<Entry>,
-    /// Split predicates by their reachable Boolean valuations for the entries marked `split`;
+    /// Split predicates by their reachable Boolean valuations for the entries whose view is
+    /// [`View::SplitBooleans`];
     /// `None`: no split.
     pub split_bools: Option<SplitBooleans>,
     /// Work bounds in place of time slices: each entry runs to its engine's bound (or the
@@ -332,7 +358,14 @@ impl Default for Schedule {
         let only = |when: When| move |e: Entry| Entry { when, ..e };
         let (reals, not_reals) = (only(When::OverReals), only(When::NotOverReals));
         let (datatypes, no_datatypes) = (only(When::Datatypes), only(When::NoDatatypes));
-        let split = |e: Entry| Entry { split: true, ..e };
+        let split = |e: Entry| Entry {
+            view: View::SplitBooleans,
+            ..e
+        };
+        let sizes = |e: Entry| Entry {
+            view: View::Sizes,
+            ..e
+        };
         let seeded = |e: Entry| Entry { seeded: true, ..e };
         // Under two threads: counterexamples and PDR on one, the invariant side (slicing, the
         // samples, CEGAR, PDR's probe with slicing's candidates) beside them.
@@ -355,6 +388,10 @@ impl Default for Schedule {
                 Samples,
                 Budget::Slice(secs(1)),
             ))))),
+            // Over datatypes, first every datatype abstracted to its size: invariants over
+            // lengths, which the shape facts after them cannot say (see the portfolio's header).
+            beside(sizes(datatypes(e(Samples, Budget::Slice(secs(1)))))),
+            beside(sizes(seeded(datatypes(e(Cegar, Budget::Slice(secs(2))))))),
             // Over datatypes the samples' shape facts are the invariants the other engines
             // do not find, and their filter needs the time (see the portfolio's header).
             beside(split(seeded(datatypes(e(Samples, Budget::Slice(secs(6))))))),

@@ -94,6 +94,9 @@ pub struct Phase {
     pub reason: Option<(String, ReasonKind)>,
     /// The engine's counters.
     pub stats: Stats,
+    /// The view of the system it ran on, when not the system as given (`"split-booleans"`,
+    /// `"sizes"`).
+    pub view: Option<&'static str>,
 }
 
 impl Phase {
@@ -108,6 +111,7 @@ impl Phase {
                 _ => None,
             },
             stats,
+            view: None,
         }
     }
 }
@@ -121,6 +125,8 @@ struct PhaseBody<'a> {
     reason: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason_kind: Option<ReasonKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    view: Option<&'static str>,
     stats: &'a Stats,
 }
 
@@ -131,6 +137,7 @@ impl Serialize for Phase {
             time_ms: self.time_ms,
             reason: self.reason.as_ref().map(|(r, _)| r.as_str()),
             reason_kind: self.reason.as_ref().map(|(_, k)| *k),
+            view: self.view,
             stats: &self.stats,
         };
         let mut map = s.serialize_map(Some(1))?;

@@ -8,7 +8,8 @@
 //! fields ([`FlattenRecords`]), remove useless clauses ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
 //! not loop heads ([`Inline`]), and remove dead arguments again. [`SplitBooleans`] (one
 //! predicate per reachable valuation of Boolean arguments) is not part of it: the portfolio
-//! applies it for its invariant engines only.
+//! applies it for its invariant engines only. [`SizeAbstraction`] (datatypes to their sizes)
+//! is not answer-preserving but an over-approximation: only its models translate back.
 //!
 //! Must not: solve (transforms call no solver, except the Boolean split's bounded enumeration
 //! of valuations; back-translation may, to reconstruct values or eliminate quantifiers), print, or trust itself: back-translated
@@ -18,12 +19,14 @@
 mod dead_args;
 mod flatten;
 mod inline;
+mod sizes;
 mod split_bools;
 mod useless;
 
 pub use dead_args::RemoveDeadArgs;
 pub use flatten::FlattenRecords;
 pub use inline::Inline;
+pub use sizes::SizeAbstraction;
 pub use split_bools::SplitBooleans;
 pub use useless::RemoveUseless;
 
@@ -45,6 +48,10 @@ pub enum BackError {
     /// The derivation does not have the shape its clauses require.
     #[error("step {0}: malformed derivation ({1})")]
     Malformed(usize, String),
+    /// The system was an over-approximation (the named abstraction): its derivations are no
+    /// derivations of the original. Not a failed witness: the answer is no answer.
+    #[error("a counterexample of the {0} abstraction is not one of the system")]
+    Abstraction(&'static str),
 }
 
 /// Maps witnesses of a transformed system back to the system the transform started from.
