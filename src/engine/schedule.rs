@@ -399,6 +399,16 @@ impl Default for Schedule {
             // Capped when PDR follows it.
             beside(split(seeded(not_reals(e(Cegar, cegar(Some(secs(4)))))))),
             beside(split(seeded(reals(e(Cegar, cegar(None)))))),
+            // CEGAR on the sizes again, with the time the shape facts leave (half of it on one
+            // thread; on two, the rest of its thread's): `prop_19`'s length of a `drop` takes
+            // it 6 s (22 refinements).
+            beside(sizes(seeded(datatypes(e(
+                Cegar,
+                Budget::Share {
+                    share: 0.5,
+                    cap: None,
+                },
+            ))))),
             seeded(not_reals(e(
                 Pdr,
                 Budget::Share {
