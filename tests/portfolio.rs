@@ -75,10 +75,16 @@ fn a_list_of_engines_runs_those_engines_in_order() {
         .as_array()
         .expect("threads");
     assert_eq!(threads.len(), 2, "{stats}");
+    // A thread stopped before its entry began (the other answered first, as can happen on a
+    // loaded machine) ran none.
+    let mut ran = 0;
     for t in threads.iter().filter(|t| !t.is_null()) {
         let names = phase_names(&t["stats"]["phases"]);
-        assert!(names.len() == 1 && ["bmc", "pdr"].contains(&names[0].as_str()));
+        assert!(names.len() <= 1, "{stats}");
+        assert!(names.iter().all(|n| ["bmc", "pdr"].contains(&n.as_str())));
+        ran += names.len();
     }
+    assert!(ran >= 1, "{stats}");
     // One engine runs alone, with its own counters and no phases.
     let (_, stats) = solve_with(&data.join("sat/counter.smt2"), &["--engine", "bmc"]);
     assert!(stats["engine_stats"]["phases"].is_null(), "{stats}");

@@ -17,6 +17,7 @@ pub mod pdr;
 pub mod portfolio;
 pub mod schedule;
 pub mod seeds;
+mod selection;
 pub mod slicing;
 pub mod stats;
 

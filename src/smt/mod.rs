@@ -5,18 +5,20 @@
 //! bounded by a [`Deadline`]) and quantifier elimination ([`eliminate`]). It must not use Z3's
 //! Horn engine (fixedpoint/Spacer): engines are this project's own work.
 
+mod from_z3;
 mod interrupt;
 mod qe;
 mod translate;
 
+pub use from_z3::BackError;
 pub use interrupt::{Interrupt, Registered};
 pub use qe::{eliminate, eliminate_quantifiers, QeMode};
-pub use translate::BackError;
 
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
+use from_z3::from_z3;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
-use translate::{from_z3, ToZ3};
+use translate::ToZ3;
 use z3::ast::{Bool, Dynamic};
 use z3::quantifier_elimination::QuantifierElimination;
 

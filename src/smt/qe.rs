@@ -4,7 +4,8 @@
 //! bounds); `Full` runs `qe` (complete for linear arithmetic, possibly expensive). The result is a
 //! term of the same store, or `None` when Z3 fails or leaves quantifiers.
 
-use super::translate::{from_z3, ToZ3};
+use super::from_z3::from_z3;
+use super::translate::ToZ3;
 use super::Deadline;
 use crate::term::{TermId, TermStore, VarId};
 use std::collections::HashMap;
