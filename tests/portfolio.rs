@@ -309,3 +309,29 @@ fn sizes_give_the_length_invariant() {
     let last = phases.last().expect("a phase");
     assert_eq!(last["samples"]["view"], "sizes", "{stats}");
 }
+
+#[test]
+fn an_engine_runs_on_the_view_it_names() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let (answer, stats) = solve_with(
+        &data.join("sat/append_lengths.smt2"),
+        &["--engine", "samples@sizes"],
+    );
+    assert_eq!(answer, "sat", "{stats}");
+    let phases = stats["engine_stats"]["phases"].as_array().expect("phases");
+    assert_eq!(phases.len(), 1, "{stats}");
+    assert_eq!(phases[0]["samples"]["view"], "sizes", "{stats}");
+    // Without a datatype argument there is nothing to abstract: no answer, and why.
+    let (answer, stats) = solve_with(&data.join("sat/counter.smt2"), &["--engine", "cegar@sizes"]);
+    assert_eq!(answer, "unknown", "{stats}");
+    let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args(["solve", "--engine", "cegar@sizes"])
+        .arg(data.join("sat/counter.smt2"))
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no predicate has a datatype argument"),
+        "{stderr}"
+    );
+}

@@ -34,7 +34,9 @@ pub fn engine_help() -> String {
     format!(
         "Which engines run: `auto` (the portfolio's schedule), or a comma-separated list of {} \
          (in that order, each with an equal share of the time left, the first validated answer \
-         wins; one engine runs alone with all the time)",
+         wins; one engine runs alone with all the time); `ENGINE@sizes` runs an engine on the \
+         system with every datatype abstracted to its size, `ENGINE@split-booleans` on the \
+         system split by its Boolean arguments' values",
         names.join(", ")
     )
 }

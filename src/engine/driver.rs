@@ -134,23 +134,21 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         Selection::Engines(kinds) => Schedule::of(kinds),
     };
     // One engine alone has no time slice to replace: its own bounds stay.
-    let alone = matches!(&options.engine, Selection::Engines(k) if k.len() == 1);
-    if options.deterministic && !alone {
+    let alone = options.engine.alone();
+    if options.deterministic && alone.is_none() {
         schedule = schedule.with_bounds();
     }
     schedule.settings = Settings {
         weakening: options.weakening,
         cex_shape: options.cex_shape,
     };
-    let (engine, answer) = match &options.engine {
+    let (engine, answer) = match alone {
         // One engine alone: all the time, its own counters, no portfolio around it.
-        Selection::Engines(kinds) if kinds.len() == 1 => {
-            let answer = schedule
-                .engine(kinds[0])
-                .solve(&cx, &solved_system, &mut stats);
-            (kinds[0].name(), answer)
+        Some(kind) => {
+            let answer = schedule.engine(kind).solve(&cx, &solved_system, &mut stats);
+            (kind.name(), answer)
         }
-        _ => {
+        None => {
             let portfolio = Portfolio::new(schedule);
             match options.threads {
                 0 | 1 => portfolio.run(&cx, &solved_system, &mut stats),

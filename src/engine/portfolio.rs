@@ -185,7 +185,13 @@ impl Portfolio {
             let (view, on, back) = match self.view(cx, system, entry.view, &mut views, stats) {
                 Some((on, back)) => (entry.view, on, Some(back)),
                 // No sizes without datatypes: the entry has nothing to run on.
-                None if entry.view == View::Sizes => continue,
+                None if entry.view == View::Sizes => {
+                    reasons.push(Reason::GaveUp(format!(
+                        "{}@sizes: no predicate has a datatype argument",
+                        entry.kind.name()
+                    )));
+                    continue;
+                }
                 None => (View::Given, system, None),
             };
             let seeds = match (&found, &self.board) {

@@ -13,7 +13,7 @@ use super::cegar::{Cegar, CexShape};
 use super::explore::Explore;
 use super::pdr::Pdr;
 use super::seeds::Samples;
-pub use super::selection::{EngineKind, Selection, SelectionError};
+pub use super::selection::{Choice, EngineKind, Selection, SelectionError, View};
 use super::slicing::{Slicing, Weakening};
 use super::Engine;
 use crate::transform::SplitBooleans;
@@ -90,31 +90,6 @@ impl Traits {
         Traits {
             over_reals: has(&|s| *s == crate::term::Sort::Real),
             datatypes: has(&|s| matches!(s, crate::term::Sort::Datatype(_))),
-        }
-    }
-}
-
-/// The system an entry runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    /// The system as given.
-    Given,
-    /// Split by reachable Boolean valuations (when the schedule splits and the split
-    /// succeeds; else the system as given); answers are translated back.
-    SplitBooleans,
-    /// Every datatype abstracted to its size
-    /// ([`SizeAbstraction`](crate::transform::SizeAbstraction)); only models are translated
-    /// back (the entry does not run on a system without datatype arguments).
-    Sizes,
-}
-
-impl View {
-    /// The name in `--stats`: `given`, `split-booleans`, `sizes`.
-    pub fn name(self) -> &'static str {
-        match self {
-            View::Given => "given",
-            View::SplitBooleans => "split-booleans",
-            View::Sizes => "sizes",
         }
     }
 }
@@ -302,18 +277,20 @@ impl Schedule {
     }
 
     /// The chosen engines in order, each with an equal share of the time left when it starts,
-    /// on the system as given (no split), taking the candidates earlier ones left; under two
-    /// threads they alternate between the threads.
-    pub fn of(kinds: &[EngineKind]) -> Self {
-        let n = kinds.len();
-        let entries = kinds
+    /// on the view of the system it names (the system as given unless `@view`), taking the
+    /// candidates earlier ones on the same view left; under two threads they alternate
+    /// between the threads.
+    pub fn of(choices: &[Choice]) -> Self {
+        let n = choices.len();
+        let entries = choices
             .iter()
             .enumerate()
-            .map(|(i, &kind)| Entry {
+            .map(|(i, c)| Entry {
                 seeded: true,
                 thread: i % 2,
+                view: c.view,
                 ..Entry::new(
-                    kind,
+                    c.kind,
                     Budget::Share {
                         share: 1.0 / (n - i) as f64,
                         cap: None,
@@ -321,9 +298,10 @@ impl Schedule {
                 )
             })
             .collect();
+        let splits = choices.iter().any(|c| c.view == View::SplitBooleans);
         Schedule {
             entries,
-            split_bools: None,
+            split_bools: splits.then(SplitBooleans::default),
             bounds: None,
             settings: Settings::default(),
         }
@@ -444,7 +422,7 @@ mod tests {
         assert_eq!(share.slice(Some(s(20))), Some(s(4)));
         assert_eq!(share.slice(None), Some(s(4)));
         assert_eq!(Budget::Rest.slice(Some(s(1))), None);
-        let of = Schedule::of(&[EngineKind::Bmc, EngineKind::Pdr]);
+        let of = Schedule::of(&[EngineKind::Bmc.into(), EngineKind::Pdr.into()]);
         assert_eq!(of.entries[0].budget.slice(Some(s(10))), Some(s(5)));
         assert_eq!(of.entries[1].budget.slice(Some(s(5))), Some(s(5)));
     }

@@ -1,5 +1,6 @@
-//! The names of the engines and phases a schedule can run ([`EngineKind`], declared once)
-//! and what `--engine` of every command asks for ([`Selection`]).
+//! The names of the engines and phases a schedule can run ([`EngineKind`], declared once),
+//! of the views of a system they can run on ([`View`]), and what `--engine` of every command
+//! asks for ([`Selection`]: `auto`, or a list such as `bmc,cegar@sizes`).
 //!
 //! Duty: names and their parsing. Must not: build an engine (the schedule does) or know a
 //! budget.
@@ -89,6 +90,12 @@ pub enum SelectionError {
     /// `auto` inside a list.
     #[error("`auto` is the whole portfolio and cannot be part of a list")]
     AutoInList,
+    /// A view after `@` that is not one.
+    #[error("unknown view `{name}` (views: given, split-booleans, sizes)")]
+    UnknownView {
+        /// The name given.
+        name: String,
+    },
 }
 
 impl FromStr for EngineKind {
@@ -102,33 +109,123 @@ impl FromStr for EngineKind {
     }
 }
 
+/// The system an entry runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The system as given.
+    Given,
+    /// Split by reachable Boolean valuations (when the schedule splits and the split
+    /// succeeds; else the system as given); answers are translated back.
+    SplitBooleans,
+    /// Every datatype abstracted to its size
+    /// ([`SizeAbstraction`](crate::transform::SizeAbstraction)); only models are translated
+    /// back (the entry does not run on a system without datatype arguments).
+    Sizes,
+}
+
+impl View {
+    /// The name in `--stats`: `given`, `split-booleans`, `sizes`.
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Given => "given",
+            View::SplitBooleans => "split-booleans",
+            View::Sizes => "sizes",
+        }
+    }
+}
+
+impl std::str::FromStr for View {
+    type Err = SelectionError;
+
+    fn from_str(s: &str) -> Result<Self, SelectionError> {
+        [View::Given, View::SplitBooleans, View::Sizes]
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| SelectionError::UnknownView { name: s.into() })
+    }
+}
+
+/// One engine of a `--engine` list and the view of the system it runs on (`cegar@sizes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The engine.
+    pub kind: EngineKind,
+    /// The system it runs on.
+    pub view: View,
+}
+
+impl From<EngineKind> for Choice {
+    /// The engine on the system as given.
+    fn from(kind: EngineKind) -> Self {
+        Choice {
+            kind,
+            view: View::Given,
+        }
+    }
+}
+
+impl FromStr for Choice {
+    type Err = SelectionError;
+
+    /// `kind` or `kind@view`.
+    fn from_str(s: &str) -> Result<Self, SelectionError> {
+        match s.split_once('@') {
+            None => Ok(s.parse::<EngineKind>()?.into()),
+            Some((k, v)) => Ok(Choice {
+                kind: k.trim().parse()?,
+                view: v.trim().parse()?,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.view {
+            View::Given => f.write_str(self.kind.name()),
+            v => write!(f, "{}@{}", self.kind.name(), v.name()),
+        }
+    }
+}
+
 /// What `--engine` asks for: the portfolio's own schedule, or chosen engines in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Selection {
     /// The default schedule ([`Schedule::default`](super::schedule::Schedule::default)).
     #[default]
     Auto,
-    /// These engines, in this order, with the portfolio's rules (one engine: that engine
-    /// alone, with all the time).
-    Engines(Vec<EngineKind>),
+    /// These engines, in this order, each on its view, with the portfolio's rules (one engine
+    /// on the system as given: that engine alone, with all the time).
+    Engines(Vec<Choice>),
 }
 
 impl Selection {
     /// One engine alone.
     pub fn only(kind: EngineKind) -> Self {
-        Selection::Engines(vec![kind])
+        Selection::Engines(vec![kind.into()])
+    }
+
+    /// One engine on the system as given, which then runs alone (no portfolio around it).
+    pub fn alone(&self) -> Option<EngineKind> {
+        match self {
+            Selection::Engines(cs) if cs.len() == 1 && cs[0].view == View::Given => {
+                Some(cs[0].kind)
+            }
+            _ => None,
+        }
     }
 }
 
 impl FromStr for Selection {
     type Err = SelectionError;
 
-    /// `auto`, or a comma-separated list of engine names (`bmc,pdr`).
+    /// `auto`, or a comma-separated list of engine names, each with an optional view
+    /// (`bmc,pdr`, `samples@sizes,cegar@sizes`).
     fn from_str(s: &str) -> Result<Self, SelectionError> {
         if s.trim() == "auto" {
             return Ok(Selection::Auto);
         }
-        let kinds = s
+        let choices = s
             .split(',')
             .map(|n| match n.trim() {
                 "" => Err(SelectionError::Empty { list: s.into() }),
@@ -136,7 +233,7 @@ impl FromStr for Selection {
                 n => n.parse(),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Selection::Engines(kinds))
+        Ok(Selection::Engines(choices))
     }
 }
 
@@ -144,8 +241,8 @@ impl fmt::Display for Selection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Selection::Auto => f.write_str("auto"),
-            Selection::Engines(ks) => {
-                let names: Vec<&str> = ks.iter().map(|k| k.name()).collect();
+            Selection::Engines(cs) => {
+                let names: Vec<String> = cs.iter().map(Choice::to_string).collect();
                 f.write_str(&names.join(","))
             }
         }
@@ -165,9 +262,22 @@ mod tests {
         let s: Selection = "bmc, pdr".parse().unwrap();
         assert_eq!(
             s,
-            Selection::Engines(vec![EngineKind::Bmc, EngineKind::Pdr])
+            Selection::Engines(vec![EngineKind::Bmc.into(), EngineKind::Pdr.into()])
         );
         assert_eq!(s.to_string(), "bmc,pdr");
+        assert_eq!(s.alone(), None);
+        let s: Selection = "samples@sizes,cegar@sizes".parse().unwrap();
+        assert_eq!(s.to_string(), "samples@sizes,cegar@sizes");
+        assert_eq!(
+            Selection::only(EngineKind::Pdr).alone(),
+            Some(EngineKind::Pdr)
+        );
+        assert_eq!("cegar@sizes".parse::<Selection>().unwrap().alone(), None);
+        let e = "cegar@lengths"
+            .parse::<Selection>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("lengths") && e.contains("sizes"), "{e}");
         assert!("bmc,,pdr".parse::<Selection>().is_err());
         assert!("bmc,auto".parse::<Selection>().is_err());
         let e = "spacer".parse::<Selection>().unwrap_err().to_string();

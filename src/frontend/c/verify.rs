@@ -388,7 +388,7 @@ fn solve(
     // once where an input is nondeterministic.
     let engine = match (&options.engine, conc) {
         (Selection::Auto, Some(_)) => {
-            Selection::Engines(vec![EngineKind::Explore, EngineKind::Pdr])
+            Selection::Engines(vec![EngineKind::Explore.into(), EngineKind::Pdr.into()])
         }
         (e, _) => e.clone(),
     };
