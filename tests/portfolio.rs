@@ -172,8 +172,7 @@ fn sampled_states_give_the_quadratic_invariant() {
 fn sampled_states_give_the_shape_invariant() {
     // rotate_singleton.smt2 needs `is-cons l ∧ is-nil (tl l) → r = l`: a fact about the shape
     // of a list that only the samples' shape candidates state.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/sat/rotate_singleton.smt2");
+    let path = common::data_dir("sat").join("rotate_singleton.smt2");
     let (answer, stats) = solve_auto(&path);
     assert_eq!(answer, "sat", "{stats}");
     assert_eq!(stats["engine"], "samples", "{stats}");
@@ -301,8 +300,7 @@ fn sizes_give_the_length_invariant() {
     // append_lengths.smt2 needs `app(a, b, c) → |c| = |a| + |b|`: linear arithmetic over the
     // sizes of lists, found on the size abstraction and validated with recursive size
     // functions (twice in one thread: by the portfolio, then by the driver).
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sat/append_lengths.smt2");
+    let path = common::data_dir("sat").join("append_lengths.smt2");
     let (answer, stats) = solve_auto(&path);
     assert_eq!(answer, "sat", "{stats}");
     let phases = stats["engine_stats"]["phases"].as_array().expect("phases");
@@ -312,7 +310,7 @@ fn sizes_give_the_length_invariant() {
 
 #[test]
 fn an_engine_runs_on_the_view_it_names() {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let data = common::data_dir("");
     let (answer, stats) = solve_with(
         &data.join("sat/append_lengths.smt2"),
         &["--engine", "samples@sizes"],

@@ -118,9 +118,9 @@ impl<'s> ToZ3<'s> {
         }
     }
 
-    /// The size function of datatype `d` ([`Op::Size`]) applied to `arg`; the function is defined to Z3 on first use as a
-    /// recursive function: by cases on the constructors, 0 or 1 plus the sizes of the fields of
-    /// the same datatype.
+    /// The size function of datatype `d` ([`Op::Size`]) applied to `arg`; the function is
+    /// defined to Z3 on first use as a recursive function whose body is
+    /// [`TermStore::size_cases`].
     fn size_app(&mut self, d: DatatypeId, arg: &Dynamic) -> Dynamic {
         if !self.sizes.contains_key(&d) {
             self.define_size(d);
@@ -129,38 +129,19 @@ impl<'s> ToZ3<'s> {
     }
 
     fn define_size(&mut self, d: DatatypeId) {
-        let decl = self.store.datatype(d);
-        let sort = self.z3_sort(&Sort::Datatype(crate::term::DatatypeSort {
-            id: d,
-            name: decl.name.clone(),
-        }));
+        let sort = self.store.sort_of_datatype(d);
+        let z3_sort = self.z3_sort(&sort);
         // Z3 refuses a second definition of a name in one context (the z3 crate then panics),
         // and every solver of a thread shares the thread's context: a name of its own each.
         let n = SIZE_FUNCTIONS.with(|c| c.replace(c.get() + 1));
         let name = format!("{}!{n}", self.store.size_name(d));
-        let f = z3::RecFuncDecl::new(name, &[&sort], &z3::Sort::int());
-        let x = Dynamic::new_const("x", &sort);
-        let variants = &self.datatypes[&d].variants;
-        let case = |k: usize| {
-            let fields = self.store.size_fields(decl.ctors[k]);
-            if fields.is_empty() {
-                return Int::from_i64(0);
-            }
-            let mut parts = vec![Int::from_i64(1)];
-            for i in fields {
-                let field = variants[k].accessors[i as usize].apply(&[&x]);
-                parts.push(f.apply(&[&field]).as_int().expect("an Int size"));
-            }
-            Int::add(&parts)
-        };
-        let last = decl.ctors.len() - 1;
-        let mut body = case(last);
-        for k in (0..last).rev() {
-            let is_k = variants[k].tester.apply(&[&x]).as_bool().expect("a tester");
-            body = is_k.ite(&case(k), &body);
-        }
-        f.add_def(&[&x], &body);
+        let f = z3::RecFuncDecl::new(name, &[&z3_sort], &z3::Sort::int());
+        // Declared before its body is translated: the body applies it.
         self.sizes.insert(d, f);
+        let x = self.store.new_var("x", sort);
+        let body = self.term(self.store.size_cases(d, x));
+        let x = self.var(x);
+        self.sizes[&d].add_def(&[&x], &body);
     }
 
     /// The Z3 constant of a variable.

@@ -140,11 +140,15 @@ impl TermStore {
 
     /// The sort a constructor builds.
     pub fn ctor_sort(&self, id: CtorId) -> Sort {
-        let d = self.datatypes.borrow();
-        let dt = d.ctors[id.0 as usize].datatype;
+        let dt = self.datatypes.borrow().ctors[id.0 as usize].datatype;
+        self.sort_of_datatype(dt)
+    }
+
+    /// The sort of a declared datatype.
+    pub fn sort_of_datatype(&self, id: DatatypeId) -> Sort {
         Sort::Datatype(DatatypeSort {
-            id: dt,
-            name: d.types[dt.0 as usize].name.clone(),
+            id,
+            name: self.datatypes.borrow().types[id.0 as usize].name.clone(),
         })
     }
 
@@ -251,20 +255,24 @@ impl TermStore {
         out
     }
 
+    /// The datatypes whose sizes `terms` mention.
+    pub fn sized_datatypes(&self, terms: &[TermId]) -> std::collections::BTreeSet<DatatypeId> {
+        self.sizes_in(terms)
+            .into_iter()
+            .filter_map(|t| match &self.get(t).term {
+                super::Term::App(Op::Size(d), _) => Some(*d),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// `size(t) ≥ 0` for every subterm `t` of `terms` (variables included) of a datatype whose
     /// size `terms` mention: facts of the definition (each case is 0 or 1 plus sizes, so
     /// sizes are never negative by structural induction) that a solver unfolding the
     /// definition does not find by itself. The subterms cover the values the unfolding of a
     /// size reaches through selectors of constructor equations (`l = cons(h, t)`: `|t|`).
     pub fn size_bounds(&self, terms: &[TermId]) -> Vec<TermId> {
-        let sized: std::collections::BTreeSet<DatatypeId> = self
-            .sizes_in(terms)
-            .into_iter()
-            .filter_map(|t| match &self.get(t).term {
-                super::Term::App(Op::Size(d), _) => Some(*d),
-                _ => None,
-            })
-            .collect();
+        let sized = self.sized_datatypes(terms);
         if sized.is_empty() {
             return Vec::new();
         }
@@ -352,11 +360,7 @@ impl TermStore {
     /// `(define-fun-rec size!L ((x L)) Int (ite ((_ is cons) x) (+ 1 (size!L (tail x))) 0))`.
     pub fn size_definition(&self, d: DatatypeId) -> String {
         use super::print::symbol;
-        let decl = self.datatype(d);
-        let sort = Sort::Datatype(super::DatatypeSort {
-            id: d,
-            name: decl.name.clone(),
-        });
+        let sort = self.sort_of_datatype(d);
         let x = self.new_var("x", sort.clone());
         let printer = super::TermPrinter::new(self);
         format!(

@@ -140,11 +140,10 @@ impl<'s> Abstractor<'s> {
         if let Some(&v) = self.opaque.get(&t) {
             return self.store.var(v);
         }
-        let sort = match self.store.sort(t) {
-            Sort::Datatype(_) => Sort::Int,
-            s => s,
+        let (sort, is_size) = match self.store.sort(t) {
+            Sort::Datatype(_) => (Sort::Int, true),
+            s => (s, false),
         };
-        let is_size = matches!(self.store.sort(t), Sort::Datatype(_));
         let v = self.store.new_var("read", sort);
         if is_size {
             self.non_negative(v);

@@ -81,17 +81,7 @@ impl Model {
         let mut out = String::new();
         // The size functions the interpretations use, defined first.
         let bodies: Vec<TermId> = self.interps.values().map(|i| i.body).collect();
-        let mut sized: Vec<_> = store
-            .sizes_in(&bodies)
-            .into_iter()
-            .filter_map(|t| match &store.get(t).term {
-                crate::term::Term::App(crate::term::Op::Size(d), _) => Some(*d),
-                _ => None,
-            })
-            .collect();
-        sized.sort();
-        sized.dedup();
-        for d in sized {
+        for d in store.sized_datatypes(&bodies) {
             out.push_str(&store.size_definition(d));
             out.push('\n');
         }
@@ -354,7 +344,8 @@ pub(super) fn clause_query(
         Head::False => store.ff(),
     };
     // Sizes of datatype values are never negative (see `TermStore::size_bounds`).
-    let bounds = store.size_bounds(&[store.and(parts.clone()), head]);
-    parts.extend(bounds);
+    let mut roots = parts.clone();
+    roots.push(head);
+    parts.extend(store.size_bounds(&roots));
     (store.and(parts), head)
 }

@@ -289,6 +289,18 @@ impl Env<'_> {
         if let Some(c) = n.strip_prefix("is-").and_then(|c| store.ctor_by_name(c)) {
             return self.tester(c, args, span).map(Some);
         }
+        // The size function a model defined (`size!L`, see `lower_model`).
+        if let Some(&d) = self.sizes.get(n) {
+            if args.len() != 1 {
+                return Err(err(
+                    ErrorKind::Sort,
+                    span,
+                    format!("`{n}` expects 1 argument, got {}", args.len()),
+                ));
+            }
+            let x = self.term_of_sort(&args[0], &store.sort_of_datatype(d))?;
+            return Ok(Some(store.app(Op::Size(d), vec![x])));
+        }
         Ok(None)
     }
 

@@ -467,21 +467,6 @@ impl<'a> Env<'a> {
         if self.macros.contains_key(name) {
             return self.expand_macro(name, args, span);
         }
-        if let Some(&d) = self.sizes.get(name) {
-            let [arg] = args else {
-                return Err(err(
-                    ErrorKind::Sort,
-                    span,
-                    format!("`{name}` expects 1 argument, got {}", args.len()),
-                ));
-            };
-            let sort = Sort::Datatype(crate::term::DatatypeSort {
-                id: d,
-                name: self.store.datatype(d).name,
-            });
-            let x = self.term_of_sort(arg, &sort)?;
-            return Ok(Lowered::Term(self.store.app(Op::Size(d), vec![x])));
-        }
         let Some(op) = op_of(name) else {
             return Err(err(
                 ErrorKind::Unknown,
