@@ -149,6 +149,10 @@ impl SplitBooleans {
         let mut valuations: Vec<Vec<Vec<bool>>> = vec![Vec::new(); split.len()];
         let mut instances = Vec::new();
         let mut done: HashSet<(ClauseId, Vec<Option<usize>>)> = HashSet::new();
+        // One solver for the whole enumeration, a scope per combination: a fresh Z3 solver
+        // per check cost most of the split's time on the kind2 systems.
+        let mut smt = Smt::new(store, deadline.clone());
+        let mut scoped = false;
         let mut changed = true;
         while changed {
             changed = false;
@@ -162,7 +166,11 @@ impl SplitBooleans {
                     }
                     let fixed = body_values(store, c, split, &valuations, &combo);
                     let constraint = store.substitute(c.constraint, &fixed);
-                    let mut smt = Smt::new(store, deadline.clone());
+                    if scoped {
+                        smt.pop(1);
+                    }
+                    smt.push();
+                    scoped = true;
                     smt.assert(constraint);
                     let head = c
                         .head_atom()
