@@ -1,9 +1,10 @@
-//! Structural traversals: substitution, free variables, size and bottom-up simplification.
+//! Structural traversals: substitution, the one-point rule, free variables, size and bottom-up
+//! simplification.
 //!
 //! All traversals memoise on term ids, so shared subterms are visited once: a term that is a DAG
 //! of n nodes costs O(n) however large its tree unfolding is.
 
-use super::{Term, TermId, TermStore, VarId};
+use super::{Op, Term, TermId, TermStore, VarId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
@@ -65,6 +66,56 @@ impl TermStore {
         };
         memo.insert(t, r);
         r
+    }
+
+    /// `t` with the variables of `locals` that a conjunct of `t` defines replaced by their
+    /// definitions (the one-point rule: `∃x. x = e ∧ φ` is `φ[e/x]` when `x` does not occur in
+    /// `e`; a Boolean conjunct `x` or `¬x` defines `x` as `true` or `false`). The result is
+    /// equivalent to `t` under `∃ locals`; the locals no conjunct defines stay free in it.
+    pub fn eliminate_defined(&self, locals: &BTreeSet<VarId>, t: TermId) -> TermId {
+        let mut t = t;
+        loop {
+            // Definitions applied together must not mention each other's variables.
+            let mut map: HashMap<VarId, TermId> = HashMap::new();
+            let mut mentioned: BTreeSet<VarId> = BTreeSet::new();
+            for c in self.conjuncts(t) {
+                let Some((x, e)) = self.definition(c, locals) else {
+                    continue;
+                };
+                let vars = self.free_vars(e);
+                if map.contains_key(&x)
+                    || mentioned.contains(&x)
+                    || vars.iter().any(|v| map.contains_key(v))
+                {
+                    continue;
+                }
+                mentioned.extend(vars);
+                map.insert(x, e);
+            }
+            if map.is_empty() {
+                return t;
+            }
+            t = self.substitute(t, &map);
+        }
+    }
+
+    /// The variable of `locals` that conjunct `c` defines, and its definition.
+    fn definition(&self, c: TermId, locals: &BTreeSet<VarId>) -> Option<(VarId, TermId)> {
+        let local = |t: TermId| match &self.get(t).term {
+            Term::Var(v) if locals.contains(v) => Some(*v),
+            _ => None,
+        };
+        match &self.get(c).term {
+            Term::Var(v) if locals.contains(v) => Some((*v, self.bool(true))),
+            Term::App(Op::Not, args) => Some((local(args[0])?, self.bool(false))),
+            Term::App(Op::Eq, args) => [(args[0], args[1]), (args[1], args[0])]
+                .into_iter()
+                .find_map(|(a, b)| {
+                    let x = local(a)?;
+                    (!self.free_vars(b).contains(&x)).then_some((x, b))
+                }),
+            _ => None,
+        }
     }
 
     /// The free variables of a term, in id order.
@@ -131,5 +182,47 @@ impl TermStore {
             }
         }
         ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Sort;
+
+    #[test]
+    fn the_one_point_rule_replaces_defined_locals() {
+        let store = TermStore::new();
+        let [x, y, z] = ["x", "y", "z"].map(|n| store.new_var(n, Sort::Int));
+        let [b, c] = ["b", "c"].map(|n| store.new_var(n, Sort::Bool));
+        let v = |x| store.var(x);
+        // ∃x b c. x = y + 1 ∧ b ∧ ¬c ∧ (b ∨ c → x > z) is y + 1 > z.
+        let t = store.and([
+            store.eq(v(x), store.add([v(y), store.int(1)])),
+            v(b),
+            store.not(v(c)),
+            store.implies(store.or([v(b), v(c)]), store.gt(v(x), v(z))),
+        ]);
+        let locals = [x, b, c].into_iter().collect();
+        let want = store.gt(store.add([v(y), store.int(1)]), v(z));
+        assert_eq!(store.eliminate_defined(&locals, t), want);
+    }
+
+    #[test]
+    fn the_one_point_rule_keeps_what_no_conjunct_defines() {
+        let store = TermStore::new();
+        let [x, y, z] = ["x", "y", "z"].map(|n| store.new_var(n, Sort::Int));
+        let v = |x| store.var(x);
+        // x = y ∧ y = x defines one of them by the other; x = x + z defines nothing, and a
+        // disjunct is no definition.
+        let t = store.and([store.eq(v(x), v(y)), store.eq(v(y), v(x))]);
+        let locals: BTreeSet<VarId> = [x, y].into_iter().collect();
+        let left = store.free_vars(store.eliminate_defined(&locals, t));
+        assert!(left.len() <= 1, "one of x, y remains at most: {left:?}");
+        let t = store.and([
+            store.eq(v(x), store.add([v(x), v(z)])),
+            store.or([store.eq(v(y), v(z)), store.gt(v(y), v(z))]),
+        ]);
+        assert_eq!(store.eliminate_defined(&locals, t), t);
     }
 }
