@@ -73,7 +73,14 @@ pub(super) fn check_by_instantiation(
         let half = deadline
             .remaining()
             .map_or(deadline.clone(), |r| deadline.at_most(r / 2));
-        if instantiate(store, premise, &pool, &rest, reduced, half) == SatResult::Unsat {
+        // With every existential known the head is quantifier-free: checked a conjunct at a
+        // time, as a clause under a quantifier-free model is (its negation as one disjunction
+        // cost Kind 2's node steps ten times more).
+        let reduced_holds = match rest.is_empty() {
+            true => super::model::check_clause(store, premise, reduced, half),
+            false => instantiate(store, premise, &pool, &rest, reduced, half),
+        };
+        if reduced_holds == SatResult::Unsat {
             return SatResult::Unsat;
         }
     }

@@ -297,7 +297,12 @@ fn invalid(
 /// conjunctive head is checked one conjunct at a time on top of the premise: PDR's models are
 /// conjunctions of hundreds of lemmas, whose negation as one disjunction the solver splits on
 /// far more slowly than it refutes each lemma (LRA-TS `approx.5`: validation over 4 s at once).
-fn check_clause(store: &TermStore, premise: TermId, head: TermId, deadline: Deadline) -> SatResult {
+pub(super) fn check_clause(
+    store: &TermStore,
+    premise: TermId,
+    head: TermId,
+    deadline: Deadline,
+) -> SatResult {
     check_in_scope(&mut Smt::new(store, deadline), premise, head)
 }
 
