@@ -79,10 +79,15 @@ impl TermStore {
             let mut map: HashMap<VarId, TermId> = HashMap::new();
             let mut mentioned: BTreeSet<VarId> = BTreeSet::new();
             for c in self.conjuncts(t) {
-                let Some((x, e)) = self.definition(c, locals) else {
+                // The first reading of `c` whose variable does not occur in its definition.
+                let Some((x, e, vars)) =
+                    self.definitions(c, locals).into_iter().find_map(|(x, e)| {
+                        let vars = self.free_vars(e);
+                        (!vars.contains(&x)).then_some((x, e, vars))
+                    })
+                else {
                     continue;
                 };
-                let vars = self.free_vars(e);
                 if map.contains_key(&x)
                     || mentioned.contains(&x)
                     || vars.iter().any(|v| map.contains_key(v))
@@ -99,22 +104,21 @@ impl TermStore {
         }
     }
 
-    /// The variable of `locals` that conjunct `c` defines, and its definition.
-    fn definition(&self, c: TermId, locals: &BTreeSet<VarId>) -> Option<(VarId, TermId)> {
-        let local = |t: TermId| match &self.get(t).term {
-            Term::Var(v) if locals.contains(v) => Some(*v),
-            _ => None,
-        };
+    /// The ways conjunct `c` may define a variable of `locals` (`x = e` read both ways), each
+    /// a variable and its definition; the caller checks that the variable is not in it.
+    fn definitions(&self, c: TermId, locals: &BTreeSet<VarId>) -> Vec<(VarId, TermId)> {
+        let local = |t: TermId| self.as_var(t).filter(|v| locals.contains(v));
         match &self.get(c).term {
-            Term::Var(v) if locals.contains(v) => Some((*v, self.bool(true))),
-            Term::App(Op::Not, args) => Some((local(args[0])?, self.bool(false))),
+            Term::Var(v) if locals.contains(v) => vec![(*v, self.bool(true))],
+            Term::App(Op::Not, args) => local(args[0])
+                .map(|x| (x, self.bool(false)))
+                .into_iter()
+                .collect(),
             Term::App(Op::Eq, args) => [(args[0], args[1]), (args[1], args[0])]
                 .into_iter()
-                .find_map(|(a, b)| {
-                    let x = local(a)?;
-                    (!self.free_vars(b).contains(&x)).then_some((x, b))
-                }),
-            _ => None,
+                .filter_map(|(a, e)| Some((local(a)?, e)))
+                .collect(),
+            _ => Vec::new(),
         }
     }
 

@@ -149,10 +149,11 @@ impl SplitBooleans {
         let mut valuations: Vec<Vec<Vec<bool>>> = vec![Vec::new(); split.len()];
         let mut instances = Vec::new();
         let mut done: HashSet<(ClauseId, Vec<Option<usize>>)> = HashSet::new();
-        // One solver for the whole enumeration, a scope per combination: a fresh Z3 solver
-        // per check cost most of the split's time on the kind2 systems.
+        // One solver for the whole enumeration, a scope per combination (the previous
+        // combination's scope is closed when the next one opens): a fresh Z3 solver per check
+        // cost most of the split's time on the kind2 systems.
         let mut smt = Smt::new(store, deadline.clone());
-        let mut scoped = false;
+        smt.push();
         let mut changed = true;
         while changed {
             changed = false;
@@ -166,11 +167,8 @@ impl SplitBooleans {
                     }
                     let fixed = body_values(store, c, split, &valuations, &combo);
                     let constraint = store.substitute(c.constraint, &fixed);
-                    if scoped {
-                        smt.pop(1);
-                    }
+                    smt.pop(1);
                     smt.push();
-                    scoped = true;
                     smt.assert(constraint);
                     let head = c
                         .head_atom()

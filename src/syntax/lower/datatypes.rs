@@ -276,30 +276,21 @@ impl Env<'_> {
             return Ok(Some(store.app(Op::Ctor(c), xs)));
         }
         if let Some((c, i)) = store.selector_by_name(n) {
-            if args.len() != 1 {
-                return Err(err(
-                    ErrorKind::Sort,
-                    span,
-                    format!("selector `{n}` expects 1 argument, got {}", args.len()),
-                ));
-            }
-            let x = self.term_of_sort(&args[0], &store.ctor_sort(c))?;
-            return Ok(Some(store.app(Op::Selector(c, i as u32), vec![x])));
+            let what = format!("selector `{n}`");
+            let op = Op::Selector(c, i as u32);
+            return self
+                .unary(&what, op, &store.ctor_sort(c), args, span)
+                .map(Some);
         }
         if let Some(c) = n.strip_prefix("is-").and_then(|c| store.ctor_by_name(c)) {
             return self.tester(c, args, span).map(Some);
         }
         // The size function a model defined (`size!L`, see `lower_model`).
         if let Some(&d) = self.sizes.get(n) {
-            if args.len() != 1 {
-                return Err(err(
-                    ErrorKind::Sort,
-                    span,
-                    format!("`{n}` expects 1 argument, got {}", args.len()),
-                ));
-            }
-            let x = self.term_of_sort(&args[0], &store.sort_of_datatype(d))?;
-            return Ok(Some(store.app(Op::Size(d), vec![x])));
+            let sort = store.sort_of_datatype(d);
+            return self
+                .unary(&format!("`{n}`"), Op::Size(d), &sort, args, span)
+                .map(Some);
         }
         Ok(None)
     }
@@ -310,14 +301,28 @@ impl Env<'_> {
         args: &[Term],
         span: Span,
     ) -> Result<TermId, Error> {
+        let sort = self.store.ctor_sort(c);
+        self.unary("a tester", Op::Tester(c), &sort, args, span)
+    }
+
+    /// `(op x)` for a one-argument datatype operation (`what` names it in the arity error),
+    /// its argument of sort `sort`.
+    fn unary(
+        &mut self,
+        what: &str,
+        op: Op,
+        sort: &crate::term::Sort,
+        args: &[Term],
+        span: Span,
+    ) -> Result<TermId, Error> {
         if args.len() != 1 {
             return Err(err(
                 ErrorKind::Sort,
                 span,
-                format!("a tester expects 1 argument, got {}", args.len()),
+                format!("{what} expects 1 argument, got {}", args.len()),
             ));
         }
-        let x = self.term_of_sort(&args[0], &self.store.ctor_sort(c))?;
-        Ok(self.store.app(Op::Tester(c), vec![x]))
+        let x = self.term_of_sort(&args[0], sort)?;
+        Ok(self.store.app(op, vec![x]))
     }
 }
