@@ -309,8 +309,32 @@ fn kill(child: &mut Child) -> Option<Usage> {
     reap(child.id(), true).map(|(_, usage)| usage)
 }
 
+/// Tells, on a helper thread, when the child `pid` has ended: `waitid` with `WNOWAIT` blocks
+/// until then and leaves the child unreaped (a zombie keeps its pid from being reused while
+/// [`wait`] may still kill it), so that [`wait`] learns of the end at once instead of at its
+/// next look, [`POLL`] later. The thread ends with the child.
+fn watch_end(pid: u32) -> std::sync::mpsc::Receiver<()> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let pid = libc::id_t::from(pid);
+    std::thread::spawn(move || loop {
+        // SAFETY: an all-zero siginfo_t is a valid value of the plain C struct.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid writes only through the one valid pointer given.
+        let got =
+            unsafe { libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT) };
+        let interrupted =
+            got < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+        if !interrupted {
+            let _ = tx.send(());
+            return;
+        }
+    });
+    rx
+}
+
 /// Waits for the child, killing it past `limit`, above its memory limit, or once `stop` is set.
 /// The child is reaped here with `wait4` (for its resource usage), never by `Child::wait`.
+/// Between looks at its resident set the wait ends as soon as the child does ([`watch_end`]).
 fn wait(
     child: &mut Child,
     limit: Duration,
@@ -318,6 +342,7 @@ fn wait(
     stop: &AtomicBool,
 ) -> (Ending, Option<Usage>) {
     let started = Instant::now();
+    let ended = watch_end(child.id());
     loop {
         if let Some((status, usage)) = reap(child.id(), false) {
             return (Ending::Exited(status), Some(usage));
@@ -337,7 +362,10 @@ fn wait(
             };
             return (ending, usage);
         }
-        std::thread::sleep(POLL);
+        if ended.recv_timeout(POLL) == Err(std::sync::mpsc::RecvTimeoutError::Disconnected) {
+            // No watcher (it could not wait): look again after the interval.
+            std::thread::sleep(POLL);
+        }
     }
 }
 
