@@ -300,13 +300,6 @@ fn dynamic_value(store: &TermStore, d: &Dynamic, sort: &Sort) -> Option<Value> {
     })
 }
 
-/// Creates this thread's Z3 context now rather than at its first check (that costs some
-/// milliseconds): a thread that only waits for other threads' answers and then validates them
-/// calls it while it waits.
-pub fn warm_up() {
-    drop(z3::Solver::new());
-}
-
 /// The version of the Z3 library loaded at run time, as Z3 states it (`Z3 5.3.3.0`).
 pub fn z3_version() -> String {
     z3::full_version().to_owned()
