@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Two Hornbeam binaries on the same quickly answered files: `hornbeam solve FILE` with each,
+one run at a time (the default two threads need both cores), alternating which goes first.
+
+Files: those a `bench_batch.py` result (--from, its hornbeam.json) records as answered (`sat`
+or `unsat`) within --within seconds, in that file's order. Prints, per file, both wall times
+and answers, then, over the files both binaries answer, the median time of each per answer
+and the median of the per-file ratios (second over first). Meant for changes that save time
+around the engines (startup, scheduling), where a whole-set run would drown them in its
+unanswered files.
+
+Usage: scripts/bench_compare.py --from bench-out/RUN/hornbeam.json [--within 2.5]
+                                [--timeout 10] [--threads 2] BIN_A BIN_B
+"""
+import argparse, json, statistics, subprocess, time
+from pathlib import Path
+
+
+def solve(bin_, path, timeout, threads):
+    t0 = time.monotonic()
+    p = subprocess.run([str(bin_), "solve", str(path), "--timeout", str(timeout), "--threads", str(threads)],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    secs = time.monotonic() - t0
+    return (p.stdout.splitlines() or ["?"])[0].strip(), secs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--from", dest="source", required=True, help="a bench_batch hornbeam.json")
+    ap.add_argument("--within", type=float, default=2.5)
+    ap.add_argument("--timeout", type=float, default=10)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("a")
+    ap.add_argument("b")
+    args = ap.parse_args()
+    records = json.loads(Path(args.source).read_text())["results"]
+    files = [r["path"] for r in records
+             if r["answer"] in ("sat", "unsat") and r["time"] <= args.within]
+    rows = []
+    for i, f in enumerate(files):
+        order = [args.a, args.b] if i % 2 == 0 else [args.b, args.a]
+        got = {b: solve(b, f, args.timeout, args.threads) for b in order}
+        (aa, ta), (ab, tb) = got[args.a], got[args.b]
+        rows.append((f, aa, ta, ab, tb))
+        print(f"{Path(f).name[:50]}\t{aa} {ta:.3f}\t{ab} {tb:.3f}", flush=True)
+    answered = ("sat", "unsat")
+    both = [r for r in rows if r[1] in answered and r[3] in answered]
+    print(f"\n{len(files)} files; answered: first {sum(r[1] in answered for r in rows)}, "
+          f"second {sum(r[3] in answered for r in rows)}; different answers: "
+          f"{sum(r[1] != r[3] for r in both)}")
+    for answer in answered:
+        sel = [r for r in both if r[1] == answer]
+        if sel:
+            print(f"{answer}: {len(sel)} files, median {statistics.median(r[2] for r in sel):.3f} s "
+                  f"-> {statistics.median(r[4] for r in sel):.3f} s")
+    if both:
+        print(f"all: {len(both)} files, median {statistics.median(r[2] for r in both):.3f} s -> "
+              f"{statistics.median(r[4] for r in both):.3f} s; median ratio "
+              f"{statistics.median(r[4] / r[2] for r in both):.2f}")
+
+
+if __name__ == "__main__":
+    main()
