@@ -33,10 +33,11 @@
 //! behind the samples (0.5-0.9 s when they fail) and a 1 s BMC slice. The probe lengths come
 //! from the session-15 run's 218 files both solved: 71 of the 84 BMC refutations took at most
 //! 50 ms. Under two threads (session 23) the invariant side starts with PDR alone for 100 ms,
-//! before the Boolean split and slicing: on the public files answered within 2.5 s, the median
-//! time of the `sat` ones went from 0.31 to 0.24 s (the `unsat` ones, BMC's on the other thread,
-//! unchanged at 0.075 s), while a 120 ms PDR try on BMC's thread instead delayed BMC's
-//! refutations by as much. Then the schedule measured before the probes: slicing 2 s, candidates from sampled states 1 s
+//! before the Boolean split and slicing: on the 114 public `sat` files a first 3 s pass answered
+//! within 2.5 s, the median time went from 0.31 to 0.24 s (the `unsat` ones, BMC's on the other
+//! thread, unchanged at 0.075 s); a 120 ms PDR try on BMC's thread instead delayed BMC's
+//! refutations by as much (BENCHMARKS.md, "Startup of a two-thread solve and PDR's quick
+//! try"). Then the schedule measured before the probes: slicing 2 s, candidates from sampled states 1 s
 //! ([`Samples`](super::seeds::Samples): affine and quadratic equalities, bounds and orderings that
 //! hold on concrete reachable states, filtered to an inductive subset; validated together with
 //! slicing's candidates, a proof when they exclude the queries, else their linear lemmas join

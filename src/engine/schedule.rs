@@ -215,8 +215,7 @@ impl Default for Schedule {
             not_reals(e(Bmc, probe(50))),
             // On two threads, PDR alone at once beside BMC's probe, before the Boolean split and
             // slicing: the Kind 2 and VMT systems whose invariants it finds within 100 ms waited
-            // 0.1-0.6 s behind them (median time of the public set's `sat` files answered
-            // within 2.5 s: 0.31 to 0.24 s; of the `unsat` ones unchanged, 0.075 s). On one
+            // 0.1-0.6 s behind them (the portfolio's header has the measurement). On one
             // thread it would delay slicing's quick invariants instead.
             Entry {
                 split_only: true,
