@@ -15,7 +15,9 @@
 //!
 //! The child is reaped with `wait4`, never with `Child::wait`: its resource usage gives the
 //! record's `cpu_secs` (user plus system time) and `peak_rss_mb` (`ru_maxrss`), also for a
-//! child killed at a limit (its usage up to the kill).
+//! child killed at a limit (its usage up to the kill). A helper thread waits for the child's
+//! end without reaping it (`waitid` with `WNOWAIT`), so that a record's time is the child's
+//! own and not rounded up to the next look.
 //!
 //! Duty: whatever the child does (answer, report bad input, panic, abort on a failed allocation,
 //! loop past its deadline, get killed), return one record with a reason, and never more than
