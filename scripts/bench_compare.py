@@ -12,16 +12,10 @@ unanswered files.
 Usage: scripts/bench_compare.py --from bench-out/RUN/hornbeam.json [--within 2.5]
                                 [--timeout 10] [--threads 2] BIN_A BIN_B
 """
-import argparse, json, statistics, subprocess, time
+import argparse, json, statistics
 from pathlib import Path
 
-
-def solve(bin_, path, timeout, threads):
-    t0 = time.monotonic()
-    p = subprocess.run([str(bin_), "solve", str(path), "--timeout", str(timeout), "--threads", str(threads)],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    secs = time.monotonic() - t0
-    return (p.stdout.splitlines() or ["?"])[0].strip(), secs
+from bench_threads import solve  # one timed `hornbeam solve` run: (first line, seconds)
 
 
 def main():
@@ -39,7 +33,7 @@ def main():
     rows = []
     for i, f in enumerate(files):
         order = [args.a, args.b] if i % 2 == 0 else [args.b, args.a]
-        got = {b: solve(b, f, args.timeout, args.threads) for b in order}
+        got = {b: solve(b, f, args.threads, args.timeout) for b in order}
         (aa, ta), (ab, tb) = got[args.a], got[args.b]
         rows.append((f, aa, ta, ab, tb))
         print(f"{Path(f).name[:50]}\t{aa} {ta:.3f}\t{ab} {tb:.3f}", flush=True)
