@@ -157,6 +157,17 @@ impl<'s> Smt<'s> {
         }
     }
 
+    /// Makes later checks stop at `deadline` instead (a caller that checks several problems,
+    /// each with its own time, in scopes of one solver).
+    pub fn set_deadline(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
+    }
+
+    /// The deadline checks stop at.
+    pub fn deadline(&self) -> &Deadline {
+        &self.deadline
+    }
+
     /// Caps every later check at `cap` (it then answers `Unknown`), within the deadline.
     pub fn set_check_cap(&mut self, cap: Option<Duration>) {
         self.cap = cap;

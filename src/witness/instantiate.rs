@@ -19,7 +19,6 @@
 //! premise inconsistent with the negated instances, and violated only when `φ` is unsatisfiable
 //! at a concrete model of the premise.
 
-use crate::clock::Deadline;
 use crate::smt::{SatResult, Smt};
 use crate::term::{Op, Quantifier, Term, TermId, TermStore, Value, VarId};
 use std::collections::HashMap;
@@ -31,14 +30,16 @@ const MAX_ROUNDS: usize = 200;
 const MAX_DEFS: usize = 8;
 
 /// Whether `premise ∧ ¬head` is satisfiable, where `head` has existentials in positive
-/// positions, by instantiating them with the premise's variables. `Sat` means the clause is
-/// violated, `Unsat` that it holds.
+/// positions, by instantiating them with the premise's variables, in scopes of `smt` (left as
+/// it was, its deadline included) until its deadline. `Sat` means the clause is violated,
+/// `Unsat` that it holds.
 pub(super) fn check_by_instantiation(
-    store: &TermStore,
+    smt: &mut Smt<'_>,
     premise: TermId,
     head: TermId,
-    deadline: Deadline,
 ) -> SatResult {
+    let store = smt.store();
+    let deadline = smt.deadline().clone();
     let mut pull = Prenex::new(store);
     let (ys, matrix) = pull.run(head);
     if ys.is_empty() {
@@ -76,35 +77,54 @@ pub(super) fn check_by_instantiation(
         // With every existential known the head is quantifier-free: checked a conjunct at a
         // time, as a clause under a quantifier-free model is (its negation as one disjunction
         // cost Kind 2's node steps ten times more).
+        smt.set_deadline(half);
         let reduced_holds = match rest.is_empty() {
-            true => super::model::check_clause(store, premise, reduced, half),
-            false => instantiate(store, premise, &pool, &rest, reduced, half),
+            true => super::model::check_in_scope(smt, premise, reduced),
+            false => instantiate(smt, premise, &pool, &rest, reduced),
         };
+        smt.set_deadline(deadline);
         if reduced_holds == SatResult::Unsat {
             return SatResult::Unsat;
         }
     }
-    instantiate(store, premise, &pool, &ys, matrix, deadline)
+    instantiate(smt, premise, &pool, &ys, matrix)
 }
 
-/// The instantiation loop for `premise ∧ ¬∃ys. matrix` over the instantiation terms `pool`.
+/// The instantiation loop for `premise ∧ ¬∃ys. matrix` over the instantiation terms `pool`:
+/// the premise and the negated instances go into a scope of `outer`; the head is solved at a
+/// premise model with a solver of its own.
 fn instantiate(
-    store: &TermStore,
+    outer: &mut Smt<'_>,
     premise: TermId,
     pool: &[VarId],
     ys: &[VarId],
     matrix: TermId,
-    deadline: Deadline,
 ) -> SatResult {
+    let store = outer.store();
     let head_free: Vec<VarId> = store
         .free_vars(matrix)
         .into_iter()
         .filter(|v| !ys.contains(v))
         .collect();
-    let mut outer = Smt::new(store, deadline.clone());
-    outer.assert(premise);
-    let mut inner = Smt::new(store, deadline);
+    let mut inner = Smt::new(store, outer.deadline().clone());
     inner.assert(matrix);
+    outer.push();
+    outer.assert(premise);
+    let result = instantiation_rounds(store, outer, &mut inner, pool, ys, matrix, &head_free);
+    outer.pop(1);
+    result
+}
+
+/// The rounds of [`instantiate`]: `outer` holds the premise, `inner` the head's matrix.
+fn instantiation_rounds(
+    store: &TermStore,
+    outer: &mut Smt<'_>,
+    inner: &mut Smt<'_>,
+    pool: &[VarId],
+    ys: &[VarId],
+    matrix: TermId,
+    head_free: &[VarId],
+) -> SatResult {
     let mut chooser = Chooser::new(store, ys, matrix, pool.to_vec());
     for _ in 0..MAX_ROUNDS {
         match outer.check() {
@@ -117,7 +137,7 @@ fn instantiate(
         };
         let m: HashMap<VarId, Value> = m.into_iter().collect();
         let prefer = chooser.current_values(&m);
-        let Some(v) = solve_matrix(store, &mut inner, &head_free, ys, &prefer, &m) else {
+        let Some(v) = solve_matrix(store, inner, head_free, ys, &prefer, &m) else {
             return SatResult::Unknown("cannot solve the head at a premise model".into());
         };
         let Some(v) = v else {

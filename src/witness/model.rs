@@ -202,8 +202,11 @@ impl Model {
 /// then the direct check), before quantifier elimination.
 pub const QUANTIFIED_FIRST_TRY: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Checks `model` against every clause of `system`, each with a fresh solver: a clause
-/// `body ∧ φ → head` holds when `φ ∧ M(body) ∧ ¬M(head)` is unsatisfiable.
+/// Checks `model` against every clause of `system`: a clause `body ∧ φ → head` holds when
+/// `φ ∧ M(body) ∧ ¬M(head)` is unsatisfiable. Each clause is checked in a scope of one solver:
+/// a fresh Z3 solver per clause cost more than most of these checks (1-2 ms each, and the
+/// model's interpretations translated again: on Kind 2's node systems back-translated through
+/// inlining, a third of the validation).
 ///
 /// Quantified interpretations (from other solvers, or ours back-translated through inlining)
 /// make a clause whose head they interpret a universal problem. Such a clause is first checked
@@ -223,25 +226,20 @@ pub fn validate_model(
         Some(rem) if quantified => deadline.at_most((rem / 2).min(QUANTIFIED_FIRST_TRY)),
         _ => deadline.clone(),
     };
+    let mut smt = Smt::new(store, deadline.clone());
     let mut deferred = Vec::new();
-    // Without quantifiers every clause has the same deadline: one solver for all of them, a
-    // scope each (a fresh Z3 solver, and datatype declarations translated again, cost more
-    // than most of these checks).
-    let mut shared = (!quantified).then(|| Smt::new(store, deadline.clone()));
     for (cid, _) in system.clauses() {
         let (premise, head) = clause_query(store, system, model, cid);
         if store.has_quantifier(head) {
-            match check_by_instantiation(store, premise, head, first_try()) {
+            smt.set_deadline(first_try());
+            match check_by_instantiation(&mut smt, premise, head) {
                 SatResult::Unsat => continue,
                 SatResult::Sat => return invalid(store, cid, premise, head, deadline),
                 SatResult::Unknown(_) => {}
             }
         }
-        let result = match &mut shared {
-            Some(smt) => check_in_scope(smt, premise, head),
-            None => check_clause(store, premise, head, first_try()),
-        };
-        match result {
+        smt.set_deadline(first_try());
+        match check_in_scope(&mut smt, premise, head) {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(store, cid, premise, head, deadline),
             SatResult::Unknown(r) if !quantified || deadline.expired() => {
@@ -258,9 +256,10 @@ pub fn validate_model(
         None => deadline.clone(),
     };
     let eliminated = model.without_quantifiers(store, half);
+    smt.set_deadline(deadline.clone());
     for cid in deferred {
         let (premise, head) = clause_query(store, system, &eliminated, cid);
-        match check_clause(store, premise, head, deadline.clone()) {
+        match check_in_scope(&mut smt, premise, head) {
             SatResult::Unsat => {}
             SatResult::Sat => return invalid(store, cid, premise, head, deadline),
             SatResult::Unknown(r) => return ModelCheck::Unknown(format!("clause {}: {r}", cid.0)),
@@ -293,21 +292,12 @@ fn invalid(
     }
 }
 
-/// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, with a fresh solver. A
-/// conjunctive head is checked one conjunct at a time on top of the premise: PDR's models are
-/// conjunctions of hundreds of lemmas, whose negation as one disjunction the solver splits on
-/// far more slowly than it refutes each lemma (LRA-TS `approx.5`: validation over 4 s at once).
-pub(super) fn check_clause(
-    store: &TermStore,
-    premise: TermId,
-    head: TermId,
-    deadline: Deadline,
-) -> SatResult {
-    check_in_scope(&mut Smt::new(store, deadline), premise, head)
-}
-
-/// [`check_clause`] in a scope of `smt`, which is left as it was.
-fn check_in_scope(smt: &mut Smt<'_>, premise: TermId, head: TermId) -> SatResult {
+/// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, checked in a scope of
+/// `smt`, which is left as it was. A conjunctive head is checked one conjunct at a time on top
+/// of the premise: PDR's models are conjunctions of hundreds of lemmas, whose negation as one
+/// disjunction the solver splits on far more slowly than it refutes each lemma (LRA-TS
+/// `approx.5`: validation over 4 s at once).
+pub(super) fn check_in_scope(smt: &mut Smt<'_>, premise: TermId, head: TermId) -> SatResult {
     let store = smt.store();
     let parts = store.conjuncts(head);
     smt.push();
