@@ -268,13 +268,14 @@ fn a_set_cancel_flag_stops_every_engine() {
     }
 }
 
-/// A model found on another thread validates on the caller's: `term_head_args` once lost 3 of
+/// A model found on a thread of a two-thread solve validates: `term_head_args` once lost 3 of
 /// 30 two-thread runs to a witness failure, when the caller's own Z3 context, interrupted by
-/// the thread that answered, then rejected the (correct) model.
+/// the thread that answered, then rejected the (correct) model. (Each thread now validates its
+/// own answer before any interrupt.)
 #[test]
-fn a_model_from_another_thread_validates_on_the_callers() {
+fn a_model_from_another_thread_validates() {
     use hornbeam::engine::driver::{solve, SolveOptions};
-    use hornbeam::witness::{Answer, Reason};
+    use hornbeam::witness::Answer;
     let path = common::data_dir("sat").join("term_head_args.smt2");
     let src = std::fs::read_to_string(&path).expect("readable");
     for (engine, runs) in [("bmc,pdr", 30), ("auto", 10)] {
@@ -288,10 +289,38 @@ fn a_model_from_another_thread_validates_on_the_callers() {
             };
             let answer = solve(&store, &system, &options).answer;
             assert!(
-                !matches!(&answer, Answer::Unknown(Reason::WitnessFailed(_))),
+                !matches!(&answer, Answer::Unknown(r) if r.witness_failed()),
                 "{engine}: {answer:?}"
             );
         }
+    }
+}
+
+/// A wrong witness on a two-thread solve is caught by the thread that made it and counted as
+/// a witness failure, not as an ordinary `unknown` (every thread gives one here).
+#[test]
+fn a_forged_witness_on_two_threads_is_a_witness_failure() {
+    use hornbeam::engine::driver::{solve, Forgery, SolveOptions};
+    use hornbeam::witness::Answer;
+    for (file, forge) in [
+        ("sat/counter.smt2", Forgery::EmptyModel),
+        ("unsat/two_loops.smt2", Forgery::EmptyDerivation),
+    ] {
+        let path = common::data_dir("").join(file);
+        let src = std::fs::read_to_string(&path).expect("readable");
+        let store = hornbeam::term::TermStore::new();
+        let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
+        let options = SolveOptions {
+            threads: 2,
+            deterministic: true,
+            forge: Some(forge),
+            ..SolveOptions::default()
+        };
+        let answer = solve(&store, &system, &options).answer;
+        assert!(
+            matches!(&answer, Answer::Unknown(r) if r.witness_failed()),
+            "{file}: {answer:?}"
+        );
     }
 }
 

@@ -114,21 +114,18 @@ pub struct Solved {
 }
 
 /// Solves `system` as `options` say; the answer is checked against `system` itself.
+///
+/// With two threads or more, each thread of [`super::parallel`] runs this whole pipeline on its
+/// own copy of `system` (preprocessing, its part of the schedule, back-translation and
+/// validation), so that an answer arrives checked and the calling thread needs no Z3 context:
+/// making one cost 10-30 ms of a sat answer's time on this machine, and the part's own context
+/// is warm. A part whose witness fails its check leaves the other part running.
 pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solved {
-    let t0 = Instant::now();
     let deadline = match options.timeout {
         Some(d) => Deadline::after(d),
         None => Deadline::none(),
     }
     .with_cancel(options.cancel.clone());
-    let (solved_system, pipeline) = if options.preprocess {
-        Preprocess::default().run(store, system)
-    } else {
-        (system.clone(), Pipeline::new())
-    };
-    let t1 = Instant::now();
-    let cx = Context::new(store, deadline.clone());
-    let mut stats = Stats::default();
     let mut schedule = match &options.engine {
         Selection::Auto => Schedule::default(),
         Selection::Engines(kinds) => Schedule::of(kinds),
@@ -142,23 +139,77 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         weakening: options.weakening,
         cex_shape: options.cex_shape,
     };
-    let (engine, answer) = match alone {
+    let mut stats = Stats::default();
+    let (engine, answer, finish) = match alone {
         // One engine alone: all the time, its own counters, no portfolio around it.
         Some(kind) => {
-            let answer = schedule.engine(kind).solve(&cx, &solved_system, &mut stats);
-            (kind.name(), answer)
+            let engine = schedule.engine(kind);
+            solve_here(store, system, options, deadline, &mut stats, |cx, s, stats| {
+                (kind.name(), engine.solve(cx, s, stats))
+            })
         }
         None => {
             let portfolio = Portfolio::new(schedule);
             match options.threads {
-                0 | 1 => portfolio.run(&cx, &solved_system, &mut stats),
+                0 | 1 => solve_here(store, system, options, deadline, &mut stats, |cx, s, st| {
+                    portfolio.run(cx, s, st)
+                }),
                 n => {
                     let parts = super::parallel::parts(&portfolio, n);
-                    super::parallel::run(&parts, &cx, &solved_system, &mut stats)
+                    let (engine, answer, finish) = super::parallel::run(
+                        &parts,
+                        store,
+                        system,
+                        &deadline,
+                        &mut stats,
+                        |part, store, copy, deadline, stats| {
+                            solve_here(store, copy, options, deadline, stats, |cx, s, st| {
+                                part.run(cx, s, st)
+                            })
+                        },
+                    );
+                    (engine, answer, finish.unwrap_or_default())
                 }
             }
         }
     };
+    Solved {
+        answer,
+        engine,
+        stats,
+        preprocess: finish.preprocess,
+        times: finish.times,
+    }
+}
+
+/// What a solve reports besides its answer and the engines' counters.
+#[derive(Clone, Debug, Default)]
+struct Finish {
+    /// What preprocessing removed (`None` when it was off).
+    preprocess: Option<crate::transform::PreprocessStats>,
+    /// Time per phase.
+    times: PhaseTimes,
+}
+
+/// The pipeline in the calling thread's store and Z3 context: preprocess `system`, run
+/// `engines` on the result, translate the answer back and check it against `system`.
+fn solve_here(
+    store: &TermStore,
+    system: &System,
+    options: &SolveOptions,
+    deadline: Deadline,
+    stats: &mut Stats,
+    engines: impl FnOnce(&Context<'_>, &System, &mut Stats) -> (&'static str, Answer),
+) -> (&'static str, Answer, Finish) {
+    let t0 = Instant::now();
+    let (solved_system, pipeline) = if options.preprocess {
+        Preprocess::default().run(store, system)
+    } else {
+        (system.clone(), Pipeline::new())
+    };
+    let t1 = Instant::now();
+    let cx = Context::new(store, deadline.clone());
+    let (engine, answer) = engines(&cx, &solved_system, stats);
     let answer = match options.forge {
         Some(f) => f.apply(answer),
         None => answer,
@@ -166,19 +217,22 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     let t2 = Instant::now();
     let vdeadline =
         Deadline::after(deadline.remaining().unwrap_or_default() + options.validation_limit);
+    // Stopped with the search (a caller or another thread no longer needs the answer).
+    let vdeadline = match deadline.cancel() {
+        Some(c) => vdeadline.with_cancel(c.clone()),
+        None => vdeadline,
+    };
     let answer = pipeline.answer(store, answer, vdeadline.clone());
     let answer = answer.validated(store, system, vdeadline);
     let t3 = Instant::now();
     let ms = |a: Instant, b: Instant| (b - a).as_millis() as u64;
-    Solved {
-        answer,
-        engine,
-        stats,
+    let finish = Finish {
         preprocess: options.preprocess.then(|| pipeline.summary()),
         times: PhaseTimes {
             preprocess: ms(t0, t1),
             solve: ms(t1, t2),
             validate: ms(t2, t3),
         },
-    }
+    };
+    (engine, answer, finish)
 }

@@ -4,27 +4,29 @@
 //! cancellation flag, read through their deadline, and an interrupt of the Z3 check they are
 //! in). No thread outlives the call.
 //!
-//! The calling thread runs no part: its Z3 context validates the answer afterwards, and a
-//! context that was interrupted is not trusted with that. (Tried: the first part on the calling
-//! thread, interrupted when the other answered, saves a thread start and a Z3 context, 10-15 ms
-//! on small files; the caller's validation then rejected a correct model in 3 of 30 runs of
-//! `tests/data/sat/term_head_args.smt2`, reported as a witness failure. Without the interrupt
-//! the caller could sit in a check of its own until the time limit.) The caller makes its Z3
-//! context when it validates, not while the parts run: a context costs 10-20 ms of one core,
-//! and three made at once on two cores delayed the parts' first checks (tried: made at once,
-//! median wall time 0.067 s over the 110 public files answered within 0.15 s; made when the
-//! first answer arrives, 0.070 s; at validation, 0.062 s).
+//! Each thread does the whole of its solve (the driver's `work`: preprocessing its copy, its
+//! part of the schedule, back-translation and validation against the copy of the original
+//! system), so an answer arrives checked and the calling thread makes no Z3 context: one costs
+//! 10-20 ms of a core on this machine, and the thread that found the answer has its context
+//! warm (tried: validation in the caller, 10-30 ms more per `sat` answer). A thread whose
+//! witness fails its check answers `unknown` with that reason, and the other threads go on.
+//!
+//! The calling thread runs no part. (Tried: the first part on the calling thread, interrupted
+//! when the other answered, saves a thread start and a Z3 context, 10-15 ms on small files;
+//! the caller's validation then rejected a correct model in 3 of 30 runs of
+//! `tests/data/sat/term_head_args.smt2`, reported as a witness failure: a context that was
+//! interrupted is not trusted with a check. A thread here checks its answer before any
+//! interrupt, which only comes once another thread has won.)
 //!
 //! Duty: move the system to the threads and the answers back (`term::transfer`), stop the
 //! losers, record each thread's phases. Must not: run an engine itself, or let an answer out
-//! unchecked (each part validates its own answers as the sequential portfolio does, and the
-//! driver validates the winner against the original system).
+//! that its thread did not check.
 
 use super::portfolio::{Board, Portfolio};
 use super::stats::ThreadRecord;
-use super::{Context, Stats};
+use super::Stats;
 use crate::chc::System;
-use crate::clock::Cancel;
+use crate::clock::{Cancel, Deadline};
 use crate::smt::Interrupt;
 use crate::term::{TermStore, VarMap};
 use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
@@ -57,33 +59,43 @@ enum Outcome {
     Unknown(Reason),
 }
 
-enum Message {
+enum Message<R> {
     /// A thread started; the handle interrupts its Z3 checks.
     Started(Interrupt),
-    /// A thread ended: its index, the engine that answered, its answer and its stats.
-    Done(usize, &'static str, Box<Outcome>, Stats),
+    /// A thread ended: its index, the engine that answered, its answer, its stats and what
+    /// else its work reported.
+    Done(usize, &'static str, Box<Outcome>, Stats, Option<R>),
 }
 
-/// Runs `parts` on one thread each (see the module header); returns the engine that
-/// answered (`"portfolio"` for `unknown`) and the answer, in the caller's store.
-pub fn run(
+/// Runs `work` for each of `parts` on one thread each (see the module header), on a copy of
+/// `system` in the thread's own store, with `deadline` and a flag that stops the other threads
+/// once one answers. `work` must check its answer against the copy it is given: an answer
+/// other than `unknown` wins as it is. Returns the engine that answered (`"portfolio"` for
+/// `unknown`), the answer in the caller's `store`, and what else the winner's work reported
+/// (or, without a winner, the last thread's).
+pub fn run<R: Send>(
     parts: &[Portfolio],
-    cx: &Context<'_>,
+    store: &TermStore,
     system: &System,
+    deadline: &Deadline,
     stats: &mut Stats,
-) -> (&'static str, Answer) {
-    let exported = system.export(cx.store);
+    work: impl Fn(&Portfolio, &TermStore, &System, Deadline, &mut Stats) -> (&'static str, Answer, R)
+        + Sync,
+) -> (&'static str, Answer, Option<R>) {
+    let exported = system.export(store);
     // Set when a thread answers; a child of the caller's flag, so that the caller's stops the
     // threads too.
-    let stop = cx.deadline.cancel().map_or_else(Cancel::new, Cancel::child);
-    let (tx, rx) = mpsc::channel::<Message>();
+    let stop = deadline.cancel().map_or_else(Cancel::new, Cancel::child);
+    let (tx, rx) = mpsc::channel::<Message<R>>();
     let mut winner: Option<(&'static str, Answer)> = None;
+    let mut report = None;
     let mut reasons = Vec::new();
     let mut threads: Vec<Option<ThreadRecord>> = vec![None; parts.len()];
+    let work = &work;
     std::thread::scope(|scope| {
         for (i, part) in parts.iter().enumerate() {
             let (tx, exported) = (tx.clone(), &exported);
-            let deadline = cx.deadline.with_cancel(stop.clone());
+            let deadline = deadline.with_cancel(stop.clone());
             // Deep terms recurse: the same stack as the command line's worker.
             let spawned = std::thread::Builder::new()
                 .name(format!("portfolio-{i}"))
@@ -93,23 +105,23 @@ pub fn run(
                     let _ = tx.send(Message::Started(interrupt));
                     let store = TermStore::new();
                     let mut sub = Stats::default();
-                    let (engine, outcome) = match exported.import(&store) {
+                    let (engine, outcome, r) = match exported.import(&store) {
                         Err(e) => (
                             "portfolio",
                             Outcome::Unknown(Reason::GaveUp(format!("moving the system: {e}"))),
+                            None,
                         ),
                         Ok((copy, vars)) => {
-                            let wcx = Context::new(&store, deadline);
-                            let (engine, answer) = part.run(&wcx, &copy, &mut sub);
+                            let (engine, answer, r) = work(part, &store, &copy, deadline, &mut sub);
                             let outcome = match answer {
                                 Answer::Sat(m) => Outcome::Sat(m.export(&store)),
                                 Answer::Unsat(d) => Outcome::Unsat(d.export(&store), vars),
                                 Answer::Unknown(r) => Outcome::Unknown(r),
                             };
-                            (engine, outcome)
+                            (engine, outcome, Some(r))
                         }
                     };
-                    let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub));
+                    let _ = tx.send(Message::Done(i, engine, Box::new(outcome), sub, r));
                 });
             if let Err(e) = spawned {
                 reasons.push(Reason::Resource(format!("cannot start a thread: {e}")));
@@ -131,15 +143,18 @@ pub fn run(
                     }
                     interrupts.push(h);
                 }
-                Message::Done(i, engine, outcome, sub) => {
+                Message::Done(i, engine, outcome, sub, r) => {
                     threads[i] = Some(ThreadRecord { engine, stats: sub });
                     if winner.is_some() {
                         continue;
                     }
+                    if r.is_some() {
+                        report = r;
+                    }
                     let answer = match *outcome {
-                        Outcome::Sat(m) => m.import(cx.store).map(|(m, _)| Answer::Sat(m)),
+                        Outcome::Sat(m) => m.import(store).map(|(m, _)| Answer::Sat(m)),
                         Outcome::Unsat(d, vars) => d
-                            .import(cx.store, &vars.inverse())
+                            .import(store, &vars.inverse())
                             .map(|(d, _)| Answer::Unsat(d)),
                         Outcome::Unknown(r) => Ok(Answer::Unknown(r)),
                     };
@@ -156,11 +171,13 @@ pub fn run(
                 }
             }
             // The caller gave up: stop every thread.
-            if cx.deadline.is_cancelled() {
+            if deadline.is_cancelled() {
                 stop_all(&interrupts);
             }
         }
     });
     stats.portfolio().threads = Some(threads);
-    winner.unwrap_or(("portfolio", Answer::Unknown(Reason::Phases(reasons))))
+    let (engine, answer) =
+        winner.unwrap_or(("portfolio", Answer::Unknown(Reason::Phases(reasons))));
+    (engine, answer, report)
 }

@@ -494,6 +494,7 @@ impl<'s> Prenex<'s> {
 mod tests {
     use super::*;
     use crate::chc::ClauseId;
+    use crate::clock::Deadline;
     use crate::syntax::read_system;
     use crate::witness::model::clause_query;
     use crate::witness::read_model;
@@ -505,12 +506,8 @@ mod tests {
         let sys = read_system(&store, system).expect("a well-formed system");
         let m = read_model(&store, &sys, model).expect("a well-formed model");
         let (premise, head) = clause_query(&store, &sys, &m, ClauseId(0));
-        check_by_instantiation(
-            &store,
-            premise,
-            head,
-            Deadline::after(Duration::from_secs(20)),
-        )
+        let mut smt = Smt::new(&store, Deadline::after(Duration::from_secs(20)));
+        check_by_instantiation(&mut smt, premise, head)
     }
 
     /// A step whose head argument goes through two Boolean locals, as in Lustre encodings.
