@@ -86,7 +86,8 @@ impl Default for SolveOptions {
     }
 }
 
-/// Milliseconds spent per phase.
+/// Milliseconds spent per phase (on two threads, the phases of the thread that answered, or
+/// without an answer of the last to end).
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct PhaseTimes {
     /// Answer-preserving simplifications.
@@ -107,7 +108,7 @@ pub struct Solved {
     pub engine: &'static str,
     /// The engine's counters.
     pub stats: Stats,
-    /// What preprocessing removed (`None` when it was off).
+    /// What preprocessing removed (`None` when it was off; on two threads, as for `times`).
     pub preprocess: Option<crate::transform::PreprocessStats>,
     /// Time per phase.
     pub times: PhaseTimes,
@@ -144,9 +145,14 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         // One engine alone: all the time, its own counters, no portfolio around it.
         Some(kind) => {
             let engine = schedule.engine(kind);
-            solve_here(store, system, options, deadline, &mut stats, |cx, s, stats| {
-                (kind.name(), engine.solve(cx, s, stats))
-            })
+            solve_here(
+                store,
+                system,
+                options,
+                deadline,
+                &mut stats,
+                |cx, s, stats| (kind.name(), engine.solve(cx, s, stats)),
+            )
         }
         None => {
             let portfolio = Portfolio::new(schedule);

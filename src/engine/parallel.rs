@@ -8,8 +8,10 @@
 //! part of the schedule, back-translation and validation against the copy of the original
 //! system), so an answer arrives checked and the calling thread makes no Z3 context: one costs
 //! 10-20 ms of a core on this machine, and the thread that found the answer has its context
-//! warm (tried: validation in the caller, 10-30 ms more per `sat` answer). A thread whose
-//! witness fails its check answers `unknown` with that reason, and the other threads go on.
+//! warm (with one validation solver per model, the `sat` median over the public files answered
+//! within 1.5 s went from 0.155 to 0.133 s against validation in the caller; BENCHMARKS.md,
+//! session 24). A thread whose witness fails its check answers `unknown` with that reason,
+//! and the other threads go on.
 //!
 //! The calling thread runs no part. (Tried: the first part on the calling thread, interrupted
 //! when the other answered, saves a thread start and a Z3 context, 10-15 ms on small files;
