@@ -38,6 +38,11 @@
 //!   It is no explicit pointer, so no back-link is about it; hence it does not fold where
 //!   the node has a back-link along that field (the explicit self-pointer may be the one it
 //!   names), a load of it yields the loaded node, and a store over it changes no back-link.
+//! - `Forest::flip_back` turns a pair round between two struct types: a component nothing
+//!   points to explicitly, reached only through a back-link `Back(T, f)` in a field `g` of
+//!   another root, becomes that root's explicit `g` target and its own `f` the back-link
+//!   `Back(U, g)`; both forests denote the same heaps (each pointer keeps its target), and
+//!   the component can then glue into its one referrer.
 //! - Abstraction and union only add trees; the meaning is a function of the tuple of trees,
 //!   so more tuples mean more heaps, and signatures (hence reference counts per component)
 //!   are kept.
@@ -431,6 +436,76 @@ impl Forest {
         }
         false
     }
+}
+
+impl Forest {
+    /// One turning step: a component `i` that no variable points to and no reference
+    /// reaches, whose root's field `f` is the one explicit pointer to component `j`'s root
+    /// and which `j`'s root reaches through its back-link `Back(T, f)` in field `g`, turns
+    /// the pair round: `g` becomes the explicit pointer `Root(i)` and `f` the back-link
+    /// `Back(U, g)` (`U` the type of `j`'s root). Both say the same heap: `f` still points to
+    /// the node whose `g` is the one explicit pointer to `i` (only `j`'s `g`, since nothing
+    /// else points to `i`), and `g` to `i`. `i` then has one referrer and glues into `j`'s
+    /// tree. Returns whether anything changed.
+    ///
+    /// Only between two struct types (a container and its part, say): which of the pair is
+    /// explicit then depends on which node the rest of the heap reaches (a Linux list runs
+    /// through the parts, a list of containers through the containers), while a doubly
+    /// linked list keeps the direction of its type (`fold_back`).
+    pub(super) fn flip_back(&mut self) -> bool {
+        for i in 0..self.comps.len() {
+            if self.vars.contains(&Val::Comp(i)) || referenced(self, i) {
+                continue;
+            }
+            let Some(ti) = root_type(self, i) else {
+                continue;
+            };
+            let arity = self.comps[i].rules[self.comps[i].root][0].kids.len();
+            for j in (0..self.comps.len()).filter(|&j| j != i) {
+                let Some(tj) = root_type(self, j) else {
+                    continue;
+                };
+                if tj == ti {
+                    continue;
+                }
+                for fld in 0..arity {
+                    if pred_root(self, j, ti, fld) != Some(i)
+                        || fields_with(self, i, Leaf::Root(j)) != [fld]
+                    {
+                        continue;
+                    }
+                    let back = Leaf::Back(ti, fld);
+                    let [g] = fields_with(self, j, back)[..] else {
+                        continue;
+                    };
+                    let a = &self.comps[j];
+                    let only = a.rules[a.root].iter().all(|r| is_only(a, r.kids[g], back));
+                    if !only || has_back(self, i, Leaf::Back(tj, g)) {
+                        continue;
+                    }
+                    let mut turned = self.clone();
+                    if turned.replace_at_root(j, back, Leaf::Root(i))
+                        && turned.replace_at_root(i, Leaf::Root(j), Leaf::Back(tj, g))
+                    {
+                        *self = turned;
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Whether some component holds a reference to component `i`'s root.
+fn referenced(f: &Forest, i: usize) -> bool {
+    f.comps.iter().any(|a| {
+        let (seen, _) = reach(a);
+        a.rules
+            .iter()
+            .enumerate()
+            .any(|(q, rs)| seen[q] && rs.iter().any(|r| r.sym == Symbol::Leaf(Leaf::Root(i))))
+    })
 }
 
 /// The components whose roots component `c`'s root's back-links point to (those the

@@ -142,7 +142,7 @@ impl Forest {
                 .collect();
             // Self-loops and back-links first: a root glued in with a reference to its
             // referrer would keep it as a reference from inside the tree.
-            if self.fold_own() || self.fold_back() {
+            if self.fold_own() || self.fold_back() || self.flip_back() {
                 continue;
             }
             let glue = (0..self.comps.len()).find(|&j| !pointed[j] && refs[j] == 1 && from[j] != j);
