@@ -120,8 +120,10 @@
 //! let verified = verify::verify(&store, program, &options).expect("in the C subset");
 //! match &verified.verdict {
 //!     verify::Verdict::Safe(model) => {
+//!         // The program is absent only after a proof by the shape engine alone.
+//!         let program = verified.program.as_ref().expect("read by the clauses");
 //!         for inv in invariants::invariants(&store, &verified.translation, model) {
-//!             let function = &verified.program.functions[inv.func].name;
+//!             let function = &program.functions[inv.func].name;
 //!             println!("{function} at byte {}: {}", inv.offset, inv.text);
 //!         }
 //!     }

@@ -199,7 +199,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             "engine": engine,
             "answer": answer,
             "reason_kind": reason_kind,
-            "functions": program.functions.len(),
+            "functions": program.as_ref().map_or(0, |p| p.functions.len()),
             "predicates": tr.system.num_preds(),
             "clauses": tr.system.num_clauses(),
             "time_ms": {
@@ -222,18 +222,24 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     match verdict {
         Verdict::Safe(model) => {
             out.push_str("safe\n");
-            let text = |task: &witness::Task| {
-                let invs = invariants::exact_invariants(&store, &tr, &program, &model);
-                witness::correctness(task, &program, &invs)
-            };
-            if schedule.is_some() {
+            if let (None, Some(_)) = (&program, &args.witness) {
+                no_witness(
+                    args,
+                    "the clauses do not model this program: its shape proof has no witness",
+                    &mut err,
+                );
+            } else if schedule.is_some() {
                 // The product's invariants speak of its counters, not of the program.
                 no_witness(
                     args,
                     "correctness witnesses of concurrent programs are not supported",
                     &mut err,
                 );
-            } else {
+            } else if let Some(program) = &program {
+                let text = |task: &witness::Task| {
+                    let invs = invariants::exact_invariants(&store, &tr, program, &model);
+                    witness::correctness(task, program, &invs)
+                };
                 code = write_witness(args, &src, &property, &mut err, text);
             }
             if let (true, Some(c::shape::Outcome::Safe(proof))) = (args.invariants, &shape) {
@@ -248,7 +254,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                         out.push_str(&format!(" forest {}:\n{f}", k + 1));
                     }
                 }
-            } else if args.invariants {
+            } else if let (true, Some(program)) = (args.invariants, &program) {
                 for inv in invariants::invariants(&store, &tr, &model) {
                     let f = &program.functions[inv.func].name;
                     let what = if inv.env {
@@ -269,6 +275,8 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             target,
             violation,
         } => {
+            // An unsafe verdict comes from the clauses, which model the program.
+            let program = program.as_ref();
             out.push_str("unsafe\n");
             if let Some(v) = &violation {
                 let (line, col) = hornbeam::syntax::parse::line_col(&src, v.at);
@@ -277,8 +285,8 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                     v.property, v.what
                 ));
             }
-            if args.trace {
-                out.push_str(&trace_text(&program, &values, &src, schedule.as_ref()));
+            if let (true, Some(program)) = (args.trace, program) {
+                out.push_str(&trace_text(program, &values, &src, schedule.as_ref()));
             }
             if schedule.is_some() {
                 // The format has no threads: a witness of the product would mislead.
@@ -287,9 +295,9 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                     "violation witnesses of concurrent programs are not supported",
                     &mut err,
                 );
-            } else {
+            } else if let Some(program) = program {
                 let text =
-                    |task: &witness::Task| witness::violation(task, &program, &values, target);
+                    |task: &witness::Task| witness::violation(task, program, &values, target);
                 code = write_witness(args, &src, &property, &mut err, text);
             }
         }

@@ -379,6 +379,9 @@ pub enum ExprKind {
     SizeofType(TypeName),
     /// `sizeof e` (`e` is not evaluated).
     SizeofExpr(Box<Expr>),
+    /// `__builtin_offsetof(type, field)`: the byte offset of a field in a struct (what
+    /// `offsetof` and the Linux `container_of` expand to).
+    Offsetof(TypeName, String),
     /// A construct outside the subset, named.
     Unsupported(&'static str),
     /// An expression nested more than [`MAX_NESTING`] deep (an error).
@@ -454,6 +457,7 @@ impl Expr {
             | ExprKind::Str
             | ExprKind::Float
             | ExprKind::SizeofType(_)
+            | ExprKind::Offsetof(..)
             | ExprKind::Unsupported(_)
             | ExprKind::TooDeep => vec![],
         }
@@ -481,6 +485,7 @@ impl Expr {
             | ExprKind::Str
             | ExprKind::Float
             | ExprKind::SizeofType(_)
+            | ExprKind::Offsetof(..)
             | ExprKind::Unsupported(_)
             | ExprKind::TooDeep => vec![],
         }

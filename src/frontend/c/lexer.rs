@@ -83,6 +83,8 @@ pub enum Tok {
     KwEnum,
     #[token("sizeof")]
     KwSizeof,
+    #[token("__builtin_offsetof")]
+    KwOffsetof,
     #[token("if")]
     KwIf,
     #[token("else")]
@@ -233,6 +235,7 @@ impl Tok {
             Tok::KwUnion => "union",
             Tok::KwEnum => "enum",
             Tok::KwSizeof => "sizeof",
+            Tok::KwOffsetof => "__builtin_offsetof",
             Tok::KwIf => "if",
             Tok::KwElse => "else",
             Tok::KwWhile => "while",

@@ -62,6 +62,7 @@ const EXPRESSION: &[&str] = &[
     "++",
     "--",
     "sizeof",
+    "__builtin_offsetof",
 ];
 
 /// Terminals that start a statement other than an expression statement.

@@ -97,8 +97,9 @@ pub enum Verdict {
 
 /// A program verified: what was read and translated, and the verdict.
 pub struct Verified {
-    /// The resolved program.
-    pub program: Program,
+    /// The resolved program; `None` only after a shape proof of a program the clauses do
+    /// not model even under unreach-call (`__builtin_offsetof`, say).
+    pub program: Option<Program>,
     /// Its clauses and what ties them to the source (for threads created in a loop: the
     /// rely-guarantee system whose model answered, else the one with the ghosts).
     pub translation: Translation,
@@ -172,7 +173,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         shape_engine(src, heap, options, started, &|off| line_col(src, off).0)
     };
     if let Some(shape::Outcome::Safe(_)) = shape_outcome {
-        return Ok(shape_safe(read, shape_outcome, started));
+        return Ok(shape_safe(Some(read), shape_outcome, started));
     }
     let (program, conc) = if threads::is_concurrent(&read) {
         let c = threads::analyze(read)?;
@@ -266,7 +267,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         }
     });
     Ok(Verified {
-        program,
+        program: Some(program),
         translation,
         verdict,
         engine,

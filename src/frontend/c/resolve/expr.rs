@@ -38,6 +38,9 @@ impl Resolver {
                 mk(IExprKind::Const(BigInt::from(0)), self.ptr_ctype())
             }
             ExprKind::SizeofType(_) | ExprKind::SizeofExpr(_) => self.sizeof_value(e)?,
+            // Byte offsets need a struct layout, which the per-site arrays of the heap model
+            // do not have (the shape engine reads `container_of` itself).
+            ExprKind::Offsetof(..) => return Err(unsupported(span, "`__builtin_offsetof`")),
             ExprKind::Ident(n) => {
                 if let Some(value) = self.enumerator(n, span)? {
                     return Ok(mk(IExprKind::Const(value), CType::INT));

@@ -434,3 +434,6 @@ mod calls;
 
 #[path = "engine_tests_parts.rs"]
 mod parts;
+
+#[path = "engine_tests_container.rs"]
+mod container;

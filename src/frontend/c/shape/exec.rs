@@ -82,28 +82,17 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             let c = comp(f, *y).ok_or(Fault::Deref(span))?;
             let mut out = vec![];
             for g in unfold(f, c, span)? {
-                for (mut h, l) in materialize(&g, c, *i, span)? {
-                    let v = match l {
-                        Leaf::Null => Val::Null,
-                        Leaf::Undef => Val::Undef,
-                        Leaf::Root(j) => Val::Comp(j),
-                        // `y`'s own node, the root of its component.
-                        Leaf::Own => Val::Comp(c),
-                        // The back-link's node, made a component's root.
-                        Leaf::Back(t, fld) => {
-                            for (mut k, d) in preds(&h, c, t, fld, span)? {
-                                k.vars[*x] = Val::Comp(d);
-                                out.push(k);
-                            }
-                            continue;
-                        }
-                    };
-                    h.vars[*x] = v;
-                    out.push(h);
-                }
+                load(&g, *x, c, *i, span, &mut out)?;
             }
             out
         }
+        // Loads that dereference nothing: where `y`'s node is not what they need, `x` is
+        // undefined (its use is the fault).
+        Op::Container(x, y, ty) => {
+            let up = prog.types[*ty].pointers.len() - 1;
+            soft_load(f, *x, *y, span, |t, _| (t == *ty).then_some(up))?
+        }
+        Op::PartOf(x, y, i) => soft_load(f, *x, *y, span, |_, arity| (*i < arity).then_some(*i))?,
         Op::Store(y, i, e) => store(f, *y, *i, operand(f, *e), span)?,
         Op::Alloc(x, t, zeroed) => {
             let fill = if *zeroed { Leaf::Null } else { Leaf::Undef };
@@ -320,6 +309,70 @@ fn heap_root(f: &Forest, c: usize, prog: &PointerProgram) -> Option<bool> {
 }
 
 /// The component a variable points to the root of.
+/// `x = y->i` on a forest `g` whose component `c` (`y`'s) is unfolded: one forest per
+/// value the field can have, pushed to `out`.
+fn load(
+    g: &Forest,
+    x: usize,
+    c: usize,
+    i: usize,
+    span: Span,
+    out: &mut Vec<Forest>,
+) -> Result<(), Fault> {
+    for (mut h, l) in materialize(g, c, i, span)? {
+        let v = match l {
+            Leaf::Null => Val::Null,
+            Leaf::Undef => Val::Undef,
+            Leaf::Root(j) => Val::Comp(j),
+            // `y`'s own node, the root of its component.
+            Leaf::Own => Val::Comp(c),
+            // The back-link's node, made a component's root.
+            Leaf::Back(t, fld) => {
+                for (mut k, d) in preds(&h, c, t, fld, span)? {
+                    k.vars[x] = Val::Comp(d);
+                    out.push(k);
+                }
+                continue;
+            }
+        };
+        h.vars[x] = v;
+        out.push(h);
+    }
+    Ok(())
+}
+
+/// `x = y->i` where `field` gives `i` for the type and arity of `y`'s node, and `x` is
+/// undefined where it gives none or `y` points to no node.
+fn soft_load(
+    f: &Forest,
+    x: usize,
+    y: usize,
+    span: Span,
+    field: impl Fn(usize, usize) -> Option<usize>,
+) -> Result<Vec<Forest>, Fault> {
+    let Some(c) = comp(f, y) else {
+        let mut g = f.clone();
+        g.vars[x] = Val::Undef;
+        return Ok(vec![g]);
+    };
+    let mut out = vec![];
+    for mut g in unfold(f, c, span)? {
+        let a = &g.comps[c];
+        let r = &a.rules[a.root][0];
+        let Symbol::Node(t, _) = r.sym else {
+            return Err(Fault::Internal(span));
+        };
+        match field(t, r.kids.len()) {
+            Some(i) => load(&g, x, c, i, span, &mut out)?,
+            None => {
+                g.vars[x] = Val::Undef;
+                out.push(g);
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn comp(f: &Forest, x: usize) -> Option<usize> {
     match f.vars[x] {
         Val::Comp(c) => Some(c),

@@ -1,7 +1,8 @@
 //! Reads `main` from the syntax tree into a [`PointerProgram`]: statements, scopes and
 //! control flow (this file), types and expressions (`lower_types.rs`, `lower_expr.rs`),
 //! calls of the program's functions inlined (`lower_call.rs`), struct variables and struct
-//! fields (`lower_parts.rs`), pointers to pointer fields (`lower_field_ptr.rs`).
+//! fields (`lower_parts.rs`), pointers to pointer fields (`lower_field_ptr.rs`),
+//! `container_of` (`lower_container.rs`).
 //!
 //! The program has already been accepted by the resolver (names bound, types checked), so
 //! this reading only decides what the shape engine understands; anything else (recursion,
@@ -44,6 +45,10 @@ pub(super) enum Name {
     /// (`lower_field_ptr.rs`).
     FieldPtr(Var, Int, usize),
 }
+
+/// What a copy of a struct type is made for: the type, the storage of its nodes and, for a
+/// part pointing back to its container, the container's type and field index.
+pub(super) type CopyKey = (usize, Storage, Option<(usize, usize)>);
 
 /// How many integer locals the symbols track at most (the first declared).
 const INTS: usize = 4;
@@ -102,8 +107,15 @@ pub(super) struct Lower {
     pub(super) trackable_int: bool,
     /// The typedef names of `int`-like types (`int`, `long`, an enum).
     pub(super) int_typedefs: HashSet<String>,
-    /// The copies of struct types for other storage, by struct type and storage.
-    pub(super) copies: HashMap<(usize, Storage), usize>,
+    /// The copies of struct types for other storage, by struct type, storage and (for a
+    /// part whose container it points back to) the container's struct type and field.
+    pub(super) copies: HashMap<CopyKey, usize>,
+    /// Whether the program uses `__builtin_offsetof` (`container_of`): parts then point back
+    /// to their container (`lower_container.rs`).
+    pub(super) containers: bool,
+    /// Per pointer variable of a struct type with parts, when [`Lower::containers`]: per part
+    /// (its field index), the variable holding `&v->part` (`lower_container.rs`).
+    pub(super) shadows: HashMap<Var, Vec<(usize, Var)>>,
     /// The local struct variables' address variables, with their struct types: their nodes
     /// are released when their scope ends.
     pub(super) struct_vars: HashMap<Var, usize>,
@@ -151,6 +163,8 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         trackable_int: false,
         int_typedefs: HashSet::new(),
         copies: HashMap::new(),
+        containers: false,
+        shadows: HashMap::new(),
         struct_vars: HashMap::new(),
         field_tags: vec![],
         field_reads: None,
@@ -172,6 +186,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         }
     }
     let main = main.ok_or("no `main`")?;
+    l.containers = super::lower_container::uses_offsetof(items);
     for item in items {
         match item {
             Item::Decl(d) => l.declaration(d, true)?,
@@ -224,7 +239,13 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
         .iter()
         .map(|r| StructType {
             name: r.name.clone(),
-            pointers: r.pointers.iter().chain(&r.parts).cloned().collect(),
+            pointers: r
+                .pointers
+                .iter()
+                .chain(&r.parts)
+                .chain(&r.container)
+                .cloned()
+                .collect(),
             storage: r.storage,
             data: r.tracked(&l.compared).cloned().collect(),
         })
@@ -384,12 +405,14 @@ impl Lower {
                         }
                         continue;
                     }
+                    let mut dead = vec![v];
+                    dead.extend(self.make_shadows(v, t, name));
                     if let Some(vars) = self.scope_vars.last_mut() {
-                        vars.push(v);
+                        vars.extend(&dead);
                     }
                     match &item.init {
                         Some(init) => self.assign_var(v, t, init, decl.span)?,
-                        None => self.edge(Op::Kill(vec![v]), decl.span),
+                        None => self.edge(Op::Kill(dead), decl.span),
                     }
                 }
                 None => {

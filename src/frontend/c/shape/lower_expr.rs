@@ -92,6 +92,10 @@ impl Lower {
         span: Span,
     ) -> Result<(), String> {
         let mark = self.temps.len();
+        if self.assign_container(v, t, e, span)? {
+            self.release(mark, span);
+            return Ok(());
+        }
         if let Some(zeroed) = self.allocation(e, t)? {
             self.alloc(v, t, Storage::Heap, zeroed, span);
         } else if let ExprKind::Member(b, f, arrow) = &e.kind {
@@ -110,6 +114,7 @@ impl Lower {
             }
             self.edge(Op::Set(v, op), span);
         }
+        self.update_shadows(v, span);
         self.release(mark, span);
         Ok(())
     }
@@ -154,6 +159,13 @@ impl Lower {
                 let to = self
                     .type_name(tn)?
                     .ok_or("a cast of a pointer to an integer")?;
+                if let Some((src, i)) = self.container_of(e, to)? {
+                    let pt = self.records[to].parts[i - self.records[to].pointers.len()].1;
+                    let pt = self.copy_of(pt, Storage::Part, Some((to, i)));
+                    let t = self.temp();
+                    self.edge(Op::Container(t, src, pt), e.span);
+                    return Ok((Operand::Var(t), Some(to)));
+                }
                 if let Some(zeroed) = self.allocation(inner, to)? {
                     let t = self.temp();
                     self.alloc(t, to, Storage::Heap, zeroed, e.span);
@@ -302,6 +314,15 @@ impl Lower {
                         Ok(())
                     }
                     None => {
+                        if self.records[bt].opaque.contains(f) {
+                            if compound || !self.is_null(rhs) {
+                                return Err(format!(
+                                    "a store into the field `{f}`, which points to no struct"
+                                ));
+                            }
+                            self.edge(Op::Check(bv), span);
+                            return Ok(());
+                        }
                         self.data(rhs)?;
                         let value = if compound {
                             IntVal::Any
@@ -400,7 +421,7 @@ impl Lower {
                 },
                 ExprKind::Member(b, f, arrow) => {
                     let (bv, bt) = self.base_var(b, *arrow)?;
-                    if self.field(bt, f)?.is_some() {
+                    if self.field(bt, f)?.is_some() || self.records[bt].opaque.contains(f) {
                         return Err("pointer arithmetic".into());
                     }
                     let op = match self.data_field(bt, f) {

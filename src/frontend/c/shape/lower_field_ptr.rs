@@ -112,6 +112,11 @@ impl Lower {
         if wt != t {
             return Err("a pointer to a variable of another struct type".into());
         }
+        if self.shadows.contains_key(&w) {
+            return Err(format!(
+                "the address of `{name}`, whose parts' addresses are tracked"
+            ));
+        }
         if self.field_ptr_depth.get(&pp).is_none_or(|&pd| d > pd) {
             return Err(format!(
                 "the address of `{name}`, which dies before the pointer"

@@ -16,8 +16,11 @@
 //! `x` would be wrong when `head` is the first field: it needs a cast between struct pointer
 //! types, which the reading refuses.
 //!
-//! Must not: let the program write a part's field of its container, or copy a struct value
-//! (both are refused).
+//! A struct variable's initialiser list (`struct list_head h = { &h };`) zeroes the node and
+//! assigns each item to its field, in declaration order or by designator.
+//!
+//! Must not: let the program write a part's field of its container (or a part's field back
+//! to it, `lower_container.rs`), or copy a struct value (both are refused).
 
 use super::super::ast::{Expr, ExprKind, Span, UnOp};
 use super::lower::{Lower, Name};
@@ -25,36 +28,75 @@ use super::pir::{Op, Operand, Storage, Var};
 
 impl Lower {
     /// The copy of struct type `t` (a type of the program) whose nodes live in `storage`
-    /// (made once; `t` itself for the heap).
-    fn copy_of(&mut self, t: usize, storage: Storage) -> usize {
+    /// (made once; `t` itself for the heap). `within`: for a part that points back to its
+    /// container (`lower_container.rs`), the container's struct type and field index.
+    pub(super) fn copy_of(
+        &mut self,
+        t: usize,
+        storage: Storage,
+        within: Option<(usize, usize)>,
+    ) -> usize {
         let what = match storage {
             Storage::Heap => return t,
-            Storage::Variable => "variable",
-            Storage::Part => "part",
+            Storage::Variable => "variable".to_owned(),
+            Storage::Part => match within {
+                Some((c, i)) => format!("part {}.{}", self.records[c].name, self.field_name(c, i)),
+                None => "part".to_owned(),
+            },
         };
-        if let Some(&c) = self.copies.get(&(t, storage)) {
+        if let Some(&c) = self.copies.get(&(t, storage, within)) {
             return c;
         }
         let mut r = self.records[t].clone();
         r.name = format!("{} ({what})", r.name);
         r.storage = storage;
+        r.container = within.map(|(c, _)| ("(container)".to_owned(), c));
         self.records.push(r);
         let c = self.records.len() - 1;
-        self.copies.insert((t, storage), c);
+        self.copies.insert((t, storage, within), c);
         c
+    }
+
+    /// The name of field `i` (pointers, then parts) of struct `t`.
+    fn field_name(&self, t: usize, i: usize) -> String {
+        let r = &self.records[t];
+        r.pointers
+            .iter()
+            .chain(&r.parts)
+            .nth(i)
+            .map_or_else(String::new, |f| f.0.clone())
     }
 
     /// `v` = a new node of struct `t` living in `storage` (`zeroed`: its pointers null),
     /// with a part node for each of its struct fields.
     pub(super) fn alloc(&mut self, v: Var, t: usize, storage: Storage, zeroed: bool, span: Span) {
-        let ty = self.copy_of(t, storage);
+        self.alloc_within(v, t, storage, None, zeroed, span);
+    }
+
+    /// [`Lower::alloc`] of a node that is the part `within` of the node `v` points to
+    /// (`None`: no part, or a part that does not point back).
+    fn alloc_within(
+        &mut self,
+        v: Var,
+        t: usize,
+        storage: Storage,
+        within: Option<(usize, usize)>,
+        zeroed: bool,
+        span: Span,
+    ) {
+        let ty = self.copy_of(t, storage, within);
         self.edge(Op::Alloc(v, ty, zeroed), span);
         let first = self.records[t].pointers.len();
         for (k, (_, pt)) in self.records[t].parts.clone().into_iter().enumerate() {
             let mark = self.temps.len();
             let p = self.temp();
-            self.alloc(p, pt, Storage::Part, zeroed, span);
+            let back = self.containers.then_some((t, first + k));
+            self.alloc_within(p, pt, Storage::Part, back, zeroed, span);
             self.edge(Op::Store(v, first + k, Operand::Var(p)), span);
+            if back.is_some() {
+                let up = self.records[pt].pointers.len() + self.records[pt].parts.len();
+                self.edge(Op::Store(p, up, Operand::Var(v)), span);
+            }
             self.release(mark, span);
         }
     }
@@ -118,9 +160,6 @@ impl Lower {
         global: bool,
         span: Span,
     ) -> Result<(), String> {
-        if init.is_some() {
-            return Err(format!("the struct variable `{name}`'s initialiser"));
-        }
         let v = self.new_var(format!("&{name}"));
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name.to_owned(), Name::Struct(v, t));
@@ -131,8 +170,57 @@ impl Lower {
             }
             self.struct_vars.insert(v, t);
         }
-        // A global is zero-initialised; its node is made before `main` runs.
-        self.alloc(v, t, Storage::Variable, global, span);
+        // A global is zero-initialised; its node is made before `main` runs. So is every field
+        // an initialiser does not name.
+        self.alloc(v, t, Storage::Variable, global || init.is_some(), span);
+        match init.map(|e| &e.kind) {
+            None => Ok(()),
+            Some(ExprKind::InitList(items)) if !global => self.init_fields(name, t, items, span),
+            Some(_) => Err(format!("the struct variable `{name}`'s initialiser")),
+        }
+    }
+
+    /// The initialiser list `{a, .f = b, ...}` of the struct variable `name` (of struct
+    /// `t`): each item assigned to its field, in order (items that are lists: refused).
+    fn init_fields(
+        &mut self,
+        name: &str,
+        t: usize,
+        items: &[Expr],
+        span: Span,
+    ) -> Result<(), String> {
+        let mut next = 0;
+        for item in items {
+            let (field, value) = match &item.kind {
+                ExprKind::Designated(f, value) => (f.clone(), &**value),
+                _ => {
+                    let f = self.records[t].order.get(next).cloned();
+                    (f.ok_or("an initialiser with too many items")?, item)
+                }
+            };
+            next = 1 + self.records[t]
+                .order
+                .iter()
+                .position(|f| *f == field)
+                .unwrap_or(next);
+            if matches!(value.kind, ExprKind::InitList(_) | ExprKind::Designated(..)) {
+                return Err(format!("the struct variable `{name}`'s nested initialiser"));
+            }
+            let var = Expr::new(ExprKind::Ident(name.to_owned()), span.start, span.end);
+            let place = Expr::new(
+                ExprKind::Member(Box::new(var), field, false),
+                span.start,
+                span.end,
+            );
+            let assign = Expr::new(
+                ExprKind::Assign(None, Box::new(place), Box::new(value.clone())),
+                span.start,
+                span.end,
+            );
+            let mark = self.temps.len();
+            self.effect(&assign)?;
+            self.release(mark, span);
+        }
         Ok(())
     }
 
@@ -149,6 +237,16 @@ impl Lower {
                 _ => Err("a struct value".into()),
             },
             ExprKind::Member(b, f, arrow) => {
+                // `&v->f` of a variable with shadows: its shadow (`lower_container.rs`).
+                if let (ExprKind::Ident(n), true) = (&b.kind, *arrow) {
+                    if let Some(super::lower::Name::Ptr(v, t)) = self.lookup(n) {
+                        if let Some((i, pt)) = self.part(t, f) {
+                            if let Some(s) = self.shadow(v, i) {
+                                return Ok((s, pt));
+                            }
+                        }
+                    }
+                }
                 let (bv, bt) = self.base_var(b, *arrow)?;
                 let (i, pt) = self.part(bt, f).ok_or("a struct value")?;
                 let p = self.temp();

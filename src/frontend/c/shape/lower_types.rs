@@ -18,6 +18,14 @@ pub(super) struct Record {
     /// The struct fields: their names and struct types (each a [`Storage::Part`] node that
     /// the node holds through a field after the pointer fields).
     pub(super) parts: Vec<(String, usize)>,
+    /// For a copy that is a part of a container the program reaches by `container_of`: the
+    /// field (after the parts) pointing back to the container, and the container's type.
+    pub(super) container: Option<(String, usize)>,
+    /// All fields' names in declaration order (for positional initialisers).
+    pub(super) order: Vec<String>,
+    /// The fields pointing to something other than a struct (`void *data`): read as
+    /// integers, written only with a null pointer.
+    pub(super) opaque: Vec<String>,
     pub(super) data: Vec<String>,
     /// The integer fields whose values are not exactly those of `int` (`unsigned`, `char`,
     /// ...): never tracked, since a constant stored there may wrap.
@@ -75,10 +83,12 @@ impl Lower {
                         self.records[id].defined = true;
                         let (mut pointers, mut parts) = (vec![], vec![]);
                         let (mut data, mut inexact) = (vec![], vec![]);
+                        let (mut order, mut opaque) = (vec![], vec![]);
                         for f in fields {
                             let base = self.base_type(&f.specs)?;
                             for item in &f.items {
                                 let name = item.decl.name.clone().unwrap_or_default();
+                                order.push(name.clone());
                                 if !item.decl.suffixes.is_empty() {
                                     return Err(format!("the array field `{name}`"));
                                 }
@@ -94,6 +104,12 @@ impl Lower {
                                         }
                                         data.push(name)
                                     }
+                                    // `void *`, `int *`: never followed (see `opaque`).
+                                    (None, _) => {
+                                        opaque.push(name.clone());
+                                        inexact.push(name.clone());
+                                        data.push(name)
+                                    }
                                     _ => return Err(format!("the field `{name}`'s type")),
                                 }
                             }
@@ -102,6 +118,8 @@ impl Lower {
                         self.records[id].parts = parts;
                         self.records[id].data = data;
                         self.records[id].inexact = inexact;
+                        self.records[id].order = order;
+                        self.records[id].opaque = opaque;
                     }
                     return Ok((Some(id), 0));
                 }

@@ -45,11 +45,12 @@
 //! already made pointers integer addresses into per-site arrays; recovering `x = y->f` from
 //! those case splits is more fragile than reading the source's own statements, and the
 //! reading gives up (with the reason) on anything outside: recursion, arrays, `&` of an
-//! integer, pointer arithmetic, casts between struct pointer types, pointers to non-structs
-//! other than a local `struct T **pp` (`lower_field_ptr.rs`: a node and a tag naming the
-//! pointer field or variable it points to), labels in nested blocks (`lower_goto.rs`),
-//! `switch`, unions, struct values (copies, initialisers of struct variables), static
-//! locals.
+//! integer, pointer arithmetic but `container_of` (`lower_container.rs`: a part points back
+//! to its container), casts between struct pointer types, pointers to non-structs other
+//! than a local `struct T **pp` (`lower_field_ptr.rs`: a node and a tag naming the pointer
+//! field or variable it points to) and fields such as `void *data` that only ever hold
+//! null, labels in nested blocks (`lower_goto.rs`), `switch`, unions, struct values
+//! (copies; a struct variable's initialiser list is read field by field), static locals.
 //!
 //! Soundness (why `safe` holds for valid-memsafety, valid-memcleanup and unreach-call):
 //! - Every construct of `main` that the pointer program drops is an integer computation or
@@ -103,6 +104,7 @@ pub mod fixpoint;
 pub mod lower;
 mod lower_call;
 mod lower_cond;
+mod lower_container;
 mod lower_data;
 mod lower_expr;
 mod lower_field_ptr;

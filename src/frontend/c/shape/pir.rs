@@ -144,6 +144,13 @@ pub enum Op {
     Load(Var, Var, usize),
     /// `x->f = e`.
     Store(Var, usize, Operand),
+    /// `x = container_of(y, T, f)` for the part copy `ty` of `T.f` (whose last field points
+    /// back to its container): that field of `y`'s node when the node is of type `ty`, else
+    /// undefined (no fault: nothing is dereferenced yet).
+    Container(Var, Var, usize),
+    /// `x = &y->f` for the struct field in field `f` of `y`'s node: its part node, undefined
+    /// when `y` points to no node (no fault: nothing is dereferenced).
+    PartOf(Var, Var, usize),
     /// `x = malloc(sizeof(T))` (`zeroed`: `calloc`, its pointers null).
     Alloc(Var, usize, bool),
     /// `free(x)`: a fault unless `x` is null or points to a [`Storage::Heap`] node.

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 /// The shape engine alone, on a program the clauses cannot model under a memory property:
 /// its `safe`, else the front end's refusal. The program reported with the proof is the one
-/// read under unreach-call's checks (which model it; the report only gives its size). The
+/// read under unreach-call's checks where they model it (the report only gives its size;
+/// none when the clauses cannot model it at all: `__builtin_offsetof`, say). The
 /// engine shares one convention of the front end, that `reach_error()` ends the execution:
 /// a program that refutes it stays refused.
 pub(super) fn shape_alone(
@@ -34,14 +35,13 @@ pub(super) fn shape_alone(
         return Err(refused);
     }
     let program =
-        super::super::read_program_checked(src, options.data_model, MemChecks::unreach_call())
-            .map_err(|_| refused)?;
+        super::super::read_program_checked(src, options.data_model, MemChecks::unreach_call()).ok();
     Ok(shape_safe(program, outcome, started))
 }
 
 /// The verdict `safe` of the shape engine.
 pub(super) fn shape_safe(
-    program: Program,
+    program: Option<Program>,
     shape: Option<shape::Outcome>,
     started: Instant,
 ) -> Verified {
