@@ -122,7 +122,7 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
 
 #[test]
 fn inclusion_treats_back_links_as_symbols() {
-    let abs = dll(2).union(&dll(3)).abstract_height(1);
+    let abs = dll(2).union(&dll(3)).abstract_height(1, false);
     for n in 2..7 {
         assert!(abs.includes(&dll(n)), "length {n}");
     }

@@ -129,3 +129,34 @@ fn a_pair_of_pointers_between_two_types_turns_to_follow_the_list() {
     let o = run(src);
     assert!(proof_shows(&o, "back along struct link.up"), "{o:?}");
 }
+
+#[test]
+fn a_head_of_the_links_type_keeps_its_null_field_apart_from_the_links() {
+    // As above, with the item and link variables dying at each iteration's end: the head
+    // (whose `up` is null) sits in the same tree as the links (whose `up` holds an item),
+    // and the abstraction must not merge them, or the head seems to hold an item that the
+    // final `free(head)` leaks.
+    let src = "struct item;
+        struct link { struct link *next; struct item *up; };
+        struct item { int key; struct link *l; };
+        int main(void) {
+          struct link *head = malloc(sizeof(struct link));
+          head->next = head; head->up = NULL;
+          while (__VERIFIER_nondet_int()) {
+            struct item *it = malloc(sizeof(struct item));
+            struct link *k = malloc(sizeof(struct link));
+            it->l = k; k->up = it; k->next = head->next; head->next = k;
+          }
+          struct link *now = head->next;
+          while (now != head) {
+            struct item *it = now->up;
+            struct link *n = now->next;
+            free(it->l); free(it);
+            now = n;
+          }
+          free(head);
+          return 0;
+        }";
+    let o = run(src);
+    assert!(matches!(o, Outcome::Safe(_)), "{o:?}");
+}

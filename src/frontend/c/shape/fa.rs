@@ -285,11 +285,16 @@ impl Forest {
         }
     }
 
-    /// The height abstraction of every component.
+    /// The height abstraction of every component, each root kept apart from the nodes below
+    /// it.
     pub fn abstracted(&self, k: usize) -> Forest {
         Forest {
             vars: self.vars.clone(),
-            comps: self.comps.iter().map(|c| c.abstract_height(k)).collect(),
+            comps: self
+                .comps
+                .iter()
+                .map(|c| c.abstract_height(k, true))
+                .collect(),
             ints: self.ints.clone(),
         }
     }

@@ -299,8 +299,12 @@ impl TreeAut {
     /// The abstraction: states with the same signature and the same language of tree prefixes
     /// of height `k` (leaves and node symbols, children cut below) are merged. The result's
     /// language includes this one's; signatures stay consistent (only states with equal
-    /// signatures merge).
-    pub fn abstract_height(&self, k: usize) -> TreeAut {
+    /// signatures merge). With `keep_root` the root state merges with no other: the node a
+    /// variable points to (or a cut-point) is not one of the nodes below it, whose fields may
+    /// differ from its own only below height 1 (a null field of a list's head, a node in the
+    /// links' below it; a head's null `prev` and an inner node's uninitialised one), where a
+    /// height-1 prefix cannot tell them apart.
+    pub fn abstract_height(&self, k: usize, keep_root: bool) -> TreeAut {
         let Some(sig) = self.signatures() else {
             return self.clone();
         };
@@ -309,7 +313,7 @@ impl TreeAut {
         // keep a list's first node (whose back field is null) from merging with the inner
         // ones; self-loops apart keep a node pointing to itself from merging with one that
         // points to a node of its own (`*-optional` lists).
-        let mut intern: HashMap<(Sig, Vec<Leaf>), usize> = HashMap::new();
+        let mut intern: HashMap<(Sig, Vec<Leaf>, bool), usize> = HashMap::new();
         let mut class: Vec<usize> = sig
             .iter()
             .enumerate()
@@ -322,11 +326,13 @@ impl TreeAut {
                     })
                     .collect();
                 let n = intern.len();
-                *intern.entry((s.clone(), backs)).or_insert(n)
+                *intern
+                    .entry((s.clone(), backs, keep_root && q == self.root))
+                    .or_insert(n)
             })
             .collect();
         for _ in 0..k {
-            let mut next_intern: HashMap<(Sig, Prefixes), usize> = HashMap::new();
+            let mut next_intern: HashMap<(Sig, Prefixes, bool), usize> = HashMap::new();
             class = (0..self.rules.len())
                 .map(|q| {
                     let shape: Prefixes = self.rules[q]
@@ -334,7 +340,10 @@ impl TreeAut {
                         .map(|r| (r.sym, r.kids.iter().map(|&c| class[c]).collect()))
                         .collect();
                     let n = next_intern.len();
-                    *next_intern.entry((sig[q].clone(), shape)).or_insert(n)
+                    let root = keep_root && q == self.root;
+                    *next_intern
+                        .entry((sig[q].clone(), shape, root))
+                        .or_insert(n)
                 })
                 .collect();
         }

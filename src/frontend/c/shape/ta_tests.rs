@@ -80,7 +80,7 @@ fn inclusion_in_automata_of_more_than_128_states() {
 #[test]
 fn abstraction_folds_a_list_into_a_segment() {
     let l3 = list(3, Leaf::Null);
-    let a = l3.abstract_height(1);
+    let a = l3.abstract_height(1, false);
     // Every list of at least one node ending in null, and nothing else.
     for n in 1..8 {
         assert!(a.includes(&list(n, Leaf::Null)), "length {n}");
@@ -93,11 +93,24 @@ fn abstraction_folds_a_list_into_a_segment() {
 }
 
 #[test]
+fn abstraction_can_keep_the_root_apart() {
+    // Merged with the nodes below it, the root generalises to lists of any length; kept
+    // apart, to lists of at least two nodes (the root and one or more below).
+    let l3 = list(3, Leaf::Null);
+    let a = l3.abstract_height(1, true);
+    assert!(!a.includes(&list(1, Leaf::Null)));
+    for n in 2..8 {
+        assert!(a.includes(&list(n, Leaf::Null)), "length {n}");
+    }
+    assert!(l3.abstract_height(1, false).includes(&list(1, Leaf::Null)));
+}
+
+#[test]
 fn abstraction_keeps_signatures_apart() {
     // A list ending in a reference to component 0 and the null-terminated one do not mix:
     // merging would forget how often the component is referenced.
     let seg = list(3, Leaf::Root(0));
-    let a = seg.abstract_height(1);
+    let a = seg.abstract_height(1, false);
     let sig = a.signatures().expect("consistent");
     assert_eq!(sig[a.root], vec![(0, 1)]);
     assert!(a.includes(&list(5, Leaf::Root(0))));
@@ -110,7 +123,7 @@ fn abstraction_of_trees() {
     let t1 = tree_of(&leaf, &leaf);
     let t2 = tree_of(&t1, &leaf);
     let t3 = tree_of(&t2, &t1);
-    let a = t3.abstract_height(2);
+    let a = t3.abstract_height(2, false);
     assert!(a.includes(&t3) && a.includes(&t2) && a.includes(&t1));
     assert!(!t2.includes(&t3));
     assert!(t3.includes(&t3) && !t3.includes(&t1));
