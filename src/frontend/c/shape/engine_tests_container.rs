@@ -100,33 +100,40 @@ fn container_of_is_read_in_its_exact_form_only() {
     );
 }
 
-#[test]
-fn a_pair_of_pointers_between_two_types_turns_to_follow_the_list() {
-    // Each item points to its link and back, and the list runs through the links: the
-    // link's pointer to its item becomes the explicit one, the item's a back-link.
-    let src = "struct item;
-        struct link { struct link *next; struct item *up; };
-        struct item { int key; struct link *l; };
-        int main(void) {
+/// Items and their links pointing to each other, the list running through the links from
+/// a head of the links' type; `build` makes one item and its link in the construction loop.
+fn linked_items(build: &str) -> String {
+    format!(
+        "struct item;
+        struct link {{ struct link *next; struct item *up; }};
+        struct item {{ int key; struct link *l; }};
+        int main(void) {{
           struct link *head = malloc(sizeof(struct link));
           head->next = head; head->up = NULL;
           struct item *it; struct link *k;
-          while (__VERIFIER_nondet_int()) {
-            it = malloc(sizeof(struct item));
-            k = malloc(sizeof(struct link));
+          while (__VERIFIER_nondet_int()) {{
+            {build}
             it->l = k; k->up = it; k->next = head->next; head->next = k;
-          }
+          }}
           struct link *now = head->next;
-          while (now != head) {
+          while (now != head) {{
             struct item *it = now->up;
             struct link *n = now->next;
             free(it->l); free(it);
             now = n;
-          }
+          }}
           free(head);
           return 0;
-        }";
-    let o = run(src);
+        }}"
+    )
+}
+
+#[test]
+fn a_pair_of_pointers_between_two_types_turns_to_follow_the_list() {
+    // Each item points to its link and back, and the list runs through the links: the
+    // link's pointer to its item becomes the explicit one, the item's a back-link.
+    let src = linked_items("it = malloc(sizeof(struct item)); k = malloc(sizeof(struct link));");
+    let o = run(&src);
     assert!(proof_shows(&o, "back along struct link.up"), "{o:?}");
 }
 
@@ -136,27 +143,10 @@ fn a_head_of_the_links_type_keeps_its_null_field_apart_from_the_links() {
     // (whose `up` is null) sits in the same tree as the links (whose `up` holds an item),
     // and the abstraction must not merge them, or the head seems to hold an item that the
     // final `free(head)` leaks.
-    let src = "struct item;
-        struct link { struct link *next; struct item *up; };
-        struct item { int key; struct link *l; };
-        int main(void) {
-          struct link *head = malloc(sizeof(struct link));
-          head->next = head; head->up = NULL;
-          while (__VERIFIER_nondet_int()) {
-            struct item *it = malloc(sizeof(struct item));
-            struct link *k = malloc(sizeof(struct link));
-            it->l = k; k->up = it; k->next = head->next; head->next = k;
-          }
-          struct link *now = head->next;
-          while (now != head) {
-            struct item *it = now->up;
-            struct link *n = now->next;
-            free(it->l); free(it);
-            now = n;
-          }
-          free(head);
-          return 0;
-        }";
-    let o = run(src);
+    let src = linked_items(
+        "struct item *it = malloc(sizeof(struct item));
+         struct link *k = malloc(sizeof(struct link));",
+    );
+    let o = run(&src);
     assert!(matches!(o, Outcome::Safe(_)), "{o:?}");
 }

@@ -12,9 +12,10 @@
 //!
 //! Must not: give a construct a meaning other than C's; when unsure, give up.
 
-use super::super::ast::{Declaration, Expr, ExprKind, FuncDef, Item, Span, Spec, Stmt, StmtKind};
+use super::super::ast::{Declaration, ExprKind, FuncDef, Item, Span, Spec, Stmt, StmtKind};
 use super::super::property::PropertyKind;
 use super::lower_call::Inlined;
+use super::lower_expr::is_zero;
 use super::lower_types::Record;
 use super::pir::{
     Edge, Ending, Int, IntVal, Loc, LoopHead, Op, PointerProgram, Storage, StructType, Var,
@@ -593,25 +594,4 @@ impl Lower {
         self.loops.pop();
         r
     }
-
-    /// Whether `e` is a null pointer constant (`NULL`, `0`, a cast of one).
-    pub(super) fn is_null(&self, e: &Expr) -> bool {
-        use super::super::ast::ExprKind;
-        match &e.kind {
-            ExprKind::Ident(n) => n == "NULL" && self.lookup(n).is_none(),
-            ExprKind::Int(t) => is_zero(t),
-            ExprKind::Cast(_, inner) => self.is_null(inner),
-            _ => false,
-        }
-    }
-}
-
-/// Whether an integer literal's text is zero.
-pub(super) fn is_zero(text: &str) -> bool {
-    let t = text.trim_end_matches(['u', 'U', 'l', 'L']);
-    let digits = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    !digits.is_empty() && digits.chars().all(|c| c == '0')
 }

@@ -7,8 +7,9 @@
 //! where the condition may be true, resp. false).
 
 use super::super::ast::{BinOp, Expr, ExprKind, Span, UnOp};
-use super::lower::{is_zero, Lower};
+use super::lower::Lower;
 use super::lower_data::cmp;
+use super::lower_expr::is_zero;
 use super::pir::{Loc, Op, Operand, Var};
 
 impl Lower {

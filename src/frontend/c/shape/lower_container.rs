@@ -28,7 +28,7 @@
 //! whose field is not a struct field of the type it names.
 
 use super::super::ast::{BinOp, Expr, ExprKind, Item, Span, Spec, TypeName};
-use super::lower::Lower;
+use super::lower::{Lower, Name};
 use super::pir::{Op, Operand, Storage, Var};
 
 /// Whether an expression of the program (in any function) is a `__builtin_offsetof`.
@@ -69,10 +69,18 @@ impl Lower {
         vars
     }
 
-    /// The shadow holding `&v->f` for the pointer variable `v` and the part in field `i`.
-    pub(super) fn shadow(&self, v: Var, i: usize) -> Option<Var> {
-        let s = self.shadows.get(&v)?;
-        s.iter().find(|s| s.0 == i).map(|s| s.1)
+    /// `&b->f` read from a shadow: `b` a pointer variable with one for its part `f`; the
+    /// shadow and the part's struct type.
+    pub(super) fn shadow_place(&self, b: &Expr, f: &str) -> Option<(Var, usize)> {
+        let ExprKind::Ident(n) = &b.kind else {
+            return None;
+        };
+        let Some(Name::Ptr(v, t)) = self.lookup(n) else {
+            return None;
+        };
+        let (i, pt) = self.part(t, f)?;
+        let s = self.shadows.get(&v)?.iter().find(|s| s.0 == i)?;
+        Some((s.1, pt))
     }
 
     /// After `v` was assigned anything but a `container_of`: its shadows follow its parts.
@@ -92,14 +100,9 @@ impl Lower {
         e: &Expr,
         span: Span,
     ) -> Result<bool, String> {
-        let Some((src, i)) = self.container_of(e, t)? else {
+        let Some((src, i, pt)) = self.container_of(e, t)? else {
             return Ok(false);
         };
-        let pt = self.copy_of(
-            self.records[t].parts[i - self.records[t].pointers.len()].1,
-            Storage::Part,
-            Some((t, i)),
-        );
         self.edge(Op::Container(v, src, pt), span);
         for (j, s) in self.shadows.get(&v).cloned().unwrap_or_default() {
             match j == i {
@@ -111,13 +114,13 @@ impl Lower {
     }
 
     /// A `container_of(p, T, f)` expression pointing to struct `t`: `p` evaluated into a
-    /// variable (a temporary when needed) and `f`'s field index in `t`. `Ok(None)`: not
-    /// that form.
+    /// variable (a temporary when needed), `f`'s field index in `t` and the part copy of
+    /// `T.f` (whose last field points back). `Ok(None)`: not that form.
     pub(super) fn container_of(
         &mut self,
         e: &Expr,
         t: usize,
-    ) -> Result<Option<(Var, usize)>, String> {
+    ) -> Result<Option<(Var, usize, usize)>, String> {
         let ExprKind::Cast(to, inner) = &e.kind else {
             return Ok(None);
         };
@@ -141,7 +144,11 @@ impl Lower {
             .part(t, f)
             .ok_or_else(|| format!("`__builtin_offsetof` of `{f}`, which is no struct field"))?;
         match self.ptr(p)? {
-            (Operand::Var(src), Some(st)) if st == pt => Ok(Some((src, i))),
+            (Operand::Var(src), Some(st)) if st == pt => Ok(Some((
+                src,
+                i,
+                self.copy_of(pt, Storage::Part, Some((t, i))),
+            ))),
             _ => Err("a `container_of` of a pointer of another type".into()),
         }
     }

@@ -83,6 +83,16 @@ impl Lower {
         Ok(Some(size.1))
     }
 
+    /// Whether `e` is a null pointer constant (`NULL`, `0`, a cast of one).
+    pub(super) fn is_null(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => n == "NULL" && self.lookup(n).is_none(),
+            ExprKind::Int(t) => is_zero(t),
+            ExprKind::Cast(_, inner) => self.is_null(inner),
+            _ => false,
+        }
+    }
+
     /// `v = e` for a pointer variable `v` to struct `t`.
     pub(super) fn assign_var(
         &mut self,
@@ -159,9 +169,7 @@ impl Lower {
                 let to = self
                     .type_name(tn)?
                     .ok_or("a cast of a pointer to an integer")?;
-                if let Some((src, i)) = self.container_of(e, to)? {
-                    let pt = self.records[to].parts[i - self.records[to].pointers.len()].1;
-                    let pt = self.copy_of(pt, Storage::Part, Some((to, i)));
+                if let Some((src, _, pt)) = self.container_of(e, to)? {
                     let t = self.temp();
                     self.edge(Op::Container(t, src, pt), e.span);
                     return Ok((Operand::Var(t), Some(to)));
@@ -541,4 +549,14 @@ pub(super) fn is_builtin(name: &str) -> bool {
             | "assert"
             | "__assert_fail"
     ) || is_nondet(name)
+}
+
+/// Whether an integer literal's text is zero.
+pub(super) fn is_zero(text: &str) -> bool {
+    let t = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let digits = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .unwrap_or(t);
+    !digits.is_empty() && digits.chars().all(|c| c == '0')
 }

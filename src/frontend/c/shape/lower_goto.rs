@@ -11,7 +11,8 @@
 //! Must not: accept a label in a nested block, or a jump whose target it cannot check.
 
 use super::super::ast::{ExprKind, Item, Span, Stmt, StmtKind};
-use super::lower::{is_zero, Lower};
+use super::lower::Lower;
+use super::lower_expr::is_zero;
 use super::pir::{Loc, LoopHead, Op};
 use std::collections::HashSet;
 

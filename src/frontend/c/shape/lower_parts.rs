@@ -238,14 +238,8 @@ impl Lower {
             },
             ExprKind::Member(b, f, arrow) => {
                 // `&v->f` of a variable with shadows: its shadow (`lower_container.rs`).
-                if let (ExprKind::Ident(n), true) = (&b.kind, *arrow) {
-                    if let Some(super::lower::Name::Ptr(v, t)) = self.lookup(n) {
-                        if let Some((i, pt)) = self.part(t, f) {
-                            if let Some(s) = self.shadow(v, i) {
-                                return Ok((s, pt));
-                            }
-                        }
-                    }
+                if let Some(place) = self.shadow_place(b, f).filter(|_| *arrow) {
+                    return Ok(place);
                 }
                 let (bv, bt) = self.base_var(b, *arrow)?;
                 let (i, pt) = self.part(bt, f).ok_or("a struct value")?;
