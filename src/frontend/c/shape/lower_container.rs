@@ -18,7 +18,7 @@
 //! pointer variable `v` of a struct type with parts has, per part `f`, a shadow variable
 //! holding `&v->f`: `v = container_of(e, T, f)` sets it to `e` (and `v` to the container,
 //! or undefined where `e` is no such part: any dereference of `v` is then a fault), every
-//! other assignment of `v` to `v`'s part ([`Op::PartOf`]: undefined where `v` points to no
+//! copy `v = w` to `w`'s shadow, every other assignment of `v` to `v`'s part ([`Op::PartOf`]: undefined where `v` points to no
 //! node, which only adds executions: a comparison with an undefined pointer takes both
 //! branches, a dereference is a fault), and `&v->f` reads the shadow. The shadow stays
 //! exact as long as every write of `v` goes through [`Lower::assign_var`]: taking the
@@ -83,10 +83,16 @@ impl Lower {
         Some((s.1, pt))
     }
 
-    /// After `v` was assigned anything but a `container_of`: its shadows follow its parts.
-    pub(super) fn update_shadows(&mut self, v: Var, span: Span) {
+    /// After `v` was assigned anything but a `container_of`: its shadows follow its parts,
+    /// or are `w`'s when `v = w` for a variable `w` with shadows of its own (`now = next`
+    /// after `next = container_of(head, ...)`: `&now->link` is the head, as `&next->link`).
+    pub(super) fn update_shadows(&mut self, v: Var, copied: Option<Var>, span: Span) {
+        let from = copied.and_then(|w| self.shadows.get(&w).cloned());
         for (i, s) in self.shadows.get(&v).cloned().unwrap_or_default() {
-            self.edge(Op::PartOf(s, v, i), span);
+            match from.as_ref().and_then(|f| f.iter().find(|e| e.0 == i)) {
+                Some(&(_, ws)) => self.edge(Op::Set(s, Operand::Var(ws)), span),
+                None => self.edge(Op::PartOf(s, v, i), span),
+            }
         }
     }
 

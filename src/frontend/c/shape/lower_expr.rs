@@ -106,6 +106,7 @@ impl Lower {
             self.release(mark, span);
             return Ok(());
         }
+        let mut copied = None;
         if let Some(zeroed) = self.allocation(e, t)? {
             self.alloc(v, t, Storage::Heap, zeroed, span);
         } else if let ExprKind::Member(b, f, arrow) = &e.kind {
@@ -122,9 +123,12 @@ impl Lower {
             if ot.is_some_and(|ot| ot != t) {
                 return Err("a pointer of another struct type".into());
             }
+            if let Operand::Var(w) = op {
+                copied = Some(w);
+            }
             self.edge(Op::Set(v, op), span);
         }
-        self.update_shadows(v, span);
+        self.update_shadows(v, copied, span);
         self.release(mark, span);
         Ok(())
     }
