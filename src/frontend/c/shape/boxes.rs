@@ -49,7 +49,7 @@
 //!
 //! Must not: execute statements (that is `exec.rs`) or decide answers.
 
-use super::fa::{Forest, Val};
+use super::fa::{Forest, TypeFacts, Val};
 use super::ta::{Leaf, Rule, State, Symbol, TreeAut};
 
 /// Whether state `q` has the leaf rule `l`.
@@ -309,15 +309,16 @@ pub fn disturbs(f: &Forest, j: usize, gs: &[usize], d: usize) -> bool {
     gs.iter().any(|&g| has_back(f, d, Leaf::Back(t, g)))
 }
 
-/// Component `j`'s root with every field that is the leaf `from` in some rule turned into
-/// `to` (a fresh root state and fresh field states; nothing below changes). `None` when such
-/// a field's state has other rules as well and `to` would make its signature inconsistent.
-fn replace_root_leaf(a: &TreeAut, from: Leaf, to: Leaf) -> Option<TreeAut> {
+/// Component `j`'s root with every field (among `only`, when given) that is the leaf `from`
+/// in some rule turned into `to` (a fresh root state and fresh field states; nothing below
+/// changes). `None` when such a field's state has other rules as well and `to` would make
+/// its signature inconsistent.
+fn replace_root_leaf(a: &TreeAut, from: Leaf, to: Leaf, only: Option<&[usize]>) -> Option<TreeAut> {
     let mut b = a.clone();
     let mut root_rules = a.rules[a.root].clone();
     for r in &mut root_rules {
-        for k in r.kids.iter_mut() {
-            if !has_leaf(a, *k, from) {
+        for (i, k) in r.kids.iter_mut().enumerate() {
+            if !has_leaf(a, *k, from) || only.is_some_and(|o| !o.contains(&i)) {
                 continue;
             }
             if !is_only(a, *k, from) && matches!(to, Leaf::Root(_)) {
@@ -346,7 +347,7 @@ fn replace_root_leaf(a: &TreeAut, from: Leaf, to: Leaf) -> Option<TreeAut> {
 /// automaton cannot say it exactly.
 pub fn unback(f: &Forest, j: usize, back: Leaf, to: Leaf) -> Option<Forest> {
     let mut g = f.clone();
-    g.comps[j] = replace_root_leaf(&f.comps[j], back, to)?;
+    g.comps[j] = replace_root_leaf(&f.comps[j], back, to, None)?;
     Some(g)
 }
 
@@ -373,7 +374,18 @@ impl Forest {
     /// Component `j`'s root fields holding `from` turned into `to`, when the automaton can
     /// say it exactly and keeps consistent signatures; whether it changed.
     fn replace_at_root(&mut self, j: usize, from: Leaf, to: Leaf) -> bool {
-        match replace_root_leaf(&self.comps[j], from, to) {
+        self.replace_fields_at_root(j, None, from, to)
+    }
+
+    /// [`Forest::replace_at_root`] in the fields `only` (all, when `None`).
+    fn replace_fields_at_root(
+        &mut self,
+        j: usize,
+        only: Option<&[usize]>,
+        from: Leaf,
+        to: Leaf,
+    ) -> bool {
+        match replace_root_leaf(&self.comps[j], from, to, only) {
             Some(b) if b.signatures().is_some() => {
                 self.comps[j] = b;
                 true
@@ -389,7 +401,13 @@ impl Forest {
     /// Only roots no variable points to fold (they then may glue into their referrer): a
     /// fold at a variable's root, while a list is being relinked, would pick the direction
     /// from a transient state and leave back-links to nodes inside trees.
-    pub(super) fn fold_back(&mut self) -> bool {
+    ///
+    /// `facts` tells which struct types are copies of one program struct (a part or a struct
+    /// variable of the list's own type: the box's direction is then the type's, the later
+    /// fields folding) and which are parts (between a container's part field and the part's
+    /// field back to it at the same index, the part's field folds: the container's stays
+    /// the explicit pointer, which makes the part a component its container holds).
+    pub(super) fn fold_back(&mut self, facts: &TypeFacts) -> bool {
         let pointed: Vec<bool> = (0..self.comps.len())
             .map(|c| self.vars.contains(&Val::Comp(c)))
             .collect();
@@ -410,6 +428,7 @@ impl Forest {
                     }
                 }
             }
+            let tj = root_type(self, j);
             for i in cands {
                 let Some(ty) = root_type(self, i) else {
                     continue;
@@ -423,12 +442,27 @@ impl Forest {
                     // The box's direction from the struct type: the back-link is the later
                     // field (`prev` after `next`, `parent` after the children); folding the
                     // other way round as well would let a transient state of a relinking
-                    // pick the direction, leaving back-links to nodes inside trees.
-                    let later = root_type(self, j) != Some(ty) || gs.iter().all(|&g| g > fld);
-                    if !later || disturbs(self, j, &gs, i) {
+                    // pick the direction, leaving back-links to nodes inside trees. Between
+                    // two copies of one struct (a list's head that is a part, and its
+                    // nodes), the later fields alone fold.
+                    let folded: Vec<usize> = match tj {
+                        Some(t) if t == ty && !gs.iter().all(|&g| g > fld) => continue,
+                        Some(t) if facts.same(t, ty) => {
+                            gs.iter().copied().filter(|&g| g > fld).collect()
+                        }
+                        Some(t) if gs.contains(&fld) && facts.part(ty) && !facts.part(t) => {
+                            continue
+                        }
+                        _ => gs,
+                    };
+                    if folded.is_empty() {
                         continue;
                     }
-                    if self.replace_at_root(j, Leaf::Root(i), Leaf::Back(ty, fld)) {
+                    if disturbs(self, j, &folded, i) {
+                        continue;
+                    }
+                    let back = Leaf::Back(ty, fld);
+                    if self.replace_fields_at_root(j, Some(&folded), Leaf::Root(i), back) {
                         return true;
                     }
                 }

@@ -2,6 +2,7 @@
 //! inclusion with back-links as symbols.
 
 use super::super::super::ast::Span;
+use super::super::closed::BoxLib;
 use super::super::exec::{post, Fault};
 use super::super::pir::{Op, PointerProgram, Storage, StructType};
 use super::super::ta::UNKNOWN;
@@ -19,6 +20,7 @@ fn program(vars: usize) -> PointerProgram {
             name: "struct T".into(),
             pointers: vec![("next".into(), 0), ("prev".into(), 0)],
             storage: Storage::Heap,
+            origin: 0,
             data: vec![],
         }],
         vars: (0..vars).map(|i| format!("v{i}")).collect(),
@@ -85,7 +87,10 @@ fn three_nodes() -> Forest {
 #[test]
 fn a_dll_folds_into_one_tree() {
     let mut f = three_nodes();
-    assert_eq!(f.normalize(false), Ok(true));
+    assert_eq!(
+        f.normalize(false, &mut BoxLib::new(), &TypeFacts::default()),
+        Ok(true)
+    );
     assert_eq!(f.comps.len(), 1);
     assert_eq!(backs(&f.comps[0]), 2, "both prev fields below the first");
     // Exactly the list of three: neither more nor less.
@@ -104,7 +109,10 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
         ],
         ints: vec![],
     };
-    assert_eq!(f.normalize(false), Ok(true));
+    assert_eq!(
+        f.normalize(false, &mut BoxLib::new(), &TypeFacts::default()),
+        Ok(true)
+    );
     assert!(f.comps.iter().all(|a| backs(a) == 0));
     // Nor does a prev that some other node's next also reaches.
     let mut g = Forest {
@@ -116,7 +124,10 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
         ],
         ints: vec![],
     };
-    assert_eq!(g.normalize(false), Ok(true));
+    assert_eq!(
+        g.normalize(false, &mut BoxLib::new(), &TypeFacts::default()),
+        Ok(true)
+    );
     assert!(g.comps.iter().all(|a| backs(a) == 0));
 }
 
@@ -157,7 +168,14 @@ fn two_held() -> Forest {
 #[test]
 fn reading_a_back_link_gives_its_node() {
     let prog = program(3);
-    let out = post(&two_held(), &Op::Load(2, 1, PREV), Span::default(), &prog).unwrap();
+    let out = post(
+        &two_held(),
+        &Op::Load(2, 1, PREV),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].vars[2], out[0].vars[0]);
 }
@@ -165,12 +183,32 @@ fn reading_a_back_link_gives_its_node() {
 #[test]
 fn freeing_a_predecessor_leaves_its_back_link_dangling() {
     let prog = program(3);
-    let freed = post(&two_held(), &Op::Free(0), Span::default(), &prog).unwrap();
+    let freed = post(
+        &two_held(),
+        &Op::Free(0),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(freed.len(), 1);
-    let read = post(&freed[0], &Op::Load(2, 1, PREV), Span::default(), &prog).unwrap();
+    let read = post(
+        &freed[0],
+        &Op::Load(2, 1, PREV),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(read[0].vars[2], Val::Undef);
     assert!(matches!(
-        post(&read[0], &Op::Check(2), Span::default(), &prog),
+        post(
+            &read[0],
+            &Op::Check(2),
+            Span::default(),
+            &prog,
+            &mut BoxLib::new()
+        ),
         Err(Fault::Deref(_))
     ));
 }
@@ -184,10 +222,18 @@ fn relinking_makes_back_links_explicit() {
         &Op::Store(0, NEXT, super::super::pir::Operand::Null),
         Span::default(),
         &prog,
+        &mut BoxLib::new(),
     )
     .unwrap();
     assert_eq!(cut.len(), 1);
-    let read = post(&cut[0], &Op::Load(2, 1, PREV), Span::default(), &prog).unwrap();
+    let read = post(
+        &cut[0],
+        &Op::Load(2, 1, PREV),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(read[0].vars[2], read[0].vars[0]);
     assert!(cut[0].comps.iter().all(|a| backs(a) == 0));
 }
@@ -220,7 +266,14 @@ fn a_back_link_into_a_tree_cuts_the_tree() {
     // Reading y->prev cuts n2 out of x's tree: three components, t on n2, whose next is y
     // and whose prev is x's node.
     let prog = program(3);
-    let out = post(&f, &Op::Load(2, 1, PREV), Span::default(), &prog).unwrap();
+    let out = post(
+        &f,
+        &Op::Load(2, 1, PREV),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(out.len(), 1);
     let g = &out[0];
     assert_eq!(g.comps.len(), 3);
@@ -228,9 +281,23 @@ fn a_back_link_into_a_tree_cuts_the_tree() {
         panic!("{g:?}")
     };
     assert!(g.vars[0] != g.vars[2] && g.vars[1] != g.vars[2]);
-    let next = post(g, &Op::Load(2, 2, NEXT), Span::default(), &prog).unwrap();
+    let next = post(
+        g,
+        &Op::Load(2, 2, NEXT),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(next[0].vars[2], next[0].vars[1]);
-    let prev = post(g, &Op::Load(2, 2, PREV), Span::default(), &prog).unwrap();
+    let prev = post(
+        g,
+        &Op::Load(2, 2, PREV),
+        Span::default(),
+        &prog,
+        &mut BoxLib::new(),
+    )
+    .unwrap();
     assert_eq!(prev[0].vars[2], prev[0].vars[0]);
     assert!(t < g.comps.len());
 }

@@ -437,3 +437,6 @@ mod parts;
 
 #[path = "engine_tests_container.rs"]
 mod container;
+
+#[path = "engine_tests_nested.rs"]
+mod nested;

@@ -15,13 +15,18 @@
 //! its new target (they point to its current predecessor, cut out likewise); `free` turns the back-links of the nodes the freed
 //! one points to into undefined (dangling) pointers.
 //!
+//! Boxes ([`Leaf::Boxed`], see `closed.rs`): materialising a field that holds one unpacks
+//! its structure as a component of its own; normalisation packs it again once nothing but
+//! that field refers to it.
+//!
 //! Must not: join, abstract or decide (that is `fixpoint.rs`); return a fault for an
 //! execution it cannot rule out without saying so.
 
 use super::super::ast::Span;
 use super::super::property::PropertyKind as Property;
 use super::boxes;
-use super::fa::{Broken, Forest, Val};
+use super::closed::BoxLib;
+use super::fa::{Broken, Forest, TypeFacts, Val};
 use super::pir::{Cmp, Ending, IntVal, Op, Operand, PointerProgram, Storage};
 use super::ta::{Leaf, Rule, Symbol, TreeAut, ANY, UNKNOWN};
 
@@ -63,8 +68,36 @@ impl Fault {
 }
 
 /// The forests after `op` from `f` (normalised), or a fault.
-pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Vec<Forest>, Fault> {
-    let out = match op {
+pub fn post(
+    f: &Forest,
+    op: &Op,
+    span: Span,
+    prog: &PointerProgram,
+    lib: &mut BoxLib,
+) -> Result<Vec<Forest>, Fault> {
+    let out = step(f, op, span, prog, lib)?;
+    let facts = TypeFacts::of(&prog.types);
+    let mut done = vec![];
+    for mut g in out {
+        match g.normalize(prog.property == Property::UnreachCall, lib, &facts) {
+            Ok(true) => done.push(g),
+            Ok(false) => {}
+            Err(Broken::Garbage) => return Err(Fault::Leak(span)),
+            Err(Broken::Inconsistent) => return Err(Fault::Internal(span)),
+        }
+    }
+    Ok(done)
+}
+
+/// The forests after `op` from `f`, before normalisation.
+fn step(
+    f: &Forest,
+    op: &Op,
+    span: Span,
+    prog: &PointerProgram,
+    lib: &BoxLib,
+) -> Result<Vec<Forest>, Fault> {
+    Ok(match op {
         Op::Skip => vec![f.clone()],
         Op::Set(x, e) => {
             let mut g = f.clone();
@@ -82,7 +115,7 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             let c = comp(f, *y).ok_or(Fault::Deref(span))?;
             let mut out = vec![];
             for g in unfold(f, c, span)? {
-                load(&g, *x, c, *i, span, &mut out)?;
+                load(&g, *x, c, *i, span, lib, &mut out)?;
             }
             out
         }
@@ -90,10 +123,12 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         // undefined (its use is the fault).
         Op::Container(x, y, ty) => {
             let up = prog.types[*ty].pointers.len() - 1;
-            soft_load(f, *x, *y, span, |t, _| (t == *ty).then_some(up))?
+            soft_load(f, *x, *y, span, lib, |t, _| (t == *ty).then_some(up))?
         }
-        Op::PartOf(x, y, i) => soft_load(f, *x, *y, span, |_, arity| (*i < arity).then_some(*i))?,
-        Op::Store(y, i, e) => store(f, *y, *i, operand(f, *e), span)?,
+        Op::PartOf(x, y, i) => {
+            soft_load(f, *x, *y, span, lib, |_, arity| (*i < arity).then_some(*i))?
+        }
+        Op::Store(y, i, e) => store(f, *y, *i, operand(f, *e), span, lib)?,
         Op::Alloc(x, t, zeroed) => {
             let fill = if *zeroed { Leaf::Null } else { Leaf::Undef };
             let mut g = f.clone();
@@ -111,12 +146,12 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         Op::Free(x) => match f.vars[*x] {
             Val::Null => vec![f.clone()],
             Val::Undef => return Err(Fault::Free(span)),
-            Val::Comp(c) if heap_root(f, c, prog) == Some(true) => dispose(f, c, span)?,
+            Val::Comp(c) if heap_root(f, c, prog) == Some(true) => dispose(f, c, span, lib)?,
             // A struct variable or a part of a block (or a root that may be one).
             Val::Comp(_) => return Err(Fault::Free(span)),
         },
         Op::Release(x) => match comp(f, *x) {
-            Some(c) if heap_root(f, c, prog) == Some(false) => dispose(f, c, span)?,
+            Some(c) if heap_root(f, c, prog) == Some(false) => dispose(f, c, span, lib)?,
             _ => return Err(Fault::Internal(span)),
         },
         Op::Check(x) => {
@@ -181,10 +216,10 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
         Op::Exit(ending) => {
             // Variables' nodes are not blocks; a heap node's parts are left with it.
             let left = f.comps.iter().any(|c| {
-                c.rules.iter().flatten().any(|r| {
-                    r.sym
-                        .node_type()
-                        .is_some_and(|t| prog.types[t].storage == Storage::Heap)
+                c.rules.iter().flatten().any(|r| match r.sym {
+                    Symbol::Node(t, _) => prog.types[t].storage == Storage::Heap,
+                    Symbol::Leaf(Leaf::Boxed(k)) => lib.holds_heap(k, prog),
+                    Symbol::Leaf(_) => false,
                 })
             });
             match (prog.property, ending) {
@@ -197,22 +232,12 @@ pub fn post(f: &Forest, op: &Op, span: Span, prog: &PointerProgram) -> Result<Ve
             }
             vec![]
         }
-    };
-    let mut done = vec![];
-    for mut g in out {
-        match g.normalize(prog.property == Property::UnreachCall) {
-            Ok(true) => done.push(g),
-            Ok(false) => {}
-            Err(Broken::Garbage) => return Err(Fault::Leak(span)),
-            Err(Broken::Inconsistent) => return Err(Fault::Internal(span)),
-        }
-    }
-    Ok(done)
+    })
 }
 
 /// The forests after component `c`'s root node ends (freed or released): the nodes it
 /// points to lose their back-links to it (they dangle), and pointers to it dangle.
-fn dispose(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
+fn dispose(f: &Forest, c: usize, span: Span, lib: &BoxLib) -> Result<Vec<Forest>, Fault> {
     let mut cur = unfold(f, c, span)?;
     let arity = cur
         .first()
@@ -220,7 +245,7 @@ fn dispose(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
     for i in 0..arity {
         let mut next = vec![];
         for g in &cur {
-            next.extend(materialize(g, c, i, span)?.into_iter().map(|(h, _)| h));
+            next.extend(materialize(g, c, i, span, lib)?.into_iter().map(|(h, _)| h));
         }
         cur = next;
     }
@@ -317,15 +342,18 @@ fn load(
     c: usize,
     i: usize,
     span: Span,
+    lib: &BoxLib,
     out: &mut Vec<Forest>,
 ) -> Result<(), Fault> {
-    for (mut h, l) in materialize(g, c, i, span)? {
+    for (mut h, l) in materialize(g, c, i, span, lib)? {
         let v = match l {
             Leaf::Null => Val::Null,
             Leaf::Undef => Val::Undef,
             Leaf::Root(j) => Val::Comp(j),
             // `y`'s own node, the root of its component.
             Leaf::Own => Val::Comp(c),
+            // `materialize` unpacks boxes.
+            Leaf::Boxed(_) => return Err(Fault::Internal(span)),
             // The back-link's node, made a component's root.
             Leaf::Back(t, fld) => {
                 for (mut k, d) in preds(&h, c, t, fld, span)? {
@@ -348,6 +376,7 @@ fn soft_load(
     x: usize,
     y: usize,
     span: Span,
+    lib: &BoxLib,
     field: impl Fn(usize, usize) -> Option<usize>,
 ) -> Result<Vec<Forest>, Fault> {
     let Some(c) = comp(f, y) else {
@@ -363,7 +392,7 @@ fn soft_load(
             return Err(Fault::Internal(span));
         };
         match field(t, r.kids.len()) {
-            Some(i) => load(&g, x, c, i, span, &mut out)?,
+            Some(i) => load(&g, x, c, i, span, lib, &mut out)?,
             None => {
                 g.vars[x] = Val::Undef;
                 out.push(g);
@@ -398,8 +427,15 @@ fn unfold(f: &Forest, c: usize, span: Span) -> Result<Vec<Forest>, Fault> {
 }
 
 /// With component `c`'s root unfolded: one forest per rule of the state of its `i`-th
-/// field, where that field is a leaf (its value) or the root of a new component.
-fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest, Leaf)>, Fault> {
+/// field, where that field is a leaf (its value) or the root of a new component (a node
+/// split off, or a box's structure unpacked).
+fn materialize(
+    f: &Forest,
+    c: usize,
+    i: usize,
+    span: Span,
+    lib: &BoxLib,
+) -> Result<Vec<(Forest, Leaf)>, Fault> {
     let a = &f.comps[c];
     let kid = a.rules[a.root][0]
         .kids
@@ -410,6 +446,12 @@ fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest
     for u in &a.rules[kid] {
         let mut g = f.clone();
         let leaf = match u.sym {
+            // A box's structure, unpacked as a component of its own.
+            Symbol::Leaf(Leaf::Boxed(k)) => {
+                let new = g.comps.len();
+                g.comps.extend(lib.unpack(k, new));
+                Leaf::Root(new)
+            }
             Symbol::Leaf(l) => l,
             Symbol::Node(..) => {
                 let mut split = g.comps[c].clone();
@@ -430,22 +472,36 @@ fn materialize(f: &Forest, c: usize, i: usize, span: Span) -> Result<Vec<(Forest
 /// `y->i = v`: the old target's back-link along the field becomes explicit (it points to
 /// `y`'s node), the new target's too (it points to its current predecessor, which must be a
 /// component's root), then the field is overwritten.
-fn store(f: &Forest, y: usize, i: usize, v: Val, span: Span) -> Result<Vec<Forest>, Fault> {
+fn store(
+    f: &Forest,
+    y: usize,
+    i: usize,
+    v: Val,
+    span: Span,
+    lib: &BoxLib,
+) -> Result<Vec<Forest>, Fault> {
     let c = comp(f, y).ok_or(Fault::Deref(span))?;
     if boxes::root_type(f, c).is_some() {
-        return store_typed(f, c, i, v, span);
+        return store_typed(f, c, i, v, span, lib);
     }
     // A root of several struct types (a pointer that may point to a block or to a struct
     // variable or part of the same type): one rule at a time.
     let mut out = vec![];
     for g in unfold(f, c, span)? {
-        out.extend(store_typed(&g, c, i, v, span)?);
+        out.extend(store_typed(&g, c, i, v, span, lib)?);
     }
     Ok(out)
 }
 
 /// `store` where component `c`'s root has one struct type.
-fn store_typed(f: &Forest, c: usize, i: usize, v: Val, span: Span) -> Result<Vec<Forest>, Fault> {
+fn store_typed(
+    f: &Forest,
+    c: usize,
+    i: usize,
+    v: Val,
+    span: Span,
+    lib: &BoxLib,
+) -> Result<Vec<Forest>, Fault> {
     let ty = boxes::root_type(f, c).ok_or(Fault::Internal(span))?;
     let back = Leaf::Back(ty, i);
     let mut bases = vec![f.clone()];
@@ -470,7 +526,7 @@ fn store_typed(f: &Forest, c: usize, i: usize, v: Val, span: Span) -> Result<Vec
         .into_iter()
         .flatten()
     {
-        for (mut h, old) in materialize(&g, c, i, span)? {
+        for (mut h, old) in materialize(&g, c, i, span, lib)? {
             if let Leaf::Root(j) = old {
                 if boxes::has_back(&h, j, back) {
                     h = explicit(&h, j, back, c).ok_or(Fault::Box(span))?;

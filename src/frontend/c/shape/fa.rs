@@ -7,7 +7,8 @@
 //! points to is referenced at least twice, or only by itself (else it is glued back into its
 //! one referrer); a reference in a root's field to the root whose field is the one explicit
 //! pointer to it is folded into a back-link (`boxes.rs`) when no variable points to the
-//! referring root; components are numbered in the order a depth-first walk from the
+//! referring root; a component that refers only to itself and that one reference reaches is
+//! packed into a box (`closed.rs`); components are numbered in the order a depth-first walk from the
 //! variables meets them, so that equal heaps have equal shapes ([`Forest::shape`]); every
 //! automaton's signatures are consistent (see `ta.rs`).
 //!
@@ -17,7 +18,8 @@
 //! Must not: interpret statements (that is `exec.rs`); decide an answer.
 
 use super::boxes;
-use super::pir::PointerProgram;
+use super::closed::BoxLib;
+use super::pir::{PointerProgram, Storage, StructType};
 use super::ta::{Leaf, Sig, Symbol, TreeAut};
 use std::fmt::Write as _;
 
@@ -51,6 +53,39 @@ pub enum Broken {
     Garbage,
     /// An automaton's trees disagree on their references (an internal inconsistency).
     Inconsistent,
+}
+
+/// What normalisation knows of the struct types (by index): which are copies of one
+/// program struct, which are parts. Without them (`default`), every type is its own and no
+/// part.
+#[derive(Clone, Debug, Default)]
+pub struct TypeFacts {
+    origin: Vec<usize>,
+    part: Vec<bool>,
+}
+
+impl TypeFacts {
+    /// The facts of a program's types.
+    pub fn of(types: &[StructType]) -> Self {
+        TypeFacts {
+            origin: types.iter().map(|t| t.origin).collect(),
+            part: types.iter().map(|t| t.storage == Storage::Part).collect(),
+        }
+    }
+
+    /// Whether types `a` and `b` copy one program struct.
+    pub fn same(&self, a: usize, b: usize) -> bool {
+        a == b
+            || self
+                .origin
+                .get(a)
+                .is_some_and(|o| self.origin.get(b) == Some(o))
+    }
+
+    /// Whether type `t`'s nodes are parts.
+    pub fn part(&self, t: usize) -> bool {
+        self.part.get(t) == Some(&true)
+    }
 }
 
 /// The key under which forests may be joined: the variables, each component's root
@@ -111,7 +146,16 @@ impl Forest {
     /// Normalises: trims the automata (`Ok(false)`: the forest's language is empty), checks
     /// for garbage (or, with `collect`, drops it), glues components that are no cut-point
     /// into their referrer, and numbers components canonically.
-    pub fn normalize(&mut self, collect: bool) -> Result<bool, Broken> {
+    ///
+    /// A closed structure with one referrer is packed into a box of `lib` (`closed.rs`).
+    /// `facts` tell which types are copies of one struct and which are parts (see
+    /// [`Forest::fold_back`]).
+    pub fn normalize(
+        &mut self,
+        collect: bool,
+        lib: &mut BoxLib,
+        facts: &TypeFacts,
+    ) -> Result<bool, Broken> {
         for c in &mut self.comps {
             if !c.trim() {
                 return Ok(false);
@@ -142,11 +186,15 @@ impl Forest {
                 .collect();
             // Self-loops and back-links first: a root glued in with a reference to its
             // referrer would keep it as a reference from inside the tree.
-            if self.fold_own() || self.fold_back() || self.flip_back() {
+            if self.fold_own() || self.fold_back(facts) || self.flip_back() {
                 continue;
             }
             let glue = (0..self.comps.len()).find(|&j| !pointed[j] && refs[j] == 1 && from[j] != j);
             let Some(j) = glue else {
+                // Closed structures last, glued as far as they go.
+                if self.fold_closed(lib) {
+                    continue;
+                }
                 self.renumber(&order);
                 return Ok(true);
             };
@@ -247,6 +295,34 @@ impl Forest {
         Some((self.vars.clone(), self.root_sigs().ok()?, self.ints.clone()))
     }
 
+    /// Which node types hold references to which components: `(j, t, f)` for a reference
+    /// to component `j` in a node of struct type `t`, with its field `f` when `j`'s root has
+    /// a back-link along `(t, f)` (whose node the field decides), sorted. Forests whose
+    /// references sit differently are kept apart at joins: their union would pair one
+    /// forest's component with the other's referrer (a container's part as a variable's
+    /// node, and a node of the part's list below the part in the other forest; a node whose
+    /// parent pointer names its parent's left field, held in the right one). Other fields
+    /// are left out: a tree's variable below a left or a right child joins.
+    pub fn holders(&self) -> Vec<(usize, usize, Option<usize>)> {
+        let mut out = vec![];
+        for a in &self.comps {
+            for r in a.rules.iter().flatten() {
+                let Symbol::Node(t, _) = r.sym else { continue };
+                for (f, &k) in r.kids.iter().enumerate() {
+                    for u in &a.rules[k] {
+                        if let Symbol::Leaf(Leaf::Root(j)) = u.sym {
+                            let back = boxes::has_back(self, j, Leaf::Back(t, f));
+                            out.push((j, t, back.then_some(f)));
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Whether every heap of `other` is one of this forest's (componentwise inclusion of two
     /// forests of the same shape; a sound, incomplete check).
     pub fn includes(&self, other: &Forest) -> bool {
@@ -300,10 +376,10 @@ impl Forest {
     }
 
     /// The forest in a readable form: variables, then each component's rules, one state a
-    /// line (`names` names the variables by slot; `types` the struct types, their pointer
-    /// fields and tracked integer fields).
-    pub fn render(&self, prog: &PointerProgram) -> String {
-        let (names, types) = (&prog.vars, &prog.types);
+    /// line, then the boxes of `lib` its leaves name (`prog` names the variables by slot, the
+    /// struct types, their pointer fields and tracked integer fields).
+    pub fn render(&self, prog: &PointerProgram, lib: &BoxLib) -> String {
+        let names = &prog.vars;
         let mut out = String::new();
         let mut vars: Vec<String> = self
             .vars
@@ -329,36 +405,65 @@ impl Forest {
             }
         );
         for (i, c) in self.comps.iter().enumerate() {
-            for (q, rs) in c.rules.iter().enumerate() {
-                let alts: Vec<String> = rs
-                    .iter()
-                    .map(|r| match r.sym {
-                        Symbol::Leaf(Leaf::Back(t, f)) => {
-                            format!("back along {}.{}", types[t].name, types[t].pointers[f].0)
-                        }
-                        Symbol::Leaf(l) => leaf_text(l),
-                        Symbol::Node(t, data) => {
-                            let ty = &types[t];
-                            let mut kids: Vec<String> = r
-                                .kids
-                                .iter()
-                                .zip(&ty.pointers)
-                                .map(|(k, (f, _))| format!("{f}: c{i}.q{k}"))
-                                .collect();
-                            for (v, n) in data.iter().zip(&ty.data) {
-                                if *v != super::ta::ANY {
-                                    kids.push(format!("{n} = {v}"));
-                                }
-                            }
-                            format!("{}{{{}}}", ty.name, kids.join(", "))
-                        }
-                    })
-                    .collect();
-                let mark = if q == c.root { " (root)" } else { "" };
-                let _ = writeln!(out, "  c{i}.q{q}{mark} -> {}", alts.join(" | "));
+            render_aut(&mut out, c, &format!("c{i}"), prog);
+        }
+        // The boxes named, and the boxes they name in turn.
+        let mut named: Vec<usize> = vec![];
+        let mut todo: Vec<&TreeAut> = self.comps.iter().collect();
+        while let Some(a) = todo.pop() {
+            for r in a.rules.iter().flatten() {
+                if let Symbol::Leaf(Leaf::Boxed(k)) = r.sym {
+                    if !named.contains(&k) {
+                        named.push(k);
+                        todo.extend(lib.get(k));
+                    }
+                }
+            }
+        }
+        named.sort_unstable();
+        for k in named {
+            let _ = writeln!(
+                out,
+                "  box {k} (its components are c0, c1, ... within; c0 is its entry):"
+            );
+            for (i, a) in lib.get(k).iter().enumerate() {
+                render_aut(&mut out, a, &format!("b{k}.c{i}"), prog);
             }
         }
         out
+    }
+}
+
+/// An automaton's rules, one state a line, its states named `{name}.q{q}`.
+fn render_aut(out: &mut String, c: &TreeAut, name: &str, prog: &PointerProgram) {
+    let types = &prog.types;
+    for (q, rs) in c.rules.iter().enumerate() {
+        let alts: Vec<String> = rs
+            .iter()
+            .map(|r| match r.sym {
+                Symbol::Leaf(Leaf::Back(t, f)) => {
+                    format!("back along {}.{}", types[t].name, types[t].pointers[f].0)
+                }
+                Symbol::Leaf(l) => leaf_text(l),
+                Symbol::Node(t, data) => {
+                    let ty = &types[t];
+                    let mut kids: Vec<String> = r
+                        .kids
+                        .iter()
+                        .zip(&ty.pointers)
+                        .map(|(k, (f, _))| format!("{f}: {name}.q{k}"))
+                        .collect();
+                    for (v, n) in data.iter().zip(&ty.data) {
+                        if *v != super::ta::ANY {
+                            kids.push(format!("{n} = {v}"));
+                        }
+                    }
+                    format!("{}{{{}}}", ty.name, kids.join(", "))
+                }
+            })
+            .collect();
+        let mark = if q == c.root { " (root)" } else { "" };
+        let _ = writeln!(out, "  {name}.q{q}{mark} -> {}", alts.join(" | "));
     }
 }
 
@@ -379,5 +484,6 @@ fn leaf_text(l: Leaf) -> String {
         Leaf::Root(c) => format!("ref c{c}"),
         Leaf::Back(t, f) => format!("back along field {f} of type {t}"),
         Leaf::Own => "itself".to_owned(),
+        Leaf::Boxed(k) => format!("box {k}"),
     }
 }

@@ -5,6 +5,7 @@
 //! Must not: answer for the program (that is `mod.rs`); trust its own iteration: the
 //! fixpoint is only used after [`check`] accepts it.
 
+use super::closed::BoxLib;
 use super::exec::{post, Fault};
 use super::fa::{Forest, Shape, Val};
 use super::pir::{Loc, PointerProgram};
@@ -36,8 +37,14 @@ pub fn initial(prog: &PointerProgram) -> Forest {
     f
 }
 
-/// Runs the fixpoint, with at most `steps` posts, until `deadline`.
-pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Invariant, Stop> {
+/// Runs the fixpoint, with at most `steps` posts, until `deadline`; the invariant's forests
+/// name the boxes of the library returned with it.
+pub fn run(
+    prog: &PointerProgram,
+    steps: usize,
+    deadline: Instant,
+) -> Result<(Invariant, BoxLib), Stop> {
+    let mut lib = BoxLib::new();
     let mut out: Vec<Vec<usize>> = vec![vec![]; prog.locs];
     for (i, e) in prog.edges.iter().enumerate() {
         out[e.from].push(i);
@@ -67,12 +74,12 @@ pub fn run(prog: &PointerProgram, steps: usize, deadline: Instant) -> Result<Inv
         }
         for &ei in &out[l] {
             let e = &prog.edges[ei];
-            for g in post(&f, &e.op, e.span, prog).map_err(Stop::Fault)? {
+            for g in post(&f, &e.op, e.span, prog, &mut lib).map_err(Stop::Fault)? {
                 add(&mut states, &mut work, &is_head, e.to, g);
             }
         }
     }
-    Ok(states.forests)
+    Ok((states.forests, lib))
 }
 
 /// The forests of each location, with their keys (computed once: the join key is most of
@@ -82,11 +89,13 @@ struct States {
     shapes: Vec<Vec<Key>>,
 }
 
-/// What a coverage test compares first: the join key, and per component the mask of its
-/// edges ([`TreeAut::edge_mask`]).
+/// What a coverage test compares first: the join key, where references sit
+/// ([`Forest::holders`]), and per component the mask of its edges
+/// ([`TreeAut::edge_mask`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Key {
     shape: Option<Shape>,
+    holders: Vec<(usize, usize, Option<usize>)>,
     symbols: Vec<Mask>,
 }
 
@@ -95,15 +104,27 @@ impl Key {
     fn of(f: &Forest) -> Key {
         Key {
             shape: f.shape(),
+            holders: f.holders(),
             symbols: f.comps.iter().map(TreeAut::edge_mask).collect(),
         }
     }
 
-    /// Whether a forest with this key may cover one with key `other`: the same shape, and no
-    /// edge of a component of `other` missing from this one's (forests are normalised,
-    /// hence trimmed; an untrimmed one only costs precision).
+    /// Whether forests with these keys are joined at a loop head: the same shape and
+    /// references held alike ([`Forest::holders`]).
+    fn joins(&self, other: &Key) -> bool {
+        self.shape == other.shape && self.holders == other.holders
+    }
+
+    /// Whether a forest with this key may cover one with key `other`: the same shape, no
+    /// holder of a reference in `other` missing here, and no edge of a
+    /// component of `other` missing from this one's (forests are normalised, hence trimmed;
+    /// an untrimmed one only costs precision).
     fn may_cover(&self, other: &Key) -> bool {
         self.shape == other.shape
+            && other
+                .holders
+                .iter()
+                .all(|h| self.holders.binary_search(h).is_ok())
             && self.symbols.len() == other.symbols.len()
             && self
                 .symbols
@@ -127,7 +148,7 @@ fn covered(forests: &[Forest], keys: &[Key], f: &Forest, key: &Key, head: bool) 
 }
 
 /// Adds a forest to a location unless one there covers it; at a loop head, abstracted and
-/// joined with the forest of the same shape.
+/// joined with the forest of the same shape whose references are held alike.
 fn add(
     states: &mut States,
     work: &mut VecDeque<(Loc, Forest)>,
@@ -141,7 +162,7 @@ fn add(
         return;
     }
     if is_head[l] {
-        if let Some(i) = states.shapes[l].iter().position(|k| k.shape == key.shape) {
+        if let Some(i) = states.shapes[l].iter().position(|k| k.joins(&key)) {
             let joined = states.forests[l][i].union(&f).abstracted(HEIGHT);
             states.shapes[l][i] = Key::of(&joined);
             states.forests[l][i] = joined.clone();
@@ -169,8 +190,10 @@ fn add(
 
 /// Checks that `inv` is an inductive invariant free of faults: the initial forest is
 /// covered at the entry, and every edge's post of every forest at its source is fault-free
-/// and covered at its target. Returns the first failure.
-pub fn check(prog: &PointerProgram, inv: &Invariant) -> Result<(), String> {
+/// and covered at its target. Returns the first failure. The posts see a copy of `lib`: a
+/// box they would add is one no forest of `inv` names, so its forest is not covered.
+pub fn check(prog: &PointerProgram, inv: &Invariant, lib: &BoxLib) -> Result<(), String> {
+    let mut lib = lib.clone();
     let keys: Vec<Vec<Key>> = inv
         .iter()
         .map(|fs| fs.iter().map(Key::of).collect())
@@ -186,7 +209,7 @@ pub fn check(prog: &PointerProgram, inv: &Invariant) -> Result<(), String> {
     }
     for e in &prog.edges {
         for f in &inv[e.from] {
-            let posts = post(f, &e.op, e.span, prog).map_err(|_| "a post has a fault")?;
+            let posts = post(f, &e.op, e.span, prog, &mut lib).map_err(|_| "a post has a fault")?;
             for g in posts {
                 if !covers(e.to, &g) {
                     return Err(format!(

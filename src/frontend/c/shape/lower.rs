@@ -235,10 +235,15 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     if let Some(r) = l.records.iter().find(|r| !r.defined) {
         return Err(format!("{} is used but never defined", r.name));
     }
+    let mut origin: Vec<usize> = (0..l.records.len()).collect();
+    for (&(t, _, _), &c) in &l.copies {
+        origin[c] = t;
+    }
     let types = l
         .records
         .iter()
-        .map(|r| StructType {
+        .zip(origin)
+        .map(|(r, origin)| StructType {
             name: r.name.clone(),
             pointers: r
                 .pointers
@@ -248,6 +253,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
                 .cloned()
                 .collect(),
             storage: r.storage,
+            origin,
             data: r.tracked(&l.compared).cloned().collect(),
         })
         .collect();

@@ -88,16 +88,21 @@
 //!   `boxes.rs` argues why folding them, gluing and splitting keep it, and the statements
 //!   make them explicit before they change that pointer.
 //!
+//! - Closed boxes ([`ta::Leaf::Boxed`], `closed.rs`): a structure that only points into
+//!   itself and that one pointer reaches (a circular list below each node of a list) is
+//!   packed into a leaf of its holder and unpacked where a statement reads that field.
+//!
 //! Not handled (the engine gives up): a back-link whose node the automata do not place in
 //! one component, other structures with several cut-points per node (they grow the number
-//! of components without bound and hit the work bound: lists of circular lists, skip lists,
-//! which the paper gives boxes of their own), recursive calls, integer relations
-//! other than with constants (`len < n`).
+//! of components without bound and hit the work bound: skip lists, trees with parent
+//! pointers walked up and down, which the paper gives boxes of their own), recursive calls,
+//! integer relations other than with constants (`len < n`).
 //!
 //! Must not: answer `unsafe`; answer for a property that also asks for memtrack under
 //! unreach-call (it drops unreachable nodes there); print.
 
 pub mod boxes;
+pub mod closed;
 pub mod exec;
 pub mod fa;
 pub mod fixpoint;
@@ -191,8 +196,8 @@ fn fixpoint_outcome(
     line_of: &dyn Fn(usize) -> usize,
 ) -> (Outcome, bool) {
     let unknown = |why: String| (Outcome::Unknown(why), false);
-    let inv = match fixpoint::run(prog, STEPS, deadline) {
-        Ok(inv) => inv,
+    let (inv, lib) = match fixpoint::run(prog, STEPS, deadline) {
+        Ok(found) => found,
         Err(fixpoint::Stop::Fault(f)) => {
             let why = format!(
                 "the shape engine found {} (under its abstraction)",
@@ -202,7 +207,7 @@ fn fixpoint_outcome(
         }
         Err(fixpoint::Stop::Budget(b)) => return unknown(format!("the shape engine reached {b}")),
     };
-    if let Err(why) = fixpoint::check(prog, &inv) {
+    if let Err(why) = fixpoint::check(prog, &inv, &lib) {
         return unknown(format!(
             "the shape engine's fixpoint failed its check: {why}"
         ));
@@ -211,7 +216,7 @@ fn fixpoint_outcome(
         .heads
         .iter()
         .map(|h| {
-            let forests = inv[h.loc].iter().map(|f| f.render(prog)).collect();
+            let forests = inv[h.loc].iter().map(|f| f.render(prog, &lib)).collect();
             (h.offset, forests)
         })
         .collect();

@@ -44,6 +44,9 @@ pub struct StructType {
     pub pointers: Vec<(String, usize)>,
     /// Where its nodes live.
     pub storage: Storage,
+    /// The program's struct type this one is a copy of (for a struct variable or a part),
+    /// or its own index.
+    pub origin: usize,
     /// The integer fields whose constant values the nodes' symbols track (the first
     /// [`super::ta::DATA`] ones), by name.
     pub data: Vec<String>,

@@ -12,7 +12,8 @@
 //! A [`Leaf::Back`] leaf points back to the node's predecessor along one field; it is a
 //! plain leaf symbol here (its meaning is `boxes.rs`'s), except that the abstraction keeps
 //! states that are back-links apart from the others. A [`Leaf::Own`] leaf points to the
-//! node holding it.
+//! node holding it. A [`Leaf::Boxed`] leaf stands for a whole closed structure (`closed.rs`);
+//! here it is a plain leaf symbol too.
 //!
 //! Here: trimming (useless states removed, states renumbered from the root), union, language
 //! inclusion (exact, by a bottom-up subset construction over the pairs reachable from the
@@ -57,6 +58,10 @@ pub enum Leaf {
     /// local, so a node whose field points to itself need not be a cut-point. It is not an
     /// explicit pointer in the sense of back-links (see `boxes.rs`).
     Own,
+    /// A pointer to the root of a closed structure packed into the box of this index of the
+    /// shape engine's library (`closed.rs`): a heap node with all the nodes below it, whose
+    /// pointers stay among them.
+    Boxed(usize),
 }
 
 /// How many integer fields of a node the symbols track (the first ones of its struct).
