@@ -149,7 +149,7 @@ impl Forest {
     ///
     /// A closed structure with one referrer is packed into a box of `lib` (`closed.rs`).
     /// `facts` tell which types are copies of one struct and which are parts (see
-    /// [`Forest::fold_back`]).
+    /// `fold_back` in `boxes.rs`).
     pub fn normalize(
         &mut self,
         collect: bool,
