@@ -49,7 +49,8 @@
 //!
 //! Must not: execute statements (that is `exec.rs`) or decide answers.
 
-use super::fa::{Forest, TypeFacts, Val};
+use super::fa::{Forest, Val};
+use super::pir::{Storage, StructType};
 use super::ta::{Leaf, Rule, State, Symbol, TreeAut};
 
 /// Whether state `q` has the leaf rule `l`.
@@ -402,12 +403,12 @@ impl Forest {
     /// fold at a variable's root, while a list is being relinked, would pick the direction
     /// from a transient state and leave back-links to nodes inside trees.
     ///
-    /// `facts` tells which struct types are copies of one program struct (a part or a struct
+    /// `types` tell which struct types are copies of one program struct (a part or a struct
     /// variable of the list's own type: the box's direction is then the type's, the later
     /// fields folding) and which are parts (between a container's part field and the part's
     /// field back to it at the same index, the part's field folds: the container's stays
     /// the explicit pointer, which makes the part a component its container holds).
-    pub(super) fn fold_back(&mut self, facts: &TypeFacts) -> bool {
+    pub(super) fn fold_back(&mut self, types: &[StructType]) -> bool {
         let pointed: Vec<bool> = (0..self.comps.len())
             .map(|c| self.vars.contains(&Val::Comp(c)))
             .collect();
@@ -447,10 +448,12 @@ impl Forest {
                     // nodes), the later fields alone fold.
                     let folded: Vec<usize> = match tj {
                         Some(t) if t == ty && !gs.iter().all(|&g| g > fld) => continue,
-                        Some(t) if facts.same(t, ty) => {
+                        Some(t) if same_struct(types, t, ty) => {
                             gs.iter().copied().filter(|&g| g > fld).collect()
                         }
-                        Some(t) if gs.contains(&fld) && facts.part(ty) && !facts.part(t) => {
+                        Some(t)
+                            if gs.contains(&fld) && is_part(types, ty) && !is_part(types, t) =>
+                        {
                             continue
                         }
                         _ => gs,
@@ -529,6 +532,17 @@ impl Forest {
         }
         false
     }
+}
+
+/// Whether struct types `a` and `b` copy one program struct (a type `types` does not list is
+/// its own).
+fn same_struct(types: &[StructType], a: usize, b: usize) -> bool {
+    a == b || matches!((types.get(a), types.get(b)), (Some(x), Some(y)) if x.origin == y.origin)
+}
+
+/// Whether struct type `t`'s nodes are parts of containers.
+fn is_part(types: &[StructType], t: usize) -> bool {
+    types.get(t).is_some_and(|x| x.storage == Storage::Part)
 }
 
 /// Whether some component holds a reference to component `i`'s root.

@@ -12,27 +12,21 @@ use super::*;
 const NEXT: usize = 0;
 const PREV: usize = 1;
 
-/// A pointer program with type 0 and `vars` variables (only its types and variables are
-/// used by a post).
+/// A pointer program with type 0 and `vars` variables.
 fn program(vars: usize) -> PointerProgram {
-    PointerProgram {
-        types: vec![StructType {
-            name: "struct T".into(),
-            pointers: vec![("next".into(), 0), ("prev".into(), 0)],
-            storage: Storage::Heap,
-            origin: 0,
-            data: vec![],
-        }],
-        vars: (0..vars).map(|i| format!("v{i}")).collect(),
-        locs: 1,
-        entry: 0,
-        edges: vec![],
-        heads: vec![],
-        globals: vec![],
-        property: super::super::super::property::PropertyKind::MemCleanup,
-        ints: vec![],
-        trackable: false,
-    }
+    let t = StructType {
+        name: "struct T".into(),
+        pointers: vec![("next".into(), 0), ("prev".into(), 0)],
+        storage: Storage::Heap,
+        origin: 0,
+        data: vec![],
+    };
+    PointerProgram::of_types(vec![t], vars)
+}
+
+/// The post of `op` from `f` (no boxes: none of these forests has a closed structure).
+fn run_op(f: &Forest, op: &Op, prog: &PointerProgram) -> Result<Vec<Forest>, Fault> {
+    post(f, op, Span::default(), prog, &mut BoxLib::new())
 }
 
 /// A node of type 0 with these two fields.
@@ -87,10 +81,7 @@ fn three_nodes() -> Forest {
 #[test]
 fn a_dll_folds_into_one_tree() {
     let mut f = three_nodes();
-    assert_eq!(
-        f.normalize(false, &mut BoxLib::new(), &TypeFacts::default()),
-        Ok(true)
-    );
+    assert_eq!(f.normalize(false, &mut BoxLib::new(), &[]), Ok(true));
     assert_eq!(f.comps.len(), 1);
     assert_eq!(backs(&f.comps[0]), 2, "both prev fields below the first");
     // Exactly the list of three: neither more nor less.
@@ -109,10 +100,7 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
         ],
         ints: vec![],
     };
-    assert_eq!(
-        f.normalize(false, &mut BoxLib::new(), &TypeFacts::default()),
-        Ok(true)
-    );
+    assert_eq!(f.normalize(false, &mut BoxLib::new(), &[]), Ok(true));
     assert!(f.comps.iter().all(|a| backs(a) == 0));
     // Nor does a prev that some other node's next also reaches.
     let mut g = Forest {
@@ -124,10 +112,7 @@ fn a_prev_that_is_no_predecessor_does_not_fold() {
         ],
         ints: vec![],
     };
-    assert_eq!(
-        g.normalize(false, &mut BoxLib::new(), &TypeFacts::default()),
-        Ok(true)
-    );
+    assert_eq!(g.normalize(false, &mut BoxLib::new(), &[]), Ok(true));
     assert!(g.comps.iter().all(|a| backs(a) == 0));
 }
 
@@ -168,14 +153,7 @@ fn two_held() -> Forest {
 #[test]
 fn reading_a_back_link_gives_its_node() {
     let prog = program(3);
-    let out = post(
-        &two_held(),
-        &Op::Load(2, 1, PREV),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let out = run_op(&two_held(), &Op::Load(2, 1, PREV), &prog).unwrap();
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].vars[2], out[0].vars[0]);
 }
@@ -183,32 +161,12 @@ fn reading_a_back_link_gives_its_node() {
 #[test]
 fn freeing_a_predecessor_leaves_its_back_link_dangling() {
     let prog = program(3);
-    let freed = post(
-        &two_held(),
-        &Op::Free(0),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let freed = run_op(&two_held(), &Op::Free(0), &prog).unwrap();
     assert_eq!(freed.len(), 1);
-    let read = post(
-        &freed[0],
-        &Op::Load(2, 1, PREV),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let read = run_op(&freed[0], &Op::Load(2, 1, PREV), &prog).unwrap();
     assert_eq!(read[0].vars[2], Val::Undef);
     assert!(matches!(
-        post(
-            &read[0],
-            &Op::Check(2),
-            Span::default(),
-            &prog,
-            &mut BoxLib::new()
-        ),
+        run_op(&read[0], &Op::Check(2), &prog),
         Err(Fault::Deref(_))
     ));
 }
@@ -217,23 +175,14 @@ fn freeing_a_predecessor_leaves_its_back_link_dangling() {
 fn relinking_makes_back_links_explicit() {
     let prog = program(3);
     // a->next = NULL: the second node's prev still points to the first, explicitly now.
-    let cut = post(
+    let cut = run_op(
         &two_held(),
         &Op::Store(0, NEXT, super::super::pir::Operand::Null),
-        Span::default(),
         &prog,
-        &mut BoxLib::new(),
     )
     .unwrap();
     assert_eq!(cut.len(), 1);
-    let read = post(
-        &cut[0],
-        &Op::Load(2, 1, PREV),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let read = run_op(&cut[0], &Op::Load(2, 1, PREV), &prog).unwrap();
     assert_eq!(read[0].vars[2], read[0].vars[0]);
     assert!(cut[0].comps.iter().all(|a| backs(a) == 0));
 }
@@ -266,14 +215,7 @@ fn a_back_link_into_a_tree_cuts_the_tree() {
     // Reading y->prev cuts n2 out of x's tree: three components, t on n2, whose next is y
     // and whose prev is x's node.
     let prog = program(3);
-    let out = post(
-        &f,
-        &Op::Load(2, 1, PREV),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let out = run_op(&f, &Op::Load(2, 1, PREV), &prog).unwrap();
     assert_eq!(out.len(), 1);
     let g = &out[0];
     assert_eq!(g.comps.len(), 3);
@@ -281,23 +223,9 @@ fn a_back_link_into_a_tree_cuts_the_tree() {
         panic!("{g:?}")
     };
     assert!(g.vars[0] != g.vars[2] && g.vars[1] != g.vars[2]);
-    let next = post(
-        g,
-        &Op::Load(2, 2, NEXT),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let next = run_op(g, &Op::Load(2, 2, NEXT), &prog).unwrap();
     assert_eq!(next[0].vars[2], next[0].vars[1]);
-    let prev = post(
-        g,
-        &Op::Load(2, 2, PREV),
-        Span::default(),
-        &prog,
-        &mut BoxLib::new(),
-    )
-    .unwrap();
+    let prev = run_op(g, &Op::Load(2, 2, PREV), &prog).unwrap();
     assert_eq!(prev[0].vars[2], prev[0].vars[0]);
     assert!(t < g.comps.len());
 }

@@ -39,7 +39,7 @@
 
 use super::fa::{Forest, Val};
 use super::pir::{PointerProgram, Storage};
-use super::ta::{Leaf, Symbol, TreeAut};
+use super::ta::{Leaf, Sig, Symbol, TreeAut};
 
 /// The most boxes one run adds: past it, components stay unfolded (the fixpoint then
 /// meets its work bound where it would have needed more).
@@ -144,15 +144,9 @@ impl Forest {
     /// becomes a [`Leaf::Boxed`] leaf in that reference's place, when gluing cannot fold it
     /// (the entry is referred to from inside, or another member more than once). Returns
     /// whether anything changed.
-    pub(super) fn fold_closed(&mut self, lib: &mut BoxLib) -> bool {
-        let Some(sigs) = self
-            .comps
-            .iter()
-            .map(|a| a.signatures().map(|s| s[a.root].clone()))
-            .collect::<Option<Vec<_>>>()
-        else {
-            return false;
-        };
+    ///
+    /// `sigs` are the components' root signatures.
+    pub(super) fn fold_closed(&mut self, sigs: &[Sig], lib: &mut BoxLib) -> bool {
         let n = self.comps.len();
         let pointed: Vec<bool> = (0..n).map(|c| self.vars.contains(&Val::Comp(c))).collect();
         for j in (0..n).filter(|&j| !pointed[j]) {

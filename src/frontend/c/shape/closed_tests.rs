@@ -3,7 +3,6 @@
 
 use super::super::super::ast::Span;
 use super::super::exec::{post, Fault};
-use super::super::fa::TypeFacts;
 use super::super::pir::{Ending, Op, Operand, PointerProgram, Storage, StructType};
 use super::super::ta::{Rule, UNKNOWN};
 use super::*;
@@ -12,36 +11,23 @@ use super::*;
 /// type 1, its nodes living in `holder`.
 const HEAD: usize = 1;
 
-/// A pointer program with types 0 and 1 and `vars` variables (only its types and variables
-/// are used by a post).
+/// A pointer program with types 0 and 1 and `vars` variables.
 fn program(vars: usize, holder: Storage) -> PointerProgram {
-    PointerProgram {
-        types: vec![
-            StructType {
-                name: "struct T".into(),
-                pointers: vec![("next".into(), 0)],
-                storage: Storage::Heap,
-                origin: 0,
-                data: vec![],
-            },
-            StructType {
-                name: "struct H".into(),
-                pointers: vec![("next".into(), 1), ("head".into(), 0)],
-                storage: holder,
-                origin: 1,
-                data: vec![],
-            },
-        ],
-        vars: (0..vars).map(|i| format!("v{i}")).collect(),
-        locs: 1,
-        entry: 0,
-        edges: vec![],
-        heads: vec![],
-        globals: vec![],
-        property: super::super::super::property::PropertyKind::MemCleanup,
-        ints: vec![],
-        trackable: false,
-    }
+    let t = StructType {
+        name: "struct T".into(),
+        pointers: vec![("next".into(), 0)],
+        storage: Storage::Heap,
+        origin: 0,
+        data: vec![],
+    };
+    let h = StructType {
+        name: "struct H".into(),
+        pointers: vec![("next".into(), 1), ("head".into(), 0)],
+        storage: holder,
+        origin: 1,
+        data: vec![],
+    };
+    PointerProgram::of_types(vec![t, h], vars)
 }
 
 /// `x` (variable 0) to an `H` whose `head` reaches a circular list of two `T`s, as three
@@ -68,7 +54,7 @@ fn has(f: &Forest, l: Leaf) -> bool {
 
 /// The forest normalised (garbage is a leak) with `lib`.
 fn normal(mut f: Forest, lib: &mut BoxLib) -> Forest {
-    assert_eq!(f.normalize(false, lib, &TypeFacts::default()), Ok(true));
+    assert_eq!(f.normalize(false, lib, &[]), Ok(true));
     f
 }
 

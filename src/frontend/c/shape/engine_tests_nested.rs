@@ -169,32 +169,7 @@ fn a_variable_below_a_left_or_a_right_child_with_a_parent_pointer_is_not_joined_
     // The node a variable points to names its parent through a back-link along the field
     // that holds it; joining the forests where it is a left child with those where it is a
     // right one would pair each field with the other's back-link.
-    let src = "struct node { struct node *left, *right, *parent; };
-         int main(void) {
-           struct node *root = malloc(sizeof(struct node));
-           root->left = NULL; root->right = NULL; root->parent = NULL;
-           while (__VERIFIER_nondet_int()) {
-             struct node *n = root;
-             while (n->left && n->right) {
-               if (__VERIFIER_nondet_int()) n = n->left; else n = n->right;
-             }
-             struct node *c = malloc(sizeof(struct node));
-             c->left = NULL; c->right = NULL; c->parent = n;
-             if (!n->left) n->left = c; else n->right = c;
-           }
-           struct node *n = root;
-           while (n) {
-             if (n->left) n = n->left;
-             else if (n->right) n = n->right;
-             else {
-               struct node *p = n->parent;
-               if (p) { if (p->left == n) p->left = NULL; else p->right = NULL; }
-               free(n);
-               n = p;
-             }
-           }
-           return 0;
-         }";
+    let src = include_str!("../../../../tests/data/c/shape-safe/tree-with-parents.c");
     let o = run(src);
     assert!(proof_shows(&o, "back along struct node.left"), "{o:?}");
 }

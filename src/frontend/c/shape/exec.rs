@@ -26,7 +26,7 @@ use super::super::ast::Span;
 use super::super::property::PropertyKind as Property;
 use super::boxes;
 use super::closed::BoxLib;
-use super::fa::{Broken, Forest, TypeFacts, Val};
+use super::fa::{Broken, Forest, Val};
 use super::pir::{Cmp, Ending, IntVal, Op, Operand, PointerProgram, Storage};
 use super::ta::{Leaf, Rule, Symbol, TreeAut, ANY, UNKNOWN};
 
@@ -76,10 +76,9 @@ pub fn post(
     lib: &mut BoxLib,
 ) -> Result<Vec<Forest>, Fault> {
     let out = step(f, op, span, prog, lib)?;
-    let facts = TypeFacts::of(&prog.types);
     let mut done = vec![];
     for mut g in out {
-        match g.normalize(prog.property == Property::UnreachCall, lib, &facts) {
+        match g.normalize(prog.property == Property::UnreachCall, lib, &prog.types) {
             Ok(true) => done.push(g),
             Ok(false) => {}
             Err(Broken::Garbage) => return Err(Fault::Leak(span)),

@@ -19,7 +19,7 @@
 
 use super::boxes;
 use super::closed::BoxLib;
-use super::pir::{PointerProgram, Storage, StructType};
+use super::pir::{PointerProgram, StructType};
 use super::ta::{Leaf, Sig, Symbol, TreeAut};
 use std::fmt::Write as _;
 
@@ -53,39 +53,6 @@ pub enum Broken {
     Garbage,
     /// An automaton's trees disagree on their references (an internal inconsistency).
     Inconsistent,
-}
-
-/// What normalisation knows of the struct types (by index): which are copies of one
-/// program struct, which are parts. Without them (`default`), every type is its own and no
-/// part.
-#[derive(Clone, Debug, Default)]
-pub struct TypeFacts {
-    origin: Vec<usize>,
-    part: Vec<bool>,
-}
-
-impl TypeFacts {
-    /// The facts of a program's types.
-    pub fn of(types: &[StructType]) -> Self {
-        TypeFacts {
-            origin: types.iter().map(|t| t.origin).collect(),
-            part: types.iter().map(|t| t.storage == Storage::Part).collect(),
-        }
-    }
-
-    /// Whether types `a` and `b` copy one program struct.
-    pub fn same(&self, a: usize, b: usize) -> bool {
-        a == b
-            || self
-                .origin
-                .get(a)
-                .is_some_and(|o| self.origin.get(b) == Some(o))
-    }
-
-    /// Whether type `t`'s nodes are parts.
-    pub fn part(&self, t: usize) -> bool {
-        self.part.get(t) == Some(&true)
-    }
 }
 
 /// The key under which forests may be joined: the variables, each component's root
@@ -148,13 +115,13 @@ impl Forest {
     /// into their referrer, and numbers components canonically.
     ///
     /// A closed structure with one referrer is packed into a box of `lib` (`closed.rs`).
-    /// `facts` tell which types are copies of one struct and which are parts (see
-    /// `fold_back` in `boxes.rs`).
+    /// `types` tell which struct types are copies of one struct and which are parts (see
+    /// `fold_back` in `boxes.rs`; a type they do not list is its own and no part).
     pub fn normalize(
         &mut self,
         collect: bool,
         lib: &mut BoxLib,
-        facts: &TypeFacts,
+        types: &[StructType],
     ) -> Result<bool, Broken> {
         for c in &mut self.comps {
             if !c.trim() {
@@ -186,13 +153,13 @@ impl Forest {
                 .collect();
             // Self-loops and back-links first: a root glued in with a reference to its
             // referrer would keep it as a reference from inside the tree.
-            if self.fold_own() || self.fold_back(facts) || self.flip_back() {
+            if self.fold_own() || self.fold_back(types) || self.flip_back() {
                 continue;
             }
             let glue = (0..self.comps.len()).find(|&j| !pointed[j] && refs[j] == 1 && from[j] != j);
             let Some(j) = glue else {
                 // Closed structures last, glued as far as they go.
-                if self.fold_closed(lib) {
+                if self.fold_closed(&sigs, lib) {
                     continue;
                 }
                 self.renumber(&order);

@@ -235,15 +235,10 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     if let Some(r) = l.records.iter().find(|r| !r.defined) {
         return Err(format!("{} is used but never defined", r.name));
     }
-    let mut origin: Vec<usize> = (0..l.records.len()).collect();
-    for (&(t, _, _), &c) in &l.copies {
-        origin[c] = t;
-    }
     let types = l
         .records
         .iter()
-        .zip(origin)
-        .map(|(r, origin)| StructType {
+        .map(|r| StructType {
             name: r.name.clone(),
             pointers: r
                 .pointers
@@ -253,7 +248,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
                 .cloned()
                 .collect(),
             storage: r.storage,
-            origin,
+            origin: r.origin,
             data: r.tracked(&l.compared).cloned().collect(),
         })
         .collect();

@@ -33,6 +33,8 @@ pub(super) struct Record {
     /// Where its nodes live: [`Storage::Heap`] for the program's own struct types, other
     /// storage for their copies made by `lower_parts.rs`.
     pub(super) storage: Storage,
+    /// The program's struct type this one is (its own index) or copies (a copy keeps it).
+    pub(super) origin: usize,
 }
 
 impl Record {
@@ -67,6 +69,7 @@ impl Lower {
                             };
                             self.records.push(Record {
                                 name,
+                                origin: self.records.len(),
                                 ..Record::default()
                             });
                             let id = self.records.len() - 1;

@@ -217,6 +217,27 @@ pub struct LoopHead {
     pub offset: usize,
 }
 
+#[cfg(test)]
+impl PointerProgram {
+    /// A program of these struct types and `vars` variables, without edges, under
+    /// valid-memcleanup: what a unit test of single posts needs (a post reads only the
+    /// types, the variables and the property).
+    pub fn of_types(types: Vec<StructType>, vars: usize) -> Self {
+        PointerProgram {
+            types,
+            vars: (0..vars).map(|i| format!("v{i}")).collect(),
+            locs: 1,
+            entry: 0,
+            edges: vec![],
+            heads: vec![],
+            globals: vec![],
+            property: PropertyKind::MemCleanup,
+            ints: vec![],
+            trackable: false,
+        }
+    }
+}
+
 /// `main` as a pointer program.
 #[derive(Clone, Debug)]
 pub struct PointerProgram {
