@@ -77,39 +77,7 @@ fn inner_lists_left_or_walked_wrong_are_faults() {
 
 #[test]
 fn a_list_of_circular_doubly_linked_lists_is_safe() {
-    let src = "struct T { struct T *next; struct T *prev; };
-         struct T2 { struct T head; struct T2 *next; struct T2 *prev; };
-         int main(void) {
-           struct T2 *first = NULL, *last = NULL;
-           while (__VERIFIER_nondet_int()) {
-             struct T2 *x = malloc(sizeof(struct T2));
-             x->next = NULL;
-             x->prev = last;
-             x->head.next = &x->head;
-             x->head.prev = &x->head;
-             while (__VERIFIER_nondet_int()) {
-               struct T *y = malloc(sizeof(struct T));
-               y->next = x->head.next;
-               y->next->prev = y;
-               y->prev = &x->head;
-               x->head.next = y;
-             }
-             if (last) last->next = x; else first = x;
-             last = x;
-           }
-           while (first) {
-             struct T2 *x = first;
-             first = first->next;
-             struct T *y = x->head.prev;
-             while (y != &x->head) {
-               struct T *z = y;
-               y = y->prev;
-               free(z);
-             }
-             free(x);
-           }
-           return 0;
-         }";
+    let src = include_str!("../../../../tests/data/c/shape-safe/list-of-circular-dlls.c");
     let o = run(src);
     assert!(proof_shows(&o, "box "), "{o:?}");
 }
