@@ -86,6 +86,14 @@
 //! 5-9 s). Their models are validated here (at most 5 s), with the recursive size functions,
 //! before they count: a solver that cannot decide one leaves the phases after it to run.
 //! ADT-LIA at 20 s: 17 solved against Z3's 14 (BENCHMARKS.md, "Datatypes as their sizes").
+//!
+//! Deep counterexamples (session 27): on two threads, over the integers, BMC runs again as the
+//! last entry of the invariant thread, after CEGAR's capped slice. On the public set at 20 s
+//! CEGAR answered no integer file after that slice (session 24: its late answers were
+//! `prop_19`, on the sizes, and one LRA-TS file), while the three `id_o200`/`id_o1000`
+//! refutations (200-1000 steps) were found by no engine: BMC's thread gives it 1 s and PDR the
+//! rest. With BMC checking every eighth level of its depth (not every level), `id_o200` takes
+//! it 2 s alone (BENCHMARKS.md, "Deep counterexamples").
 
 use super::schedule::{Schedule, Traits, View};
 use super::stats::Phase;
