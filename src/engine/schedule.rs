@@ -67,7 +67,8 @@ pub enum When {
     Datatypes,
     /// The others.
     NoDatatypes,
-    /// Systems with neither (integers, Booleans and arrays of them).
+    /// Systems with neither a real-valued nor a datatype-valued predicate argument (integers,
+    /// Booleans and arrays of them).
     Lia,
 }
 
@@ -444,6 +445,23 @@ mod tests {
                 .iter()
                 .any(|k| k.kind == e.kind && k.budget == e.budget && !k.split_only));
         }
+    }
+
+    #[test]
+    fn over_the_integers_the_invariant_thread_ends_with_bmc() {
+        let s = Schedule::default();
+        let part = s.part(1, 2);
+        let last = |traits| part.entries_for(traits).last().expect("entries").kind;
+        assert_eq!(last(Traits::default()), EngineKind::Bmc);
+        let reals = Traits {
+            over_reals: true,
+            ..Traits::default()
+        };
+        assert_eq!(last(reals), EngineKind::Cegar);
+        // On one thread PDR keeps the time after CEGAR.
+        let alone = s.entries_for(Traits::default());
+        let bmcs = alone.iter().filter(|e| e.kind == EngineKind::Bmc).count();
+        assert_eq!(bmcs, 3, "probe, slice, rest");
     }
 
     #[test]
