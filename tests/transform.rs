@@ -337,6 +337,46 @@ fn inline_loop_unsat() {
     unsat_case(&LOOP.replace("LIMIT", "9"), Some(&Inline::default()));
 }
 
+/// `b` is defined from `a` through a local (`x < y`) that the one-point rule leaves.
+const LOCAL: &str = r#"
+(set-logic HORN)
+(declare-fun a (Int) Bool)
+(declare-fun b (Int) Bool)
+(assert (forall ((x Int)) (=> (and (>= x 0) (<= x 3)) (a x))))
+(assert (forall ((x Int) (y Int)) (=> (and (a x) (> y x)) (b y))))
+(assert (forall ((y Int)) (=> (and (b y) (< y 1)) false)))
+(check-sat)
+"#;
+
+/// Models of inlined predicates have their definitions' locals eliminated by default (for
+/// reading); without `eliminate_locals` they stay existentially quantified, and the model
+/// still validates against the original system.
+#[test]
+fn inline_eliminates_locals_only_when_asked() {
+    for eliminate in [true, false] {
+        let store = TermStore::new();
+        let inline = Inline {
+            eliminate_locals: eliminate,
+            ..Inline::default()
+        };
+        let (orig, new, back) = apply(&store, LOCAL, Some(&inline));
+        assert_eq!(new.pred_ids().count(), 0, "everything is inlined");
+        let m = hornbeam::witness::read_model(&store, &new, "").expect("empty model");
+        let m = back.model(&store, m);
+        assert_eq!(
+            validate_model(&store, &orig, &m, deadline()),
+            ModelCheck::Valid
+        );
+        let b = orig.pred_by_name("b").expect("b is declared");
+        let body = m.get(b).expect("b is interpreted").body;
+        assert_eq!(
+            store.has_quantifier(body),
+            !eliminate,
+            "eliminate: {eliminate}"
+        );
+    }
+}
+
 #[test]
 fn inline_respects_the_bound() {
     // b has 2 definitions used twice in one clause: 4 resolvents > max(1, 2 + 1).

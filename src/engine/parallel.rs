@@ -35,8 +35,9 @@ use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
 
 /// The schedule split over `threads` threads by its entries'
-/// [`thread`](super::schedule::Entry::thread) (two parts for the default schedule: BMC's probe
-/// and slice, PDR and BMC again, beside a quick PDR try (an entry only parts run), slicing,
+/// [`thread`](super::schedule::Entry::thread) (two parts for the default schedule: BMC's slice
+/// (without the probe that starts the sequential schedule), PDR and BMC again, beside a quick
+/// PDR try (an entry only parts run), slicing,
 /// PDR's probe, the samples and CEGAR seeded with
 /// what they found; over the reals PDR starts at once, beside the BMC pass). The parts share a
 /// [`Board`]: the candidates slicing and the samples leave over the unsplit system seed a later

@@ -94,6 +94,11 @@
 //! refutations (200-1000 steps) were found by no engine: BMC's thread gives it 1 s and PDR the
 //! rest. With BMC checking every eighth level of its depth (not every level), `id_o200` takes
 //! it 2 s alone (BENCHMARKS.md, "Deep counterexamples").
+//!
+//! Time to an answer (session 28): on two threads BMC's 50 ms probe does not run
+//! ([`Runs::Sequential`](super::schedule::Runs)): its thread starts with BMC's slice, which
+//! otherwise began again from depth 0 after the probe, so a counterexample found within the
+//! slice arrives up to 50 ms sooner (BENCHMARKS.md, "Time to an answer").
 
 use super::schedule::{Schedule, Traits, View};
 use super::stats::Phase;

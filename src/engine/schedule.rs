@@ -113,9 +113,21 @@ pub struct Entry {
     pub seeded: bool,
     /// Under `--threads 2`: the thread (0 or 1) that runs it.
     pub thread: usize,
-    /// It runs only when the schedule is split over threads: a quick try beside the other
-    /// thread's, which on one thread would only delay the entries after it.
-    pub split_only: bool,
+    /// Whether it runs on one thread, on two, or both.
+    pub runs: Runs,
+}
+
+/// Whether an entry runs when the schedule is on one thread, split over two, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runs {
+    /// Both.
+    Always,
+    /// Only split: a quick try beside the other thread's, which on one thread would only delay
+    /// the entries after it.
+    Split,
+    /// Only on one thread: a quick try that on its own thread would only restart the entry
+    /// after it (a probe of the engine that comes next there).
+    Sequential,
 }
 
 impl Entry {
@@ -128,7 +140,7 @@ impl Entry {
             view: View::Given,
             seeded: false,
             thread: 0,
-            split_only: false,
+            runs: Runs::Always,
         }
     }
 }
@@ -214,18 +226,23 @@ impl Default for Schedule {
             beside(reals(e(Bmc, Budget::Slice(secs(3))))),
             reals(e(Pdr, Budget::Rest)),
             // Quick tries first: shallow counterexamples and easy invariants answer within
-            // a few milliseconds, and would otherwise wait behind the slower phases.
-            not_reals(e(Bmc, probe(50))),
-            // On two threads, PDR alone at once beside BMC's probe, before the Boolean split and
+            // a few milliseconds, and would otherwise wait behind the slower phases. On two
+            // threads BMC's slice comes at once on its thread: a probe there would make it
+            // start over after 50 ms.
+            Entry {
+                runs: Runs::Sequential,
+                ..not_reals(e(Bmc, probe(50)))
+            },
+            // On two threads, PDR alone at once beside BMC, before the Boolean split and
             // slicing: the Kind 2 and VMT systems whose invariants it finds within 100 ms waited
             // 0.1-0.6 s behind them (the portfolio's header has the measurement). On one
             // thread it would delay slicing's quick invariants instead.
             Entry {
-                split_only: true,
+                runs: Runs::Split,
                 ..beside(not_reals(e(Pdr, probe(100))))
             },
             beside(split(e(Slicing, Budget::Slice(secs(2))))),
-            // On two threads, beside BMC's probe and on the thread of slicing's candidates.
+            // On two threads, beside BMC and on the thread of slicing's candidates.
             beside(seeded(not_reals(e(Pdr, probe(250))))),
             beside(split(seeded(not_reals(e(Cegar, probe(250)))))),
             beside(split(seeded(no_datatypes(e(
@@ -267,7 +284,7 @@ impl Default for Schedule {
             // were found by nothing. CEGAR rarely answers on the integers after its capped
             // slice (see the portfolio's header).
             Entry {
-                split_only: true,
+                runs: Runs::Split,
                 ..beside(only(When::Lia)(e(Bmc, Budget::Rest)))
             },
         ];
@@ -339,9 +356,11 @@ impl Schedule {
                 .entries
                 .iter()
                 .filter(|e| threads <= 1 || e.thread % threads == thread)
+                // A part of a split schedule runs as one thread: its split entries always,
+                // its sequential ones never.
+                .filter(|e| threads <= 1 || e.runs != Runs::Sequential)
                 .map(|e| Entry {
-                    // In a part, the schedule is split.
-                    split_only: e.split_only && threads <= 1,
+                    runs: if threads <= 1 { e.runs } else { Runs::Always },
                     ..e.clone()
                 })
                 .collect(),
@@ -350,12 +369,12 @@ impl Schedule {
     }
 
     /// The entries that run on a system of these traits, in order, without those that run
-    /// only in a thread's part ([`Entry::split_only`]). Under work bounds the probes do not
+    /// only in a thread's part ([`Runs::Split`]). Under work bounds the probes do not
     /// run: they only save time, and a probe's work bound (PDR's frames) need not be quick.
     pub fn entries_for(&self, traits: Traits) -> Vec<&Entry> {
         self.entries
             .iter()
-            .filter(|e| !e.split_only)
+            .filter(|e| e.runs != Runs::Split)
             .filter(|e| self.bounds.is_none() || !matches!(e.budget, Budget::Probe(_)))
             .filter(|e| match e.when {
                 When::Always => true,
@@ -417,7 +436,11 @@ mod tests {
     fn the_two_parts_together_are_the_schedule() {
         let s = Schedule::default();
         let (b, a) = (s.part(0, 2), s.part(1, 2));
-        assert_eq!(a.entries.len() + b.entries.len(), s.entries.len());
+        let sequential = s.entries.iter().filter(|e| e.runs == Runs::Sequential);
+        assert_eq!(
+            a.entries.len() + b.entries.len() + sequential.count(),
+            s.entries.len()
+        );
         // PDR's long run is beside CEGAR, not after it; only its probe runs on CEGAR's thread.
         assert!(a
             .entries
@@ -428,23 +451,30 @@ mod tests {
     }
 
     #[test]
-    fn split_only_entries_run_in_their_part_and_not_on_one_thread() {
+    fn split_entries_run_in_their_part_and_sequential_ones_on_one_thread() {
         let s = Schedule::default();
-        let only: Vec<_> = s.entries.iter().filter(|e| e.split_only).collect();
-        assert!(!only.is_empty());
         let traits = Traits::default();
         let alone = s.entries_for(traits);
-        assert!(alone.iter().all(|e| !e.split_only));
+        let split: Vec<_> = s.entries.iter().filter(|e| e.runs == Runs::Split).collect();
+        assert!(!split.is_empty());
+        assert!(alone.iter().all(|e| e.runs != Runs::Split));
         let mut every = s.clone();
-        every.entries.iter_mut().for_each(|e| e.split_only = false);
-        assert_eq!(alone.len() + only.len(), every.entries_for(traits).len());
-        for e in only {
+        every.entries.iter_mut().for_each(|e| e.runs = Runs::Always);
+        assert_eq!(alone.len() + split.len(), every.entries_for(traits).len());
+        let same = |k: &Entry, e: &Entry| k.kind == e.kind && k.budget == e.budget;
+        for e in split {
             let part = s.part(e.thread, 2);
-            let kept = part.entries_for(traits);
-            assert!(kept
-                .iter()
-                .any(|k| k.kind == e.kind && k.budget == e.budget && !k.split_only));
+            assert!(part.entries_for(traits).iter().any(|k| same(k, e)));
         }
+        // BMC's probe runs first on one thread, and not in its part: the part starts with
+        // BMC's slice.
+        let probe = s.entries.iter().find(|e| e.runs == Runs::Sequential);
+        let probe = probe.expect("a sequential entry");
+        assert!(same(alone[0], probe));
+        let part = s.part(probe.thread, 2);
+        let first = part.entries_for(traits)[0];
+        assert_eq!(first.kind, EngineKind::Bmc);
+        assert_eq!(first.budget, Budget::Slice(Duration::from_secs(1)));
     }
 
     #[test]

@@ -32,6 +32,12 @@ pub struct Inline {
     /// Each resolution copies the definition with fresh variables, so without a bound a chain
     /// of n predicates, inlined one after the other, costs n^2 time and memory.
     pub max_vars: usize,
+    /// Models of inlined predicates get the intermediate variables of their definitions
+    /// eliminated by quantifier elimination (for a model that is printed); without it they
+    /// keep them existentially quantified, which the validator instantiates at once. The
+    /// elimination costs a few Z3 tactic runs per definition: 5-30 ms of a `sat` answer on
+    /// the Kind 2 and hopv systems whose models are only counted.
+    pub eliminate_locals: bool,
 }
 
 impl Default for Inline {
@@ -39,6 +45,7 @@ impl Default for Inline {
         Inline {
             max_product: 16,
             max_vars: 256,
+            eliminate_locals: true,
         }
     }
 }
@@ -127,6 +134,8 @@ struct Back {
     orig: System,
     /// Inlined predicates, in inlining order.
     inlined: Vec<PredId>,
+    /// See [`Inline::eliminate_locals`].
+    eliminate_locals: bool,
 }
 
 impl Transform for Inline {
@@ -172,6 +181,7 @@ impl Transform for Inline {
             origins,
             orig: system.clone(),
             inlined,
+            eliminate_locals: self.eliminate_locals,
         };
         (new, Box::new(back))
     }
@@ -407,7 +417,10 @@ impl Back {
         let params = fresh_params(store, &self.orig, p);
         let disjuncts: Vec<_> = defs
             .iter()
-            .map(|d| definition_body(store, out, d, &params, deadline.clone()))
+            .map(|d| {
+                let qe = self.eliminate_locals.then_some(&deadline);
+                definition_body(store, out, d, &params, qe)
+            })
             .collect();
         out.set(
             p,
@@ -471,13 +484,14 @@ const FULL_QE_CAP: std::time::Duration = std::time::Duration::from_secs(1);
 const FULL_QE_MAX_LOCALS: usize = 8;
 
 /// `∃ locals. constraint ∧ M(body)` of definition `d` with its head arguments renamed to
-/// `params`, the locals eliminated where quantifier elimination manages.
+/// `params`: the locals defined by equalities substituted away, and with a deadline
+/// (`qe_deadline`) the others eliminated where quantifier elimination manages.
 fn definition_body(
     store: &TermStore,
     model: &Model,
     d: &Clause,
     params: &[VarId],
-    deadline: Deadline,
+    qe_deadline: Option<&Deadline>,
 ) -> crate::term::TermId {
     let head = d.head_atom().expect("a definition has a head atom");
     let mut rho: HashMap<VarId, VarId> = head
@@ -513,12 +527,19 @@ fn definition_body(
     // Full elimination gets a short cap: on large Boolean-heavy definitions (Kind 2's node
     // steps) `qe` runs for tens of seconds, while the validator accepts the existential as it
     // stands; on the public set every successful `qe` here took under half a second.
-    for (mode, cap) in [(QeMode::Light, None), (QeMode::Full, Some(FULL_QE_CAP))] {
+    // Without a deadline the locals stay quantified.
+    let modes = match qe_deadline {
+        Some(d) => vec![
+            (QeMode::Light, d.clone()),
+            (QeMode::Full, d.at_most(FULL_QE_CAP)),
+        ],
+        None => Vec::new(),
+    };
+    for (mode, deadline) in modes {
         let ls = locals(t);
         if ls.is_empty() {
             return t;
         }
-        let deadline = cap.map_or(deadline.clone(), |c| deadline.at_most(c));
         if mode == QeMode::Full && ls.len() > FULL_QE_MAX_LOCALS {
             break;
         }
