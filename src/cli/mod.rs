@@ -7,6 +7,7 @@
 mod analyze;
 mod batch;
 mod check;
+pub(crate) mod huge_pages;
 mod limits;
 mod refine;
 mod solve;
