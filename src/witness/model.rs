@@ -292,14 +292,32 @@ fn invalid(
     }
 }
 
+/// How long the check of a conjunctive head as a whole may take before its conjuncts are
+/// checked one at a time.
+const WHOLE_FIRST: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, checked in a scope of
-/// `smt`, which is left as it was. A conjunctive head is checked one conjunct at a time on top
-/// of the premise: PDR's models are conjunctions of hundreds of lemmas, whose negation as one
-/// disjunction the solver splits on far more slowly than it refutes each lemma (LRA-TS
-/// `approx.5`: validation over 4 s at once).
+/// `smt`, which is left as it was. A conjunctive head is checked as a whole for at most
+/// [`WHOLE_FIRST`], then, unless that refuted it, one conjunct at a time on top of the premise:
+/// PDR's models are conjunctions of hundreds of lemmas, whose negation as one disjunction the
+/// solver sometimes splits on far more slowly than it refutes each lemma (LRA-TS `approx.5`:
+/// over 4 s at once), but mostly refutes at once (over the public set's `sat` files, the median
+/// validation went from 16 to 10 ms, the total from 7.9 to 5.1 s).
 pub(super) fn check_in_scope(smt: &mut Smt<'_>, premise: TermId, head: TermId) -> SatResult {
     let store = smt.store();
     let parts = store.conjuncts(head);
+    if parts.len() >= 2 {
+        let outer = smt.deadline().clone();
+        smt.set_deadline(outer.at_most(WHOLE_FIRST));
+        smt.push();
+        smt.assert(store.and([premise, store.not(head)]));
+        let whole = smt.check();
+        smt.pop(1);
+        smt.set_deadline(outer);
+        if whole == SatResult::Unsat {
+            return whole;
+        }
+    }
     smt.push();
     let result = if parts.len() < 2 {
         smt.assert(store.and([premise, store.not(head)]));
