@@ -123,8 +123,6 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         },
         forge: forgery(),
         deterministic: args.deterministic,
-        // A model that is only counted may keep its quantifiers.
-        readable_models: model_format.is_some(),
         threads: args
             .threads
             .unwrap_or_else(|| super::default_threads(args.deterministic)),

@@ -13,7 +13,7 @@ use super::{Context, Stats};
 use crate::chc::System;
 use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
-use crate::transform::{Inline, Pipeline, Preprocess};
+use crate::transform::{Pipeline, Preprocess};
 use crate::witness::{Answer, Derivation, Model};
 use std::time::{Duration, Instant};
 
@@ -48,11 +48,6 @@ pub struct SolveOptions {
     /// ([`Schedule::with_bounds`]), for answers that do not depend on load. One engine alone
     /// has no slice and keeps its own bounds.
     pub deterministic: bool,
-    /// A `sat` answer's model is for reading: the intermediate variables of inlined predicates'
-    /// definitions are eliminated ([`crate::transform::Inline::eliminate_locals`]). Off, the
-    /// model keeps them quantified and is validated as it is (a caller that only counts
-    /// answers saves the quantifier elimination).
-    pub readable_models: bool,
 }
 
 /// A wrong witness put in place of the engine's, to show that the checks catch it.
@@ -87,7 +82,6 @@ impl Default for SolveOptions {
             deterministic: false,
             cancel: Cancel::new(),
             threads: 1,
-            readable_models: true,
         }
     }
 }
@@ -217,11 +211,7 @@ fn solve_here(
 ) -> (&'static str, Answer, Finish) {
     let t0 = Instant::now();
     let (solved_system, pipeline) = if options.preprocess {
-        let inline = Inline {
-            eliminate_locals: options.readable_models,
-            ..Inline::default()
-        };
-        Preprocess { inline }.run(store, system)
+        Preprocess::default().run(store, system)
     } else {
         (system.clone(), Pipeline::new())
     };
