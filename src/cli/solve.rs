@@ -102,11 +102,6 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
     };
     let parsed = start.elapsed();
-    let model_format = match (args.model_format, script.get_model) {
-        (Some(f), _) => Some(f.into()),
-        (None, true) => Some(ModelFormat::SmtLib),
-        (None, false) => args.model.then_some(ModelFormat::Lines),
-    };
     let options = SolveOptions {
         engine: args.engine.clone(),
         weakening: args.weakening.into(),
@@ -142,6 +137,11 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let mut stderr = String::new();
     stdout.push_str(word(&answer, script.question));
     stdout.push('\n');
+    let model_format = match (args.model_format, script.get_model) {
+        (Some(f), _) => Some(f.into()),
+        (None, true) => Some(ModelFormat::SmtLib),
+        (None, false) => args.model.then_some(ModelFormat::Lines),
+    };
     match &answer {
         Answer::Sat(m) => {
             if let Some(f) = model_format {

@@ -301,7 +301,7 @@ const WHOLE_FIRST: std::time::Duration = std::time::Duration::from_millis(50);
 /// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, checked in a scope of
 /// `smt`, which is left as it was. A conjunctive head is checked as a whole for at most
 /// [`WHOLE_FIRST`] while `whole` holds (a check that runs out of time clears it: the model's
-/// other heads are likely as hard), then, unless that refuted it, one conjunct at a time on
+/// other heads are likely as hard), then, unless that decided it, one conjunct at a time on
 /// top of the premise:
 /// PDR's models are conjunctions of hundreds of lemmas, whose negation as one disjunction the
 /// solver sometimes splits on far more slowly than it refutes each lemma (LRA-TS `approx.5`:
@@ -323,11 +323,11 @@ pub(super) fn check_in_scope(
         let at_once = smt.check();
         smt.pop(1);
         smt.set_deadline(outer);
-        match at_once {
-            SatResult::Unsat => return at_once,
-            SatResult::Unknown(_) => *whole = false,
-            SatResult::Sat => {}
+        // Decided as a whole (a `sat` is a violation, whichever conjunct it breaks).
+        if !matches!(at_once, SatResult::Unknown(_)) {
+            return at_once;
         }
+        *whole = false;
     }
     smt.push();
     let result = if parts.len() < 2 {
