@@ -116,17 +116,22 @@ impl<'a, 's> Unroller<'a, 's> {
     }
 
     /// Asserts the clause instances deriving a node with arguments `args` from nodes below
-    /// `level`; returns the choices (selectors to disjoin under the node's active literal).
+    /// `level`; returns the choices (selectors to disjoin under the node's active literal), or
+    /// `None` when the engine was stopped on the way (a large unrolling takes tens of
+    /// milliseconds per level, which the answer of another thread should not wait for).
     fn instances_of(
         &mut self,
         clauses: &[ClauseId],
         args: &[VarId],
         level: usize,
         tag: &str,
-    ) -> Vec<Choice> {
+    ) -> Option<Vec<Choice>> {
         let store = self.cx.store;
         let mut choices = Vec::new();
         'clauses: for &cid in clauses {
+            if self.cx.stopped() {
+                return None;
+            }
             let clause = self.system.clause(cid).clone();
             let mut premises = Vec::new();
             for atom in &clause.body {
@@ -191,7 +196,7 @@ impl<'a, 's> Unroller<'a, 's> {
                 premises: options,
             });
         }
-        choices
+        Some(choices)
     }
 
     fn add_node(&mut self, args: Vec<VarId>, choices: Vec<Choice>, tag: &str) -> usize {
@@ -208,8 +213,9 @@ impl<'a, 's> Unroller<'a, 's> {
         self.nodes.len() - 1
     }
 
-    /// Adds level `ℓ = levels.len()`: one node per predicate that has an instance.
-    fn add_level(&mut self) {
+    /// Adds level `ℓ = levels.len()`: one node per predicate that has an instance; `false`
+    /// when the engine was stopped before the level was complete (it is then unusable).
+    fn add_level(&mut self) -> bool {
         let store = self.cx.store;
         let level = self.levels.len();
         let mut here = HashMap::new();
@@ -223,7 +229,9 @@ impl<'a, 's> Unroller<'a, 's> {
                 .enumerate()
                 .map(|(k, s)| store.new_var(&format!("{}#{k}{tag}", d.name), s.clone()))
                 .collect();
-            let choices = self.instances_of(&clauses, &args, level, &tag);
+            let Some(choices) = self.instances_of(&clauses, &args, level, &tag) else {
+                return false;
+            };
             if choices.is_empty() {
                 continue;
             }
@@ -231,15 +239,17 @@ impl<'a, 's> Unroller<'a, 's> {
             here.insert(p, n);
         }
         self.levels.push(here);
+        true
     }
 
-    /// A goal node over the queries, matching premises up to the top level.
-    fn add_goal(&mut self) -> usize {
+    /// A goal node over the queries, matching premises up to the top level (`None`: stopped
+    /// on the way).
+    fn add_goal(&mut self) -> Option<usize> {
         let top = self.levels.len();
         let queries: Vec<ClauseId> = self.system.queries().map(|(c, _)| c).collect();
         let tag = format!("@goal{top}");
-        let choices = self.instances_of(&queries, &[], top, &tag);
-        self.add_node(Vec::new(), choices, &tag)
+        let choices = self.instances_of(&queries, &[], top, &tag)?;
+        Some(self.add_node(Vec::new(), choices, &tag))
     }
 
     fn is_true(&mut self, v: VarId) -> bool {
@@ -330,13 +340,17 @@ impl Engine for Bmc {
                     self.max_depth
                 )));
             }
-            u.add_level();
+            if !u.add_level() {
+                break Answer::Unknown(Reason::Timeout);
+            }
             since_check += 1;
             if since_check < stride {
                 continue;
             }
             since_check = 0;
-            let goal = u.add_goal();
+            let Some(goal) = u.add_goal() else {
+                break Answer::Unknown(Reason::Timeout);
+            };
             depth = Some(u.levels.len() as u64);
             let started = Instant::now();
             let active = cx.store.var(u.nodes[goal].active);
