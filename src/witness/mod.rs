@@ -8,6 +8,7 @@
 //! `term`, `chc` and `smt`; it must not know any engine.
 
 mod derivation;
+mod implied;
 mod instantiate;
 mod model;
 mod reason;

@@ -299,7 +299,8 @@ fn invalid(
 const WHOLE_FIRST: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, checked in a scope of
-/// `smt`, which is left as it was. A conjunctive head is checked as a whole for at most
+/// `smt`, which is left as it was. Head conjuncts that the premise implies by its shape
+/// ([`unimplied`](super::implied::unimplied)) are not checked. A conjunctive head is checked as a whole for at most
 /// [`WHOLE_FIRST`] while `whole` holds (a check that runs out of time clears it: the model's
 /// other heads are likely as hard), then, unless that decided it, one conjunct at a time on
 /// top of the premise:
@@ -314,6 +315,11 @@ pub(super) fn check_in_scope(
     whole: &mut bool,
 ) -> SatResult {
     let store = smt.store();
+    // What the premise implies by its shape needs no check (see `implied`).
+    let head = super::implied::unimplied(store, premise, head);
+    if head == store.tt() {
+        return SatResult::Unsat;
+    }
     let parts = store.conjuncts(head);
     if *whole && parts.len() >= 2 {
         let outer = smt.deadline().clone();
