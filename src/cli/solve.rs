@@ -174,6 +174,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
                 "parse": parsed.as_millis() as u64,
                 "preprocess": solved.times.preprocess,
                 "solve": solved.times.solve,
+                "translate": solved.times.translate,
                 "validate": solved.times.validate,
                 "total": start.elapsed().as_millis() as u64,
             },
