@@ -4,9 +4,11 @@
 //! An engine reads a system and returns an [`Answer`]; it never calls another engine (the
 //! portfolio composes them: what one engine finds reaches another only as the
 //! [`Candidates`] the portfolio hands over) and never prints. An engine returns only models it
-//! has validated (except [`explore`], whose models are exact by construction and whose check
-//! is the largest cost of its answer: the driver's check is theirs); derivations are replayed by the caller, and the driver checks every answer
-//! again against the original clauses ([`Answer::validated`]) before anyone sees it.
+//! has validated, except where the model is one by construction: [`explore`]'s (exact, and
+//! its check is the largest cost of its answer) and [`pdr`]'s found without seeds (inductive
+//! by the checks that raised its lemmas); the driver's check is theirs. Derivations are
+//! replayed by the caller, and the driver checks every answer again against the original
+//! clauses ([`Answer::validated`]) before anyone sees it.
 
 pub mod bmc;
 pub mod cegar;
@@ -99,9 +101,8 @@ impl Candidates {
 /// A solving strategy: one method, as in Golem; the portfolio composes engines through it.
 pub trait Engine {
     /// Solves `system`, recording counters in `stats`. A `sat` answer's model has been
-    /// validated by the engine that found it (but [`explore`]'s by the driver only), on the
-    /// system it solved (a portfolio's answer
-    /// found on the system split by Boolean valuations is that model translated back; the
+    /// validated by the engine that found it (but [`explore`]'s and unseeded [`pdr`]'s by the
+    /// driver only), on the system it solved (a portfolio's answer found on the system split by Boolean valuations is that model translated back; the
     /// driver validates every answer against the original clauses).
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer;
 }

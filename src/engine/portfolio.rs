@@ -5,8 +5,10 @@
 //!
 //! Duty: compose the engines (they never call each other; only this module does), give each its
 //! slice of the caller's deadline, pass candidates on, and report in the stats which engine
-//! answered and how long each phase ran. A `sat` counts only when its model was validated (every
-//! engine validates its own models; the driver checks once more against the original system);
+//! answered and how long each phase ran. A `sat` counts only when its model was validated (engines
+//! validate their own models but where they are models by construction, explore's and
+//! unseeded PDR's; the driver checks every answer against the original system, and a model
+//! that fails there is a witness failure);
 //! an `unsat` counts only when its derivation replays here (ground evaluation, cheap).
 //!
 //! An entry runs on a [`View`] of the system: as given, split, or abstracted to sizes.
@@ -332,7 +334,8 @@ fn lift(
     }
 }
 
-/// Replays an `unsat` answer's derivation (a `sat` answer's model was validated by its engine).
+/// Replays an `unsat` answer's derivation (a `sat` answer's model was validated by its engine,
+/// or is one by construction: see the module header).
 fn checked(cx: &Context<'_>, system: &System, answer: Answer) -> Answer {
     match answer {
         Answer::Unsat(d) => match replay_derivation(cx.store, system, &d) {
