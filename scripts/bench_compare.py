@@ -10,7 +10,8 @@ around the engines (startup, scheduling), where a whole-set run would drown them
 unanswered files.
 
 Usage: scripts/bench_compare.py --from bench-out/RUN/hornbeam.json [--within 2.5]
-                                [--timeout 10] [--threads 2] BIN_A BIN_B
+                                [--answer sat|unsat] [--timeout 10] [--threads 2] BIN_A BIN_B
+(--answer: only the files the result records with that answer.)
 """
 import argparse, json, statistics
 from pathlib import Path
@@ -22,14 +23,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="source", required=True, help="a bench_batch hornbeam.json")
     ap.add_argument("--within", type=float, default=2.5)
+    ap.add_argument("--answer", choices=("sat", "unsat"), default=None)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("a")
     ap.add_argument("b")
     args = ap.parse_args()
     records = json.loads(Path(args.source).read_text())["results"]
+    wanted = (args.answer,) if args.answer else ("sat", "unsat")
     files = [r["path"] for r in records
-             if r["answer"] in ("sat", "unsat") and r["time"] <= args.within]
+             if r["answer"] in wanted and r["time"] <= args.within]
     rows = []
     for i, f in enumerate(files):
         order = [args.a, args.b] if i % 2 == 0 else [args.b, args.a]

@@ -87,17 +87,15 @@ impl Definitions {
             let c = defs.apply(store, c);
             let readings = match &store.get(c).term {
                 Term::Var(x) => vec![(*x, store.tt())],
-                Term::App(Op::Not, args) => match store.get(args[0]).term {
-                    Term::Var(x) => vec![(x, store.ff())],
-                    _ => Vec::new(),
-                },
+                Term::App(Op::Not, args) => store
+                    .as_var(args[0])
+                    .map(|x| (x, store.ff()))
+                    .into_iter()
+                    .collect(),
                 Term::App(Op::Eq, args) if args.len() == 2 => {
                     [(args[0], args[1]), (args[1], args[0])]
                         .into_iter()
-                        .filter_map(|(a, e)| match store.get(a).term {
-                            Term::Var(x) => Some((x, e)),
-                            _ => None,
-                        })
+                        .filter_map(|(a, e)| Some((store.as_var(a)?, e)))
                         .collect()
                 }
                 _ => Vec::new(),
