@@ -102,7 +102,8 @@ impl Candidates {
 pub trait Engine {
     /// Solves `system`, recording counters in `stats`. A `sat` answer's model has been
     /// validated by the engine that found it (but [`explore`]'s and unseeded [`pdr`]'s by the
-    /// driver only), on the system it solved (a portfolio's answer found on the system split by Boolean valuations is that model translated back; the
-    /// driver validates every answer against the original clauses).
+    /// driver only), on the system it solved (a portfolio's answer found on the system split
+    /// by Boolean valuations is that model translated back; the driver validates every answer
+    /// against the original clauses).
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer;
 }

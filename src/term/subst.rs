@@ -79,13 +79,7 @@ impl TermStore {
             let mut map: HashMap<VarId, TermId> = HashMap::new();
             let mut mentioned: BTreeSet<VarId> = BTreeSet::new();
             for c in self.conjuncts(t) {
-                // The first reading of `c` whose variable does not occur in its definition.
-                let Some((x, e, vars)) =
-                    self.definitions(c, locals).into_iter().find_map(|(x, e)| {
-                        let vars = self.free_vars(e);
-                        (!vars.contains(&x)).then_some((x, e, vars))
-                    })
-                else {
+                let Some((x, e, vars)) = self.definition(c, |v| locals.contains(&v)) else {
                     continue;
                 };
                 if map.contains_key(&x)
@@ -104,22 +98,31 @@ impl TermStore {
         }
     }
 
-    /// The ways conjunct `c` may define a variable of `locals` (`x = e` read both ways), each
-    /// a variable and its definition; the caller checks that the variable is not in it.
-    fn definitions(&self, c: TermId, locals: &BTreeSet<VarId>) -> Vec<(VarId, TermId)> {
-        let local = |t: TermId| self.as_var(t).filter(|v| locals.contains(v));
-        match &self.get(c).term {
-            Term::Var(v) if locals.contains(v) => vec![(*v, self.bool(true))],
-            Term::App(Op::Not, args) => local(args[0])
+    /// The first way conjunct `c` defines a variable that `may_define` accepts and that does
+    /// not occur in its definition (`x = e` read both ways; `x` and `¬x` as `true` and
+    /// `false`): the variable, its definition and the definition's free variables.
+    pub(crate) fn definition(
+        &self,
+        c: TermId,
+        may_define: impl Fn(VarId) -> bool,
+    ) -> Option<(VarId, TermId, BTreeSet<VarId>)> {
+        let definable = |t: TermId| self.as_var(t).filter(|&v| may_define(v));
+        let readings = match &self.get(c).term {
+            Term::Var(v) if may_define(*v) => vec![(*v, self.bool(true))],
+            Term::App(Op::Not, args) => definable(args[0])
                 .map(|x| (x, self.bool(false)))
                 .into_iter()
                 .collect(),
             Term::App(Op::Eq, args) => [(args[0], args[1]), (args[1], args[0])]
                 .into_iter()
-                .filter_map(|(a, e)| Some((local(a)?, e)))
+                .filter_map(|(a, e)| Some((definable(a)?, e)))
                 .collect(),
             _ => Vec::new(),
-        }
+        };
+        readings.into_iter().find_map(|(x, e)| {
+            let vars = self.free_vars(e);
+            (!vars.contains(&x)).then_some((x, e, vars))
+        })
     }
 
     /// The free variables of a term, in id order.

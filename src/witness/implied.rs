@@ -32,21 +32,16 @@ pub(super) fn unimplied(store: &TermStore, premise: TermId, head: TermId) -> Ter
         return head;
     }
     let premises = flat_conjuncts(store, premise);
-    if heads.len() < REWRITE_FROM {
-        let known: HashSet<TermId> = premises.into_iter().collect();
-        let implied = |h: TermId| known.contains(&h) || known.contains(&flipped(store, h));
-        return store.and(heads.into_iter().filter(|&h| !implied(h)));
-    }
-    let defs = Definitions::of(store, &premises);
+    let defs = match heads.len() < REWRITE_FROM {
+        true => Definitions::default(),
+        false => Definitions::of(store, &premises),
+    };
     let known: HashSet<TermId> = premises.iter().map(|&p| defs.apply(store, p)).collect();
-    let left: Vec<TermId> = heads
-        .into_iter()
-        .filter(|&h| {
-            let c = defs.apply(store, h);
-            !(c == store.tt() || known.contains(&c) || known.contains(&flipped(store, c)))
-        })
-        .collect();
-    store.and(left)
+    let implied = |h: TermId| {
+        let c = defs.apply(store, h);
+        c == store.tt() || known.contains(&c) || known.contains(&flipped(store, c))
+    };
+    store.and(heads.into_iter().filter(|&h| !implied(h)))
 }
 
 /// The conjuncts of `t`, nested conjunctions flattened.
@@ -73,6 +68,7 @@ fn flipped(store: &TermStore, t: TermId) -> TermId {
 
 /// The definitions a conjunction makes, as one idempotent substitution: no variable it
 /// replaces occurs in what it replaces a variable with.
+#[derive(Default)]
 struct Definitions {
     map: HashMap<VarId, TermId>,
 }
@@ -80,31 +76,11 @@ struct Definitions {
 impl Definitions {
     /// The definitions of `conjuncts`, read in order, each rewritten by those before it.
     fn of(store: &TermStore, conjuncts: &[TermId]) -> Self {
-        let mut defs = Definitions {
-            map: HashMap::new(),
-        };
+        let mut defs = Definitions::default();
         for &c in conjuncts {
-            let c = defs.apply(store, c);
-            let readings = match &store.get(c).term {
-                Term::Var(x) => vec![(*x, store.tt())],
-                Term::App(Op::Not, args) => store
-                    .as_var(args[0])
-                    .map(|x| (x, store.ff()))
-                    .into_iter()
-                    .collect(),
-                Term::App(Op::Eq, args) if args.len() == 2 => {
-                    [(args[0], args[1]), (args[1], args[0])]
-                        .into_iter()
-                        .filter_map(|(a, e)| Some((store.as_var(a)?, e)))
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-            // `c` is rewritten already: its variables are not replaced, so `x` is new.
-            if let Some((x, e)) = readings
-                .into_iter()
-                .find(|(x, e)| !store.free_vars(*e).contains(x))
-            {
+            // `c` is rewritten already: none of its variables is replaced, so a definition
+            // it makes is of a new variable.
+            if let Some((x, e, _)) = store.definition(defs.apply(store, c), |_| true) {
                 defs.add(store, x, e);
             }
         }
