@@ -289,8 +289,23 @@ pub(crate) fn run_on_worker(
         } else {
             rx.recv_timeout(wait)
         };
+        // Above the memory limit when the answer arrives counts as above it before: an answer
+        // found between two polls must not depend on when the last one was.
+        let over_memory = || {
+            let m = limits.memory?;
+            let b = hornbeam::batch::runner::rss_bytes(std::process::id())?;
+            (b > m.bytes()).then(|| {
+                Reason::Resource(format!(
+                    "memory limit: resident memory above {} MB",
+                    m.megabytes
+                ))
+            })
+        };
         match received {
             Ok(out) => {
+                if let Some(reason) = over_memory() {
+                    abandon(&reason, limits.stats);
+                }
                 print!("{}", out.stdout);
                 eprint!("{}", out.stderr);
                 return out.code;
@@ -305,15 +320,8 @@ pub(crate) fn run_on_worker(
         if until.is_some_and(|u| std::time::Instant::now() >= u) {
             abandon(&Reason::Timeout, limits.stats);
         }
-        if let Some(m) = limits.memory {
-            if hornbeam::batch::runner::rss_bytes(std::process::id()).is_some_and(|b| b > m.bytes())
-            {
-                let reason = Reason::Resource(format!(
-                    "memory limit: resident memory above {} MB",
-                    m.megabytes
-                ));
-                abandon(&reason, limits.stats);
-            }
+        if let Some(reason) = over_memory() {
+            abandon(&reason, limits.stats);
         }
     }
 }
