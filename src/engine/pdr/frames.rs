@@ -102,8 +102,11 @@ pub(super) struct Frames<'s> {
 }
 
 impl<'s> Frames<'s> {
-    /// Solvers for every clause of `system`, each with its constraint asserted.
-    pub fn new(store: &'s TermStore, system: &System, deadline: Deadline) -> Self {
+    /// Solvers for every clause of `system`, each with its constraint asserted; `None` when
+    /// `deadline` passes (or is cancelled) first. On systems of many clauses, Z3's first
+    /// assertion into each new solver (about a millisecond) makes this take tens of
+    /// milliseconds, which a portfolio thread stopped by a winner must not wait out.
+    pub fn new(store: &'s TermStore, system: &System, deadline: Deadline) -> Option<Self> {
         let params = system
             .pred_ids()
             .map(|p| (p, system.fresh_params(store, p)))
@@ -112,6 +115,9 @@ impl<'s> Frames<'s> {
         let mut defining: HashMap<PredId, Vec<usize>> = HashMap::new();
         let mut queries = Vec::new();
         for (id, c) in system.clauses() {
+            if deadline.expired() {
+                return None;
+            }
             let mut smt = Smt::new(store, deadline.clone());
             smt.assert(c.constraint);
             let k = solvers.len();
@@ -127,7 +133,7 @@ impl<'s> Frames<'s> {
                 smt,
             });
         }
-        Frames {
+        Some(Frames {
             store,
             params,
             lemmas: Vec::new(),
@@ -137,7 +143,7 @@ impl<'s> Frames<'s> {
             acts: Vec::new(),
             indicators: Vec::new(),
             preferred: Vec::new(),
-        }
+        })
     }
 
     fn act(&mut self, level: usize) -> VarId {
@@ -438,8 +444,25 @@ fn normalize(store: &TermStore, cube: Vec<TermId>) -> Vec<TermId> {
 
 #[cfg(test)]
 mod tests {
-    use super::normalize;
+    use super::{normalize, Frames};
+    use crate::clock::{Cancel, Deadline};
     use crate::term::{Sort, TermStore};
+
+    #[test]
+    fn building_the_frames_stops_when_the_search_is_cancelled() {
+        let store = TermStore::new();
+        let src = "(declare-fun p (Int) Bool)
+            (assert (forall ((x Int)) (=> (= x 0) (p x))))
+            (assert (forall ((x Int) (y Int)) (=> (and (p x) (= y (+ x 1))) (p y))))
+            (assert (forall ((x Int)) (=> (and (p x) (< x 0)) false)))
+            (check-sat)";
+        let system = crate::syntax::read_system(&store, src).expect("parses");
+        assert!(Frames::new(&store, &system, Deadline::none()).is_some());
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let stopped = Deadline::none().with_cancel(cancel);
+        assert!(Frames::new(&store, &system, stopped).is_none());
+    }
 
     #[test]
     fn normalize_fixes_chained_variables_and_drops_decided_literals() {

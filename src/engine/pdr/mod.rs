@@ -75,11 +75,15 @@ impl Default for Pdr {
 
 impl Engine for Pdr {
     fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let Some(frames) = Frames::new(cx.store, system, cx.deadline.clone()) else {
+            *stats = Stats::Pdr(PdrStats::default());
+            return Answer::Unknown(Reason::Timeout);
+        };
         let mut run = Run {
             cfg: self,
             cx,
             system,
-            frames: Frames::new(cx.store, system, cx.deadline.clone()),
+            frames,
             reach: Vec::new(),
             reach_of: HashMap::new(),
             obligations: 0,
