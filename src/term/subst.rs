@@ -73,6 +73,19 @@ impl TermStore {
     /// `e`; a Boolean conjunct `x` or `¬x` defines `x` as `true` or `false`). The result is
     /// equivalent to `t` under `∃ locals`; the locals no conjunct defines stay free in it.
     pub fn eliminate_defined(&self, locals: &BTreeSet<VarId>, t: TermId) -> TermId {
+        self.eliminate_defined_recorded(locals, t, &mut Vec::new())
+    }
+
+    /// [`TermStore::eliminate_defined`], recording the definitions it substituted, one map
+    /// per round: a definition of round `k` may mention variables defined in later rounds (and
+    /// no others that were eliminated), so evaluating the rounds last first gives every
+    /// eliminated variable a value from the values of those left.
+    pub fn eliminate_defined_recorded(
+        &self,
+        locals: &BTreeSet<VarId>,
+        t: TermId,
+        rounds: &mut Vec<HashMap<VarId, TermId>>,
+    ) -> TermId {
         let mut t = t;
         loop {
             // Definitions applied together must not mention each other's variables.
@@ -95,6 +108,7 @@ impl TermStore {
                 return t;
             }
             t = self.substitute(t, &map);
+            rounds.push(map);
         }
     }
 
