@@ -13,7 +13,7 @@
 //! (simplified away) any value of their sort. Must not: touch atom arguments (the normal form
 //! allows no repeated argument, so copies between atoms stay), or call a solver.
 
-use super::{BackError, BackTranslator, Transform};
+use super::{default_value, BackError, BackTranslator, Transform};
 use crate::chc::{Clause, System};
 use crate::clock::Deadline;
 use crate::term::{TermId, TermStore, Value, VarId};
@@ -58,11 +58,7 @@ impl Transform for EliminateLocals {
                 .filter(|v| !atom_args.contains(v))
                 .collect();
             let mut rounds = Vec::new();
-            let constraint = if locals.is_empty() {
-                c.constraint
-            } else {
-                store.eliminate_defined_recorded(&locals, c.constraint, &mut rounds)
-            };
+            let constraint = store.eliminate_defined_recorded(&locals, c.constraint, &mut rounds);
             clauses.push((!rounds.is_empty()).then(|| Eliminated {
                 vars: c.vars(store),
                 rounds,
@@ -101,7 +97,7 @@ impl BackTranslator for Back {
             // Simplified away: no value matters for the constraint left.
             for &v in &e.vars {
                 if !env.contains_key(&v) && !e.rounds.iter().any(|r| r.contains_key(&v)) {
-                    env.insert(v, Value::default_of(&store.var_sort(v)));
+                    env.insert(v, default_value(store, &store.var_sort(v)));
                 }
             }
             for round in e.rounds.iter().rev() {
