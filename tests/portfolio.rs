@@ -179,6 +179,15 @@ fn sampled_states_give_the_shape_invariant() {
 }
 
 #[test]
+fn sampled_states_give_boolean_equalities() {
+    // bool_lockstep.smt2 needs `p = q` over B's two Boolean arguments: the samples propose
+    // equalities between Boolean columns, not only constant ones.
+    let path = common::data_dir("sat").join("bool_lockstep.smt2");
+    let (answer, stats) = solve_with(&path, &["--engine", "samples"]);
+    assert_eq!(answer, "sat", "{stats}");
+}
+
+#[test]
 fn the_deterministic_schedule_answers_alike_twice() {
     for folder in ["sat", "unsat"] {
         for file in common::corpus(folder) {

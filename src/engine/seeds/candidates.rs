@@ -1,6 +1,7 @@
 //! Candidate lemmas from sampled states, one generator per shape: the affine hull's equalities,
-//! bounds, orderings and difference bounds ([`candidates`]), bounds at program constants
-//! ([`constant_bounds`]), congruences ([`modular`]) and degree-2 equalities ([`quadratic`]).
+//! bounds, orderings and difference bounds, Boolean constants and equalities between Boolean
+//! arguments ([`candidates`]), bounds at program constants ([`constant_bounds`]), congruences
+//! ([`modular`]) and degree-2 equalities ([`quadratic`]).
 //!
 //! Duty: propose formulas over a predicate's parameters that hold on every sampled state (or,
 //! for program constants, beyond them). Must not: check inductiveness (that is
@@ -219,7 +220,7 @@ pub fn quadratic(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> 
 
 /// Candidate lemmas over `params` that hold on every state: per numeric sort, the affine
 /// hull's equalities, lower and upper bounds, and orderings between arguments; constant
-/// Booleans. No candidate without states.
+/// Booleans and equalities between Boolean arguments. No candidate without states.
 pub fn candidates(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<TermId> {
     let mut out = Vec::new();
     if states.is_empty() {
@@ -299,18 +300,47 @@ pub fn candidates(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) ->
             }
         }
     }
+    out.extend(booleans(store, params, states));
+    out.retain(|t| store.as_bool(*t).is_none());
+    out
+}
+
+/// Boolean arguments constant on every state (`b`, `not b`), and for the others their classes
+/// of columns equal up to negation: each member equal to the class's first (`b = a`,
+/// `b = not a`). Grammar encodings evaluate one expression on several inputs at once, and a
+/// constant expression has one truth value on all of them.
+fn booleans(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<TermId> {
+    let mut out = Vec::new();
+    // Per class: its first argument and column.
+    let mut classes: Vec<(TermId, Vec<bool>)> = Vec::new();
     for (k, &v) in params.iter().enumerate() {
         if store.var_sort(v) != Sort::Bool {
             continue;
         }
-        let first = states[0].get(k);
-        if let Some(Value::Bool(b)) = first {
-            if states.iter().all(|s| s.get(k) == first) {
-                let t = store.var(v);
-                out.push(if *b { t } else { store.not(t) });
-            }
+        let col: Option<Vec<bool>> = states
+            .iter()
+            .map(|s| match s.get(k) {
+                Some(Value::Bool(b)) => Some(*b),
+                _ => None,
+            })
+            .collect();
+        let Some(col) = col else { continue };
+        let t = store.var(v);
+        let Some(&b) = col.first() else { continue };
+        if col.iter().all(|&x| x == b) {
+            out.push(if b { t } else { store.not(t) });
+            continue;
+        }
+        match classes.iter().find(|(_, c)| *c == col) {
+            Some(&(rep, _)) => out.push(store.eq(t, rep)),
+            None => match classes
+                .iter()
+                .find(|(_, c)| c.iter().zip(&col).all(|(x, y)| x != y))
+            {
+                Some(&(rep, _)) => out.push(store.eq(t, store.not(rep))),
+                None => classes.push((t, col)),
+            },
         }
     }
-    out.retain(|t| store.as_bool(*t).is_none());
     out
 }
