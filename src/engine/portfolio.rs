@@ -95,7 +95,11 @@
 //! `prop_19`, on the sizes, and one LRA-TS file), while the three `id_o200`/`id_o1000`
 //! refutations (200-1000 steps) were found by no engine: BMC's thread gives it 1 s and PDR the
 //! rest. With BMC checking every eighth level of its depth (not every level), `id_o200` takes
-//! it 2 s alone (BENCHMARKS.md, "Deep counterexamples").
+//! it 2 s alone (BENCHMARKS.md, "Deep counterexamples"). Over the reals (session 31), BMC has
+//! its thread to itself: the slicing, samples and CEGAR slices after its 3 s pass answered no
+//! LRA-TS file in the runs of sessions 29 and 30, while BMC alone refutes the VMT
+//! `kundu-bug-2` (35 steps, 12 s) and `transmitter.3` (25 steps, 8 s), and a second pass
+//! started again from depth 0.
 //!
 //! Time to an answer (session 28): on two threads BMC's 50 ms probe does not run
 //! ([`Runs::Sequential`](super::schedule::Runs)): its thread starts with BMC's slice, which
