@@ -331,15 +331,13 @@ fn booleans(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<T
             out.push(if b { t } else { store.not(t) });
             continue;
         }
-        match classes.iter().find(|(_, c)| *c == col) {
-            Some(&(rep, _)) => out.push(store.eq(t, rep)),
-            None => match classes
-                .iter()
-                .find(|(_, c)| c.iter().zip(&col).all(|(x, y)| x != y))
-            {
-                Some(&(rep, _)) => out.push(store.eq(t, store.not(rep))),
-                None => classes.push((t, col)),
-            },
+        let negated: Vec<bool> = col.iter().map(|x| !x).collect();
+        if let Some(&(rep, _)) = classes.iter().find(|(_, c)| *c == col) {
+            out.push(store.eq(t, rep));
+        } else if let Some(&(rep, _)) = classes.iter().find(|(_, c)| *c == negated) {
+            out.push(store.eq(t, store.not(rep)));
+        } else {
+            classes.push((t, col));
         }
     }
     out
