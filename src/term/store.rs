@@ -394,7 +394,7 @@ impl TermStore {
         self.intern(Term::App(Op::Ite, Box::new([c, t, e])))
     }
 
-    /// Equality, folded on identical terms and on literals.
+    /// Equality, folded on identical terms, on literals and on a term against its negation.
     pub fn eq(&self, a: TermId, b: TermId) -> TermId {
         if a == b {
             return self.tt();
@@ -410,6 +410,11 @@ impl TermStore {
         }
         if let (Some(x), Some(y)) = (self.as_number(a), self.as_number(b)) {
             return self.bool(x == y);
+        }
+        // `¬p = p` (what the one-point rule leaves of a definition `¬(x = e)` of a Boolean).
+        let negation_of = |n: &Term, t: TermId| matches!(n, Term::App(Op::Not, x) if x[0] == t);
+        if negation_of(&na.term, b) || negation_of(&nb.term, a) {
+            return self.ff();
         }
         // Operands keep their written order: ordering them by id would make printing depend on
         // the order in which terms were created (and so change across a print/parse round trip).

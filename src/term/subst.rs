@@ -4,7 +4,7 @@
 //! All traversals memoise on term ids, so shared subterms are visited once: a term that is a DAG
 //! of n nodes costs O(n) however large its tree unfolding is.
 
-use super::{Op, Term, TermId, TermStore, VarId};
+use super::{Op, Sort, Term, TermId, TermStore, VarId};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::ops::ControlFlow;
 
@@ -114,7 +114,8 @@ impl TermStore {
 
     /// The first way conjunct `c` defines a variable that `may_define` accepts and that does
     /// not occur in its definition (`x = e` read both ways; `x` and `¬x` as `true` and
-    /// `false`): the variable, its definition and the definition's free variables.
+    /// `false`; `¬(x = e)` as `x = ¬e` over the Booleans): the variable, its definition and
+    /// the definition's free variables.
     pub(crate) fn definition(
         &self,
         c: TermId,
@@ -123,10 +124,19 @@ impl TermStore {
         let definable = |t: TermId| self.as_var(t).filter(|&v| may_define(v));
         let readings = match &self.get(c).term {
             Term::Var(v) if may_define(*v) => vec![(*v, self.bool(true))],
-            Term::App(Op::Not, args) => definable(args[0])
-                .map(|x| (x, self.bool(false)))
-                .into_iter()
-                .collect(),
+            Term::App(Op::Not, args) => match &self.get(args[0]).term {
+                // `¬(x = e)` over the Booleans is `x = ¬e`.
+                Term::App(Op::Eq, eq) if self.sort(eq[0]) == Sort::Bool => {
+                    [(eq[0], eq[1]), (eq[1], eq[0])]
+                        .into_iter()
+                        .filter_map(|(a, e)| Some((definable(a)?, self.not(e))))
+                        .collect()
+                }
+                _ => definable(args[0])
+                    .map(|x| (x, self.bool(false)))
+                    .into_iter()
+                    .collect(),
+            },
             Term::App(Op::Eq, args) => [(args[0], args[1]), (args[1], args[0])]
                 .into_iter()
                 .filter_map(|(a, e)| Some((definable(a)?, e)))
@@ -137,6 +147,103 @@ impl TermStore {
             let vars = self.free_vars(e);
             (!vars.contains(&x)).then_some((x, e, vars))
         })
+    }
+
+    /// `t` with each arithmetic variable of `locals` that occurs in `t` only as a side of one
+    /// equality `x = e` (and not in `e`) replaced there by a new Boolean variable: under
+    /// `∃ locals` that atom can take either truth value whatever the other variables are (`x`
+    /// equal to `e` or not), so `∃x. φ[x = e]` is `∃b. φ[b]`, and the Boolean one-point rule
+    /// ([`TermStore::eliminate_defined`]) can then remove `b` where `x` had no definition (the
+    /// C-style flags `0 = x` of compiled programs). Returns the new term and each new variable
+    /// with the atom it stands for.
+    pub fn abstract_equalities(
+        &self,
+        locals: &BTreeSet<VarId>,
+        t: TermId,
+    ) -> (TermId, Vec<(VarId, TermId)>) {
+        // Per local: the one equality atom it is a side of, or `None` once it occurs
+        // anywhere else (or in a second atom).
+        let mut atom: HashMap<VarId, Option<TermId>> = HashMap::new();
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u) {
+                continue;
+            }
+            match &self.get(u).term {
+                Term::Var(v) => {
+                    atom.insert(*v, None);
+                }
+                Term::App(Op::Eq, args) => {
+                    let side = [(args[0], args[1]), (args[1], args[0])]
+                        .into_iter()
+                        .find_map(|(a, e)| {
+                            let x = self.as_var(a).filter(|x| locals.contains(x))?;
+                            (self.var_sort(x).is_arith() && !self.free_vars(e).contains(&x))
+                                .then_some((x, e))
+                        });
+                    match side {
+                        Some((x, e)) => {
+                            let entry = atom.entry(x).or_insert(Some(u));
+                            if *entry != Some(u) {
+                                *entry = None;
+                            }
+                            stack.push(e);
+                        }
+                        None => stack.extend(args.iter()),
+                    }
+                }
+                Term::App(_, args) => stack.extend(args.iter()),
+                Term::Quant(_, _, body) => stack.push(*body),
+                _ => {}
+            }
+        }
+        let mut abstracted: Vec<(VarId, TermId)> = atom
+            .into_iter()
+            .filter_map(|(x, a)| Some((x, a?)))
+            .map(|(x, a)| {
+                (
+                    self.new_var(&format!("{}_eq", self.var_name(x)), Sort::Bool),
+                    a,
+                )
+            })
+            .collect();
+        abstracted.sort();
+        let map: HashMap<TermId, TermId> =
+            abstracted.iter().map(|&(b, a)| (a, self.var(b))).collect();
+        (self.replace(t, &map), abstracted)
+    }
+
+    /// `t` with the subterms that are keys of `map` replaced by their values (outermost first),
+    /// rebuilt through the smart constructors.
+    pub fn replace(&self, t: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+        fn go(
+            store: &TermStore,
+            t: TermId,
+            map: &HashMap<TermId, TermId>,
+            memo: &mut HashMap<TermId, TermId>,
+        ) -> TermId {
+            if let Some(&r) = map.get(&t).or_else(|| memo.get(&t)) {
+                return r;
+            }
+            let r = match &store.get(t).term {
+                Term::App(op, args) => {
+                    let new = args.iter().map(|&a| go(store, a, map, memo)).collect();
+                    store.app(op.clone(), new)
+                }
+                Term::Quant(q, vars, body) => {
+                    let b = go(store, *body, map, memo);
+                    store.quant(*q, vars.to_vec(), b)
+                }
+                _ => t,
+            };
+            memo.insert(t, r);
+            r
+        }
+        if map.is_empty() {
+            return t;
+        }
+        go(self, t, map, &mut HashMap::new())
     }
 
     /// The free variables of a term, in id order.
@@ -226,7 +333,73 @@ mod tests {
         ]);
         let locals = [x, b, c].into_iter().collect();
         let want = store.gt(store.add([v(y), store.int(1)]), v(z));
-        assert_eq!(store.eliminate_defined(&locals, t), want);
+        let got = store.eliminate_defined(&locals, t);
+        assert_eq!(
+            got,
+            want,
+            "{} vs {} from {}",
+            store.display(got),
+            store.display(want),
+            store.display(t)
+        );
+    }
+
+    #[test]
+    fn a_negated_boolean_equality_defines_by_the_negation() {
+        let store = TermStore::new();
+        let y = store.new_var("y", Sort::Int);
+        let b = store.new_var("b", Sort::Bool);
+        let v = |x| store.var(x);
+        // ∃b. ¬(b = y > 0) ∧ (b → y < 5) is ¬(y > 0) → y < 5.
+        let gt = store.gt(v(y), store.int(0));
+        let lt = store.lt(v(y), store.int(5));
+        let t = store.and([store.not(store.eq(v(b), gt)), store.implies(v(b), lt)]);
+        let locals = [b].into_iter().collect();
+        let want = store.implies(store.not(gt), lt);
+        let got = store.eliminate_defined(&locals, t);
+        assert_eq!(
+            got,
+            want,
+            "{} vs {} from {}",
+            store.display(got),
+            store.display(want),
+            store.display(t)
+        );
+    }
+
+    #[test]
+    fn equalities_of_a_local_seen_nowhere_else_become_booleans() {
+        let store = TermStore::new();
+        let [f, g, h, y] = ["f", "g", "h", "y"].map(|n| store.new_var(n, Sort::Int));
+        let v = |x| store.var(x);
+        let zero = store.int(0);
+        // f occurs only in 0 = f (twice, the same atom); g in 0 = g and g > y; h in two
+        // different equalities; y is no local.
+        let f0 = store.eq(zero, v(f));
+        let t = store.and([
+            store.eq(f0, store.gt(v(y), zero)),
+            store.not(f0),
+            store.eq(zero, v(g)),
+            store.gt(v(g), v(y)),
+            store.eq(v(h), zero),
+            store.eq(v(h), v(y)),
+            store.eq(v(y), zero),
+        ]);
+        let locals = [f, g, h].into_iter().collect();
+        let (abstracted, flags) = store.abstract_equalities(&locals, t);
+        assert_eq!(flags.len(), 1, "{flags:?}");
+        let (b, atom) = flags[0];
+        assert_eq!(atom, f0);
+        assert_eq!(store.var_sort(b), Sort::Bool);
+        let free = store.free_vars(abstracted);
+        assert!(!free.contains(&f) && free.contains(&b));
+        // Putting the atom back gives the term again.
+        let back = store.substitute(abstracted, &[(b, atom)].into_iter().collect());
+        assert_eq!(back, t);
+        // And the flag is then defined away: ¬(y > 0) is left of it.
+        let bools = [b].into_iter().collect();
+        let left = store.free_vars(store.eliminate_defined(&bools, abstracted));
+        assert!(!left.contains(&b), "{left:?}");
     }
 
     #[test]

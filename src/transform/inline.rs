@@ -9,16 +9,18 @@
 //! already holds every intermediate value: splitting a step back into the original clause
 //! instances is bookkeeping, no solver. Models of inlined predicates are rebuilt from their
 //! definitions in the input system (under the interpretations of the predicates those use),
-//! with the intermediate variables eliminated by quantifier elimination when it succeeds (an
-//! existential quantifier over copies of the definition's variables is kept otherwise, which
-//! the validator instantiates with the variables themselves).
+//! with the intermediate variables eliminated: first without a solver (the one-point rule,
+//! and C-style flags, locals seen only in one equality `0 = x`), then by quantifier
+//! elimination when it succeeds (an existential quantifier over copies of the definition's
+//! variables is kept otherwise, which the validator instantiates with the variables
+//! themselves).
 
 use super::{compact, default_value, fresh_params, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, ClauseId, PredId, System};
 use crate::clock::Deadline;
 use crate::smt::{eliminate, QeMode};
-use crate::term::{Quantifier, TermStore, Value, VarId};
+use crate::term::{Quantifier, TermId, TermStore, Value, VarId};
 use crate::witness::{DerivNode, Derivation, Interp, Model};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -33,9 +35,10 @@ pub struct Inline {
     /// of n predicates, inlined one after the other, costs n^2 time and memory.
     pub max_vars: usize,
     /// Models of inlined predicates get the intermediate variables of their definitions
-    /// eliminated by quantifier elimination; without it they keep them existentially
-    /// quantified. The elimination costs a few Z3 tactic runs per definition (5-30 ms of a
-    /// `sat` answer on Kind 2 and hopv systems), but the quantified models can be far slower to
+    /// eliminated by quantifier elimination; without it they keep those that the one-point
+    /// rule and the flags rule (no solver) leave existentially quantified. The elimination
+    /// costs a few Z3 tactic runs per definition (up to 40 ms of a `sat` answer on Kind 2
+    /// systems), but the quantified models can be far slower to
     /// validate (`PLUS_array_sum_5_5`, 707 clauses: 2 s with it, over 10 s without), so the
     /// default pipeline keeps it on.
     pub eliminate_locals: bool,
@@ -478,6 +481,39 @@ impl Back {
 /// Most time full quantifier elimination may take for one definition.
 const FULL_QE_CAP: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Most flags [`eliminate_flags`] splits on when no conjunct defines them.
+const FLAG_SPLITS: usize = 2;
+
+/// `t` without the arithmetic locals that occur only in one equality each (the C-style flags
+/// `0 = x` of compiled programs), equivalent under `∃ locals`: each such equality becomes a
+/// Boolean local ([`TermStore::abstract_equalities`]), the Boolean one-point rule removes those
+/// a conjunct defines, and at most [`FLAG_SPLITS`] others are split on (`∃b. φ` is
+/// `φ[true] ∨ φ[false]`); past that the equalities are put back. Z3's `qe` needs 2-9 ms per
+/// definition for what this does in microseconds.
+fn eliminate_flags(store: &TermStore, locals: &BTreeSet<VarId>, t: TermId) -> TermId {
+    let (abstracted, flags) = store.abstract_equalities(locals, t);
+    if flags.is_empty() {
+        return t;
+    }
+    let bools: BTreeSet<VarId> = flags.iter().map(|&(b, _)| b).collect();
+    let mut t = store.eliminate_defined(&bools, abstracted);
+    let left: Vec<(VarId, TermId)> = {
+        let free = store.free_vars(t);
+        flags
+            .into_iter()
+            .filter(|(b, _)| free.contains(b))
+            .collect()
+    };
+    if left.len() > FLAG_SPLITS {
+        return store.substitute(t, &left.into_iter().collect());
+    }
+    for (b, _) in left {
+        let case = |value| store.substitute(t, &HashMap::from([(b, store.bool(value))]));
+        t = store.or([case(true), case(false)]);
+    }
+    t
+}
+
 /// Most locals left after light elimination for which full elimination is tried: on Kind 2's
 /// node steps (50-60 locals, many Boolean; 13 inputs left after the one-point rule) it took
 /// 0.3-0.6 s or ran into its cap, while the validator instantiates the existentials of a
@@ -493,7 +529,7 @@ fn definition_body(
     d: &Clause,
     params: &[VarId],
     qe_deadline: Option<&Deadline>,
-) -> crate::term::TermId {
+) -> TermId {
     let head = d.head_atom().expect("a definition has a head atom");
     let mut rho: HashMap<VarId, VarId> = head
         .args
@@ -525,6 +561,7 @@ fn definition_body(
     // The one-point rule first: most locals of a definition are copies of others (argument
     // passing), which `qe-light` leaves when they are Boolean (Kind 2's node steps).
     let mut t = store.eliminate_defined(&locals(body).into_iter().collect(), body);
+    t = eliminate_flags(store, &locals(t).into_iter().collect(), t);
     // Full elimination gets a short cap: on large Boolean-heavy definitions (Kind 2's node
     // steps) `qe` runs for tens of seconds, while the validator accepts the existential as it
     // stands; on the public set every successful `qe` here took under half a second.
