@@ -6,7 +6,7 @@
 use hornbeam::chc::{System, SystemPrinter};
 use hornbeam::clock::Deadline;
 use hornbeam::engine::{bmc::Bmc, Context, Engine, Stats};
-use hornbeam::term::TermStore;
+use hornbeam::term::{TermId, TermStore};
 use hornbeam::transform::{
     BackTranslator, FlattenRecords, Inline, Pipeline, Preprocess, RemoveDeadArgs, RemoveUseless,
     SplitBooleans, Transform,
@@ -348,6 +348,26 @@ const LOCAL: &str = r#"
 (check-sat)
 "#;
 
+/// Inlines every predicate of `src` (eliminating locals with quantifier elimination or not),
+/// checks that the back-translated empty model validates against `src`, and returns its
+/// interpretation of `b`.
+fn inlined_model_of_b(store: &TermStore, src: &str, eliminate_locals: bool) -> TermId {
+    let inline = Inline {
+        eliminate_locals,
+        ..Inline::default()
+    };
+    let (orig, new, back) = apply(store, src, Some(&inline));
+    assert_eq!(new.pred_ids().count(), 0, "everything is inlined");
+    let m = hornbeam::witness::read_model(store, &new, "").expect("empty model");
+    let m = back.model(store, m);
+    assert_eq!(
+        validate_model(store, &orig, &m, deadline()),
+        ModelCheck::Valid
+    );
+    let b = orig.pred_by_name("b").expect("b is declared");
+    m.get(b).expect("b is interpreted").body
+}
+
 /// Models of inlined predicates have their definitions' locals eliminated by default (for
 /// reading); without `eliminate_locals` they stay existentially quantified, and the model
 /// still validates against the original system.
@@ -355,20 +375,7 @@ const LOCAL: &str = r#"
 fn inline_eliminates_locals_only_when_asked() {
     for eliminate in [true, false] {
         let store = TermStore::new();
-        let inline = Inline {
-            eliminate_locals: eliminate,
-            ..Inline::default()
-        };
-        let (orig, new, back) = apply(&store, LOCAL, Some(&inline));
-        assert_eq!(new.pred_ids().count(), 0, "everything is inlined");
-        let m = hornbeam::witness::read_model(&store, &new, "").expect("empty model");
-        let m = back.model(&store, m);
-        assert_eq!(
-            validate_model(&store, &orig, &m, deadline()),
-            ModelCheck::Valid
-        );
-        let b = orig.pred_by_name("b").expect("b is declared");
-        let body = m.get(b).expect("b is interpreted").body;
+        let body = inlined_model_of_b(&store, LOCAL, eliminate);
         assert_eq!(
             store.has_quantifier(body),
             !eliminate,
@@ -396,20 +403,7 @@ const FLAGS: &str = r#"
 #[test]
 fn inline_eliminates_flags_without_a_solver() {
     let store = TermStore::new();
-    let inline = Inline {
-        eliminate_locals: false,
-        ..Inline::default()
-    };
-    let (orig, new, back) = apply(&store, FLAGS, Some(&inline));
-    assert_eq!(new.pred_ids().count(), 0, "everything is inlined");
-    let m = hornbeam::witness::read_model(&store, &new, "").expect("empty model");
-    let m = back.model(&store, m);
-    assert_eq!(
-        validate_model(&store, &orig, &m, deadline()),
-        ModelCheck::Valid
-    );
-    let b = orig.pred_by_name("b").expect("b is declared");
-    let body = m.get(b).expect("b is interpreted").body;
+    let body = inlined_model_of_b(&store, FLAGS, false);
     assert!(!store.has_quantifier(body), "{}", store.display(body));
 }
 

@@ -32,35 +32,53 @@ impl TermStore {
             return t;
         }
         let mut memo = HashMap::new();
-        self.rebuild(t, &mut memo, &|v| map.get(&v).copied())
+        self.rebuild(t, &mut memo, &|_, term| match term {
+            Term::Var(v) => map.get(v).copied(),
+            _ => None,
+        })
     }
 
     /// Rebuilds `t` bottom-up through the smart constructors, which folds constants and
     /// flattens connectives.
     pub fn simplify(&self, t: TermId) -> TermId {
         let mut memo = HashMap::new();
-        self.rebuild(t, &mut memo, &|_| None)
+        self.rebuild(t, &mut memo, &|_, _| None)
     }
 
+    /// `t` with the subterms that are keys of `map` replaced by their values (outermost first),
+    /// rebuilt through the smart constructors.
+    pub fn replace(&self, t: TermId, map: &HashMap<TermId, TermId>) -> TermId {
+        if map.is_empty() {
+            return t;
+        }
+        let mut memo = HashMap::new();
+        self.rebuild(t, &mut memo, &|u, _| map.get(&u).copied())
+    }
+
+    /// Rebuilds `t` bottom-up through the smart constructors; a subterm for which `replaced`
+    /// gives a term becomes that term (and is not entered).
     fn rebuild(
         &self,
         t: TermId,
         memo: &mut HashMap<TermId, TermId>,
-        leaf: &dyn Fn(VarId) -> Option<TermId>,
+        replaced: &dyn Fn(TermId, &Term) -> Option<TermId>,
     ) -> TermId {
         if let Some(&r) = memo.get(&t) {
             return r;
         }
         let node = self.get(t);
-        let r = match &node.term {
-            Term::Var(v) => leaf(*v).unwrap_or(t),
-            Term::Bool(_) | Term::Int(_) | Term::Real(_) => t,
-            Term::App(op, args) => {
-                let new: Vec<TermId> = args.iter().map(|&a| self.rebuild(a, memo, leaf)).collect();
+        let r = match (replaced(t, &node.term), &node.term) {
+            (Some(r), _) => r,
+            (None, Term::Var(_) | Term::Bool(_) | Term::Int(_) | Term::Real(_)) => t,
+            (None, Term::App(op, args)) => {
+                let new: Vec<TermId> = args
+                    .iter()
+                    .map(|&a| self.rebuild(a, memo, replaced))
+                    .collect();
                 self.app(op.clone(), new)
             }
-            Term::Quant(q, vars, body) => {
-                let b = self.rebuild(*body, memo, leaf);
+            (None, Term::Quant(q, vars, body)) => {
+                let b = self.rebuild(*body, memo, replaced);
                 self.quant(*q, vars.to_vec(), b)
             }
         };
@@ -162,7 +180,8 @@ impl TermStore {
         t: TermId,
     ) -> (TermId, Vec<(VarId, TermId)>) {
         // Per local: the one equality atom it is a side of, or `None` once it occurs
-        // anywhere else (or in a second atom).
+        // anywhere else (or in a second atom). The other side is traversed too, so an `x`
+        // inside it (`x = x + 1`) counts as an occurrence elsewhere.
         let mut atom: HashMap<VarId, Option<TermId>> = HashMap::new();
         let mut seen = HashSet::new();
         let mut stack = vec![t];
@@ -179,8 +198,7 @@ impl TermStore {
                         .into_iter()
                         .find_map(|(a, e)| {
                             let x = self.as_var(a).filter(|x| locals.contains(x))?;
-                            (self.var_sort(x).is_arith() && !self.free_vars(e).contains(&x))
-                                .then_some((x, e))
+                            self.var_sort(x).is_arith().then_some((x, e))
                         });
                     match side {
                         Some((x, e)) => {
@@ -212,38 +230,6 @@ impl TermStore {
         let map: HashMap<TermId, TermId> =
             abstracted.iter().map(|&(b, a)| (a, self.var(b))).collect();
         (self.replace(t, &map), abstracted)
-    }
-
-    /// `t` with the subterms that are keys of `map` replaced by their values (outermost first),
-    /// rebuilt through the smart constructors.
-    pub fn replace(&self, t: TermId, map: &HashMap<TermId, TermId>) -> TermId {
-        fn go(
-            store: &TermStore,
-            t: TermId,
-            map: &HashMap<TermId, TermId>,
-            memo: &mut HashMap<TermId, TermId>,
-        ) -> TermId {
-            if let Some(&r) = map.get(&t).or_else(|| memo.get(&t)) {
-                return r;
-            }
-            let r = match &store.get(t).term {
-                Term::App(op, args) => {
-                    let new = args.iter().map(|&a| go(store, a, map, memo)).collect();
-                    store.app(op.clone(), new)
-                }
-                Term::Quant(q, vars, body) => {
-                    let b = go(store, *body, map, memo);
-                    store.quant(*q, vars.to_vec(), b)
-                }
-                _ => t,
-            };
-            memo.insert(t, r);
-            r
-        }
-        if map.is_empty() {
-            return t;
-        }
-        go(self, t, map, &mut HashMap::new())
     }
 
     /// The free variables of a term, in id order.
@@ -333,15 +319,7 @@ mod tests {
         ]);
         let locals = [x, b, c].into_iter().collect();
         let want = store.gt(store.add([v(y), store.int(1)]), v(z));
-        let got = store.eliminate_defined(&locals, t);
-        assert_eq!(
-            got,
-            want,
-            "{} vs {} from {}",
-            store.display(got),
-            store.display(want),
-            store.display(t)
-        );
+        assert_eq!(store.eliminate_defined(&locals, t), want);
     }
 
     #[test]
@@ -356,15 +334,7 @@ mod tests {
         let t = store.and([store.not(store.eq(v(b), gt)), store.implies(v(b), lt)]);
         let locals = [b].into_iter().collect();
         let want = store.implies(store.not(gt), lt);
-        let got = store.eliminate_defined(&locals, t);
-        assert_eq!(
-            got,
-            want,
-            "{} vs {} from {}",
-            store.display(got),
-            store.display(want),
-            store.display(t)
-        );
+        assert_eq!(store.eliminate_defined(&locals, t), want);
     }
 
     #[test]
