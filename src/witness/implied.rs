@@ -9,10 +9,13 @@
 //! made up most of their validation.
 //!
 //! [`unimplied`] drops the head conjuncts that equal a premise conjunct, or `true`, once both
-//! are rewritten by the definitions the premise makes: conjuncts `x = e` (either way round,
-//! `x` a variable not in `e`), `x` and `¬x` (`x` is `true`, `false`). Sound: the premise
-//! implies each definition, so in every model of the premise a term and its rewritten form
-//! agree, and the rewritten premise conjuncts hold there.
+//! are rewritten by the definitions the premise makes (conjuncts `x = e` either way round, `x`
+//! a variable not in `e`; `x` and `¬x`: `x` is `true`, `false`) and put in a
+//! [canonical form](Canonical) up to the order of connectives' arguments and De Morgan's laws
+//! (the constraint simplified on the way to the model says `(or a b)` where the clause says
+//! `(or b a)`, or `¬(p ∧ q)` for `¬p ∨ ¬q`). Sound: the premise implies each definition, so in
+//! every model of the premise a term and its rewritten form agree, the canonical form of a
+//! formula is equivalent to it, and the rewritten premise conjuncts hold there.
 //!
 //! Must not: drop a conjunct for any other reason, or call a solver.
 
@@ -36,10 +39,15 @@ pub(super) fn unimplied(store: &TermStore, premise: TermId, head: TermId) -> Ter
         true => Definitions::default(),
         false => Definitions::of(store, &premises),
     };
-    let known: HashSet<TermId> = premises.iter().map(|&p| defs.apply(store, p)).collect();
-    let implied = |h: TermId| {
-        let c = defs.apply(store, h);
-        c == store.tt() || known.contains(&c) || known.contains(&flipped(store, c))
+    let mut canonical = Canonical::new(store);
+    let mut known = HashSet::new();
+    for &p in &premises {
+        let c = canonical.of(defs.apply(store, p));
+        known.extend(flat_conjuncts(store, c));
+    }
+    let mut implied = |h: TermId| {
+        let c = canonical.of(defs.apply(store, h));
+        flat_conjuncts(store, c).iter().all(|c| known.contains(c))
     };
     store.and(heads.into_iter().filter(|&h| !implied(h)))
 }
@@ -58,11 +66,74 @@ fn flat_conjuncts(store: &TermStore, t: TermId) -> Vec<TermId> {
     out
 }
 
-/// `b = a` for an equality `a = b` (equalities keep their written order), else `t`.
-fn flipped(store: &TermStore, t: TermId) -> TermId {
-    match &store.get(t).term {
-        Term::App(Op::Eq, args) if args.len() == 2 => store.eq(args[1], args[0]),
-        _ => t,
+/// Formulas in negation normal form over their atoms, with the arguments of `and` and `or`
+/// flattened, without duplicates and sorted by id, and the two sides of an equality sorted by
+/// id (Boolean ones in this form too): formulas equal up to those laws get the same term.
+/// Memoised per store for one [`unimplied`] call.
+struct Canonical<'s> {
+    store: &'s TermStore,
+    /// (term, positive) → its canonical form, or that of its negation.
+    memo: HashMap<(TermId, bool), TermId>,
+}
+
+impl<'s> Canonical<'s> {
+    fn new(store: &'s TermStore) -> Self {
+        Canonical {
+            store,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The canonical form of `t`.
+    fn of(&mut self, t: TermId) -> TermId {
+        self.form(t, true)
+    }
+
+    /// The canonical form of `t` (`positive`) or of `¬t`.
+    fn form(&mut self, t: TermId, positive: bool) -> TermId {
+        if let Some(&c) = self.memo.get(&(t, positive)) {
+            return c;
+        }
+        let store = self.store;
+        let c = match &store.get(t).term {
+            Term::App(Op::Not, args) => self.form(args[0], !positive),
+            Term::App(op @ (Op::And | Op::Or), args) => {
+                // ¬(a ∧ b) is ¬a ∨ ¬b, and dually.
+                let conjunction = (*op == Op::And) == positive;
+                let join = if conjunction { Op::And } else { Op::Or };
+                let mut parts = Vec::new();
+                for &a in args.iter() {
+                    let f = self.form(a, positive);
+                    match &store.get(f).term {
+                        Term::App(o, inner) if *o == join => parts.extend(inner.iter().copied()),
+                        _ => parts.push(f),
+                    }
+                }
+                parts.sort_unstable();
+                parts.dedup();
+                match conjunction {
+                    true => store.and(parts),
+                    false => store.or(parts),
+                }
+            }
+            Term::App(Op::Eq, args) if args.len() == 2 => {
+                let side = |c: &mut Self, a: TermId| match store.sort(a) == crate::term::Sort::Bool
+                {
+                    true => c.of(a),
+                    false => a,
+                };
+                let (a, b) = (side(self, args[0]), side(self, args[1]));
+                let eq = store.eq(a.min(b), a.max(b));
+                match positive {
+                    true => eq,
+                    false => store.not(eq),
+                }
+            }
+            _ if positive => t,
+            _ => store.not(t),
+        };
+        self.memo.insert((t, positive), c);
+        c
     }
 }
 
@@ -150,6 +221,26 @@ mod tests {
         assert_eq!(unimplied(&s, premise, head), kept);
         // A head that contradicts a definition stays: `q` is `false` under the premise.
         assert_eq!(unimplied(&s, premise, q), q);
+    }
+
+    #[test]
+    fn conjuncts_equal_up_to_argument_order_and_de_morgan_are_implied() {
+        let s = TermStore::new();
+        let [a, b] = ["a", "b"].map(|n| s.var(s.new_var(n, Sort::Int)));
+        let [p, q] = ["p", "q"].map(|n| s.var(s.new_var(n, Sort::Bool)));
+        let (a1, b0) = (s.ge(a, s.int(1)), s.le(b, s.int(0)));
+        // (p ∨ a ≥ 1) ∧ ¬(q ∧ b ≤ 0) ∧ (a = b)
+        let premise = s.and([s.or([p, a1]), s.not(s.and([q, b0])), s.eq(a, b)]);
+        // (a ≥ 1 ∨ p), ¬q ∨ ¬(b ≤ 0), b = a: the same up to the laws; ¬(p ∧ q) is not implied.
+        let kept = s.not(s.and([p, q]));
+        let head = s.and([s.or([a1, p]), s.or([s.not(q), s.not(b0)]), s.eq(b, a), kept]);
+        assert_eq!(unimplied(&s, premise, head), kept);
+        // A premise conjunct in another form implies each of its conjuncts: ¬(p ∨ a ≥ 1)
+        // gives ¬p and ¬(a ≥ 1).
+        let premise = s.and([s.not(s.or([p, a1])), b0]);
+        let other = s.le(a, s.int(5));
+        let head = s.and([s.not(a1), s.not(p), b0, other]);
+        assert_eq!(unimplied(&s, premise, head), other);
     }
 
     #[test]
