@@ -22,9 +22,11 @@
 use crate::term::{Op, Term, TermId, TermStore, VarId};
 use std::collections::{HashMap, HashSet};
 
-/// Heads of fewer conjuncts are compared with the premise as they stand: rewriting a large
-/// premise (a model's interpretations of the body atoms) costs a few milliseconds, more than
-/// the solver needs for a few conjuncts.
+/// Heads of fewer conjuncts are compared with the premise as they stand (equalities either way
+/// round): rewriting a large premise (a model's interpretations of the body atoms) or putting
+/// it in canonical form costs a few milliseconds, more than the solver needs for a few
+/// conjuncts (the canonical form on every head: 0.3 → 4.8 ms in all for the small heads of 30
+/// public `sat` files).
 const REWRITE_FROM: usize = 4;
 
 /// The conjuncts of `head` that `premise` does not imply by the rule above, as one conjunction
@@ -35,19 +37,25 @@ pub(super) fn unimplied(store: &TermStore, premise: TermId, head: TermId) -> Ter
         return head;
     }
     let premises = flat_conjuncts(store, premise);
-    let defs = match heads.len() < REWRITE_FROM {
-        true => Definitions::default(),
-        false => Definitions::of(store, &premises),
+    let rewrite = heads.len() >= REWRITE_FROM;
+    let defs = match rewrite {
+        true => Definitions::of(store, &premises),
+        false => Definitions::default(),
     };
+    // Small heads: the premise as it stands, each head conjunct also the other way round.
     let mut canonical = Canonical::new(store);
     let mut known = HashSet::new();
     for &p in &premises {
-        let c = canonical.of(defs.apply(store, p));
-        known.extend(flat_conjuncts(store, c));
+        match rewrite {
+            true => known.extend(flat_conjuncts(store, canonical.of(defs.apply(store, p)))),
+            false => _ = known.insert(p),
+        }
     }
-    let mut implied = |h: TermId| {
-        let c = canonical.of(defs.apply(store, h));
-        flat_conjuncts(store, c).iter().all(|c| known.contains(c))
+    let mut implied = |h: TermId| match rewrite {
+        true => flat_conjuncts(store, canonical.of(defs.apply(store, h)))
+            .iter()
+            .all(|c| known.contains(c)),
+        false => known.contains(&h) || known.contains(&flipped(store, h)),
     };
     store.and(heads.into_iter().filter(|&h| !implied(h)))
 }
@@ -64,6 +72,14 @@ fn flat_conjuncts(store: &TermStore, t: TermId) -> Vec<TermId> {
         }
     }
     out
+}
+
+/// `b = a` for an equality `a = b` (equalities keep their written order), else `t`.
+fn flipped(store: &TermStore, t: TermId) -> TermId {
+    match &store.get(t).term {
+        Term::App(Op::Eq, args) if args.len() == 2 => store.eq(args[1], args[0]),
+        _ => t,
+    }
 }
 
 /// Formulas in negation normal form over their atoms, with the arguments of `and` and `or`
