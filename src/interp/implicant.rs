@@ -4,40 +4,76 @@
 //! arithmetic `ite` into a cube (conjunction of literals) that holds under a ground assignment
 //! and implies the formula: at each disjunction the disjunct true in the assignment is taken,
 //! each `ite` is resolved by its condition's value, disequalities become the strict inequality
-//! that holds. Must not: call a solver, or return literals that are false in the assignment.
+//! that holds. The walk visits each subterm once per polarity, so its work is linear in the
+//! formula as a DAG (sally's transition relations share subterms at many levels, and a walk of
+//! the tree they unfold to did not end in seconds). Must not: call a solver, or return literals
+//! that are false in the assignment.
 
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Literals, each true under `env`, whose conjunction implies `t`; `None` if `t` is false under
 /// `env` or cannot be evaluated.
 pub fn implicant(store: &TermStore, t: TermId, env: &HashMap<VarId, Value>) -> Option<Vec<TermId>> {
-    let mut out = Vec::new();
-    Walk { store, env }.lits(t, true, &mut out)?;
-    out.sort();
-    out.dedup();
-    Some(out)
+    walk(store, t, env).0
 }
 
+/// [`implicant`], and the number of subterm visits it took.
+fn walk(store: &TermStore, t: TermId, env: &HashMap<VarId, Value>) -> (Option<Vec<TermId>>, usize) {
+    let mut w = Walk {
+        store,
+        env,
+        values: HashMap::new(),
+        done: HashSet::new(),
+        resolved: HashMap::new(),
+        visits: 0,
+    };
+    let mut out = Vec::new();
+    let found = w.lits(t, true, &mut out).map(|()| {
+        out.sort();
+        out.dedup();
+        out
+    });
+    (found, w.visits)
+}
+
+/// One walk under one assignment. Each memo is exact: a subterm's value, the literals it adds
+/// and the term it resolves to depend only on the subterm and the assignment, and a failure
+/// anywhere fails the whole walk, so a second visit would add nothing new.
 struct Walk<'a> {
     store: &'a TermStore,
     env: &'a HashMap<VarId, Value>,
+    /// Values of the subterms evaluated so far.
+    values: HashMap<TermId, Value>,
+    /// The subterms, with their polarity, whose literals are in the output.
+    done: HashSet<(TermId, bool)>,
+    /// The subterms resolved so far, with their conditions' literals in the output.
+    resolved: HashMap<TermId, TermId>,
+    visits: usize,
 }
 
 impl Walk<'_> {
-    fn truth(&self, t: TermId) -> Option<bool> {
-        match self.store.eval(t, self.env).ok()? {
+    fn value(&mut self, t: TermId) -> Option<Value> {
+        self.store.eval_memoized(t, self.env, &mut self.values).ok()
+    }
+
+    fn truth(&mut self, t: TermId) -> Option<bool> {
+        match self.value(t)? {
             Value::Bool(b) => Some(b),
             _ => None,
         }
     }
 
     /// Adds literals implying `t` (when `pol`) or `¬t` (otherwise); fails if that does not hold.
-    fn lits(&self, t: TermId, pol: bool, out: &mut Vec<TermId>) -> Option<()> {
+    fn lits(&mut self, t: TermId, pol: bool, out: &mut Vec<TermId>) -> Option<()> {
         let s = self.store;
         if self.truth(t)? != pol {
             return None;
         }
+        if !self.done.insert((t, pol)) {
+            return Some(());
+        }
+        self.visits += 1;
         let node = s.get(t);
         let Term::App(op, args) = &node.term else {
             if !matches!(node.term, Term::Bool(_)) {
@@ -95,8 +131,8 @@ impl Walk<'_> {
                 let lit = match (op, pol) {
                     (Op::Eq, true) => s.eq(a, b),
                     (Op::Eq, false) => {
-                        let va = s.eval(a, self.env).ok()?.as_rational()?;
-                        let vb = s.eval(b, self.env).ok()?.as_rational()?;
+                        let va = self.value(a)?.as_rational()?;
+                        let vb = self.value(b)?.as_rational()?;
                         if va < vb {
                             s.lt(a, b)
                         } else {
@@ -119,10 +155,14 @@ impl Walk<'_> {
     }
 
     /// The term with every `ite` replaced by the branch taken under `env` (conditions recorded).
-    fn resolve(&self, t: TermId, out: &mut Vec<TermId>) -> Option<TermId> {
+    fn resolve(&mut self, t: TermId, out: &mut Vec<TermId>) -> Option<TermId> {
+        if let Some(&r) = self.resolved.get(&t) {
+            return Some(r);
+        }
+        self.visits += 1;
         let s = self.store;
         let node = s.get(t);
-        match &node.term {
+        let r = match &node.term {
             Term::App(Op::Ite, args) => {
                 let c = self.truth(args[0])?;
                 self.lits(args[0], c, out)?;
@@ -138,6 +178,40 @@ impl Walk<'_> {
                 }
             }
             _ => Some(t),
+        }?;
+        self.resolved.insert(t, r);
+        Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Subterms shared at every level (`b' = (b ∨ y > 5) ∧ (b ∨ y < 3)`, `a' = a + a`) are
+    /// walked once each: the tree they unfold to has 2^depth leaves.
+    #[test]
+    fn shared_subterms_are_walked_once() {
+        let s = TermStore::new();
+        let (x, y) = (s.new_var("x", Sort::Int), s.new_var("y", Sort::Int));
+        let (tx, ty) = (s.var(x), s.var(y));
+        let zero = s.int(0);
+        let x_pos = s.gt(tx, zero);
+        let (mut a, mut b) = (s.ite(x_pos, tx, ty), x_pos);
+        let depth = 16;
+        for _ in 0..depth {
+            a = s.add([a, a]);
+            let (hi, lo) = (s.gt(ty, s.int(5)), s.lt(ty, s.int(3)));
+            b = s.and([s.or([b, hi]), s.or([b, lo])]);
         }
+        let f = s.and([b, s.gt(a, zero)]);
+        let env = HashMap::from([(x, Value::Int(1.into())), (y, Value::Int(0.into()))]);
+        let (cube, visits) = walk(&s, f, &env);
+        let cube = cube.expect("f holds under env");
+        assert!(cube.contains(&x_pos), "{cube:?}");
+        for &l in &cube {
+            assert_eq!(s.eval(l, &env), Ok(Value::Bool(true)));
+        }
+        assert!(visits <= 10 * depth, "{visits} visits");
     }
 }
