@@ -68,6 +68,21 @@ pub struct Smt<'s> {
 /// [`Smt::check_assuming`]).
 const MAX_OVERRUN_MS: u32 = 100;
 
+/// Whether Z3's per-check limit `set` (ms; `None`: never set) must be re-set for a check with
+/// `limit` ms left: when it would end the check more than [`MAX_OVERRUN_MS`] after the deadline,
+/// or more than a tenth (at least 20 ms) before it. (With a tenth either way, a check started
+/// with 15 s left could run 1.5 s past the deadline: BMC's checks over the reals did, on
+/// sally's `om1_with_relays_general_5_20`.)
+fn limit_is_stale(set: Option<u32>, limit: u32) -> bool {
+    set.is_none_or(|set| {
+        if set > limit {
+            set - limit > MAX_OVERRUN_MS
+        } else {
+            limit - set > (limit / 10).max(20)
+        }
+    })
+}
+
 impl<'s> Smt<'s> {
     /// A fresh solver for terms of `store`; checks stop at `deadline`.
     pub fn new(store: &'s TermStore, deadline: Deadline) -> Self {
@@ -122,18 +137,7 @@ impl<'s> Smt<'s> {
         let Some(limit) = self.limit_ms() else {
             return SatResult::Unknown("timeout".into());
         };
-        // Re-set the limit when Z3's would end a check more than `MAX_OVERRUN_MS` after the
-        // deadline, or more than a tenth (at least 20 ms) before it. (With a tenth either way,
-        // a check started with 15 s left could run 1.5 s past the deadline: BMC's checks over
-        // the reals did, on sally's `om1_with_relays_general_5_20`.)
-        let stale = self.timeout_set.is_none_or(|set| {
-            if set > limit {
-                set - limit > MAX_OVERRUN_MS
-            } else {
-                limit - set > (limit / 10).max(20)
-            }
-        });
-        if stale {
+        if limit_is_stale(self.timeout_set, limit) {
             let mut params = z3::Params::new();
             params.set_u32("timeout", limit);
             self.solver.set_params(&params);
@@ -335,8 +339,20 @@ pub fn check_sat(store: &TermStore, t: TermId, deadline: Deadline) -> SatResult 
 
 #[cfg(test)]
 mod tests {
-    use super::Deadline;
+    use super::{limit_is_stale, Deadline, MAX_OVERRUN_MS};
     use std::time::Duration;
+
+    /// A limit set with 16.5 s left ends a check begun with 15 s left 1.5 s late: re-set. One
+    /// set a little earlier, or a little short of a long time left, stays.
+    #[test]
+    fn a_limit_that_would_overrun_the_deadline_is_reset() {
+        assert!(limit_is_stale(None, 1000));
+        assert!(limit_is_stale(Some(16_500), 15_000));
+        assert!(!limit_is_stale(Some(15_000 + MAX_OVERRUN_MS), 15_000));
+        assert!(!limit_is_stale(Some(14_000), 15_000));
+        assert!(limit_is_stale(Some(13_000), 15_000));
+        assert!(limit_is_stale(Some(30), 100));
+    }
 
     #[test]
     fn at_most_keeps_the_earlier_deadline() {
