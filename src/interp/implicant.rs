@@ -54,7 +54,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     fn value(&mut self, t: TermId) -> Option<Value> {
-        self.store.eval_memoized(t, self.env, &mut self.values).ok()
+        self.store.eval_memo(t, self.env, &mut self.values).ok()
     }
 
     fn truth(&mut self, t: TermId) -> Option<bool> {

@@ -177,16 +177,7 @@ impl TermStore {
     /// [`TermStore::eval`] with the memo kept by the caller, for many evaluations under one
     /// `env`: the values of subterms that earlier calls computed are reused. The memo is only
     /// valid for the `env` it was filled under.
-    pub fn eval_memoized(
-        &self,
-        t: TermId,
-        env: &HashMap<VarId, Value>,
-        memo: &mut HashMap<TermId, Value>,
-    ) -> Result<Value, EvalError> {
-        self.eval_memo(t, env, memo)
-    }
-
-    fn eval_memo(
+    pub fn eval_memo(
         &self,
         t: TermId,
         env: &HashMap<VarId, Value>,
