@@ -12,13 +12,5 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // A Z3 error inside a call the library catches (the z3 crate panics on it) is handled
-    // there; only other panics are reported.
-    let report = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if !hornbeam::smt::in_caught_call() {
-            report(info);
-        }
-    }));
     std::process::exit(cli::run());
 }

@@ -2,12 +2,14 @@
 //!
 //! It offers an incremental solver over this crate's terms ([`Smt`]: assertions, push/pop,
 //! checks under assumptions with unsat cores, models as ground [`Value`]s, per-call time limits
-//! bounded by a [`Deadline`]) and quantifier elimination ([`eliminate`]). It must not use Z3's
+//! bounded by a [`Deadline`]) and quantifier elimination ([`eliminate`]). Z3 errors are answers
+//! (`Unknown`, `None`), never panics. It must not use Z3's
 //! Horn engine (fixedpoint/Spacer): engines are this project's own work.
 
 mod from_z3;
 mod interrupt;
 mod qe;
+mod raw;
 mod translate;
 
 pub use from_z3::BackError;
@@ -16,11 +18,11 @@ pub use qe::{eliminate, eliminate_quantifiers, QeMode};
 
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use from_z3::from_z3;
+use raw::{RawModel, RawSolver};
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 use translate::ToZ3;
 use z3::ast::{Bool, Dynamic};
-use z3::quantifier_elimination::QuantifierElimination;
 
 /// The answer of one satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +50,7 @@ pub struct SmtStats {
 /// An incremental Z3 solver over terms of one store.
 pub struct Smt<'s> {
     tr: ToZ3<'s>,
-    solver: z3::Solver,
+    solver: RawSolver,
     deadline: Deadline,
     /// Assumption literals of the last check, to map unsat cores back.
     assumptions: HashMap<Bool, TermId>,
@@ -56,7 +58,7 @@ pub struct Smt<'s> {
     /// Most time one check may take (besides the deadline); a capped check answers `Unknown`.
     cap: Option<Duration>,
     /// The model of the last `Sat` check, fetched from Z3 once on first use.
-    model: Option<z3::Model>,
+    model: Option<RawModel>,
     /// The per-check time limit last given to Z3, in milliseconds: setting solver parameters
     /// is costly (Z3 validates them against every module's descriptors), so it is only
     /// re-set when the limit due now differs noticeably (see [`Smt::check_assuming`]).
@@ -88,7 +90,7 @@ impl<'s> Smt<'s> {
     pub fn new(store: &'s TermStore, deadline: Deadline) -> Self {
         Smt {
             tr: ToZ3::new(store),
-            solver: z3::Solver::new(),
+            solver: RawSolver::new(),
             deadline,
             assumptions: HashMap::new(),
             stats: SmtStats::default(),
@@ -138,9 +140,7 @@ impl<'s> Smt<'s> {
             return SatResult::Unknown("timeout".into());
         };
         if limit_is_stale(self.timeout_set, limit) {
-            let mut params = z3::Params::new();
-            params.set_u32("timeout", limit);
-            self.solver.set_params(&params);
+            self.solver.set_timeout(limit);
             self.timeout_set = Some(limit);
         }
         self.assumptions.clear();
@@ -165,7 +165,7 @@ impl<'s> Smt<'s> {
             }
             z3::SatResult::Unknown => SatResult::Unknown(
                 self.solver
-                    .get_reason_unknown()
+                    .reason_unknown()
                     .unwrap_or_else(|| "unknown".into()),
             ),
         }
@@ -202,7 +202,7 @@ impl<'s> Smt<'s> {
     /// After `Unsat` under assumptions: the assumptions in the unsat core.
     pub fn unsat_core(&self) -> Vec<TermId> {
         self.solver
-            .get_unsat_core()
+            .unsat_core()
             .iter()
             .filter_map(|b| self.assumptions.get(b).copied())
             .collect()
@@ -212,7 +212,7 @@ impl<'s> Smt<'s> {
     /// values from one model).
     fn fetch_model(&mut self) {
         if self.model.is_none() {
-            self.model = self.solver.get_model();
+            self.model = self.solver.model();
         }
     }
 
@@ -221,7 +221,7 @@ impl<'s> Smt<'s> {
         self.fetch_model();
         let model = self.model.as_ref()?;
         let d = self.tr.var(v);
-        let val = model.eval(&d, true)?;
+        let val = model.eval(&d)?;
         dynamic_value(self.tr.store, &val, &self.store().var_sort(v))
     }
 
@@ -235,7 +235,7 @@ impl<'s> Smt<'s> {
         let mut out = BTreeMap::new();
         for v in vars {
             let d = self.tr.var(v);
-            let val = model.eval(&d, true)?;
+            let val = model.eval(&d)?;
             out.insert(
                 v,
                 dynamic_value(self.tr.store, &val, &self.store().var_sort(v))?,
@@ -257,19 +257,17 @@ impl Smt<'_> {
         let model = self.model.as_ref()?;
         let body = self.tr.bool(t);
         let consts: Vec<Dynamic> = eliminate.iter().map(|&v| self.tr.var(v)).collect();
-        let refs: Vec<&dyn z3::ast::Ast> = consts.iter().map(|d| d as &dyn z3::ast::Ast).collect();
-        // The wrapper unwraps a null result (a Z3 error, such as the one an interrupt from
-        // another thread causes): treat that as "no projection", and do not call Z3 at all
-        // once this solver's deadline has passed or its caller has cancelled it.
+        // A Z3 error (such as the one an interrupt from another thread causes) means "no
+        // projection"; Z3 is not called at all once this solver's deadline has passed or its
+        // caller has cancelled it.
         let projected = if self.deadline.expired() {
-            Err(())
+            None
         } else {
-            caught(|| QuantifierElimination::model_project(model, &refs, &body))
+            model.project(&consts, &body)
         };
         let store = self.tr.store;
         let mut memo = HashMap::new();
         let back = projected
-            .ok()
             .and_then(|p| from_z3(store, &self.tr.names, &Dynamic::from_ast(&p), &mut memo).ok())
             // Z3 failed or introduced something this crate cannot read back: eliminate by
             // model values (the point projection) instead.
@@ -285,32 +283,12 @@ impl Smt<'_> {
         let mut map = HashMap::new();
         for v in left {
             let d = self.tr.var(v);
-            let val = model.eval(&d, true)?;
+            let val = model.eval(&d)?;
             let val = dynamic_value(store, &val, &store.var_sort(v))?;
             map.insert(v, store.value_term(&val, &store.var_sort(v)));
         }
         Some(store.substitute(back, &map))
     }
-}
-
-thread_local! {
-    /// Set while this thread is in a z3-crate call whose panic is caught ([`caught`]).
-    static IN_CAUGHT_CALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs a z3-crate call that panics on a Z3 error (the crate unwraps null results), with the
-/// panic caught: `Err` then. Must only wrap calls whose failure the caller handles.
-fn caught<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
-    IN_CAUGHT_CALL.with(|c| c.set(true));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| ());
-    IN_CAUGHT_CALL.with(|c| c.set(false));
-    result
-}
-
-/// Whether this thread is inside a call whose panic is caught and handled (a Z3 error the
-/// z3 crate turns into a panic): a process's panic hook should not report it.
-pub fn in_caught_call() -> bool {
-    IN_CAUGHT_CALL.with(|c| c.get())
 }
 
 /// Converts a ground Z3 value (as produced by model evaluation) into a [`Value`].
