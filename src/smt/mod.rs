@@ -2,18 +2,21 @@
 //!
 //! It offers an incremental solver over this crate's terms ([`Smt`]: assertions, push/pop,
 //! checks under assumptions with unsat cores, models as ground [`Value`]s, per-call time limits
-//! bounded by a [`Deadline`]) and quantifier elimination ([`eliminate`]). Z3 errors are answers
+//! bounded by a [`Deadline`]), solvers for the many clauses of a system on a bounded number of Z3
+//! solvers ([`Pool`]) and quantifier elimination ([`eliminate`]). Z3 errors are answers
 //! (`Unknown`, `None`), never panics. It must not use Z3's
 //! Horn engine (fixedpoint/Spacer): engines are this project's own work.
 
 mod from_z3;
 mod interrupt;
+mod pool;
 mod qe;
 mod raw;
 mod translate;
 
 pub use from_z3::BackError;
 pub use interrupt::{Interrupt, Registered};
+pub use pool::{Pool, Slot};
 pub use qe::{eliminate, eliminate_quantifiers, QeMode};
 
 use crate::term::{Sort, TermId, TermStore, Value, VarId};

@@ -3,13 +3,13 @@
 //! reachability graph (abstract states kept apart, equal or weaker states covering) that yields
 //! abstract counterexample trees.
 //!
-//! Duty: decide, with Z3 through [`Smt`], which candidates a clause instance implies, and say
+//! Duty: decide, with Z3 through a [`Pool`] of solvers, which candidates a clause instance implies, and say
 //! either "no query is reachable" (with the states that prove it) or "this tree of clauses reaches
 //! a query". Must not: refine (it never invents predicates) or decide concrete feasibility.
 
 use crate::chc::{Atom, ClauseId, PredId, System};
 use crate::clock::Deadline;
-use crate::smt::{SatResult, Smt};
+use crate::smt::{Pool, SatResult};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::Model;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -84,9 +84,12 @@ pub struct Post<'a, 's> {
     pub deadline: Deadline,
     pub checks: u64,
     memo: HashMap<(ClauseId, Vec<Cube>), Option<Cube>>,
-    /// One solver per clause with its constraint asserted at the base level; each post works
-    /// in a pushed scope (creating a Z3 solver costs more than most of these checks).
-    solvers: HashMap<ClauseId, Smt<'s>>,
+    /// One solver per clause (slot `c` for clause `c`) with its constraint asserted at the base
+    /// level; each post works in a pushed scope (creating a Z3 solver costs more than most of
+    /// these checks).
+    solvers: Pool<'s>,
+    /// Whether slot `c` has its clause's constraint.
+    started: Vec<bool>,
 }
 
 impl<'a, 's> Post<'a, 's> {
@@ -101,10 +104,11 @@ impl<'a, 's> Post<'a, 's> {
             store,
             system,
             cands,
+            solvers: Pool::new(store, system.num_clauses(), deadline.clone()),
             deadline,
             checks: 0,
             memo: HashMap::new(),
-            solvers: HashMap::new(),
+            started: vec![false; system.num_clauses()],
         }
     }
 
@@ -117,12 +121,10 @@ impl<'a, 's> Post<'a, 's> {
         }
         let st = self.store;
         let clause = self.system.clause(c);
-        let deadline = self.deadline.clone();
-        let smt = self.solvers.entry(c).or_insert_with(|| {
-            let mut smt = Smt::new(st, deadline);
+        let mut smt = self.solvers.slot(c.0 as usize);
+        if !std::mem::replace(&mut self.started[c.0 as usize], true) {
             smt.assert(clause.constraint);
-            smt
-        });
+        }
         smt.push();
         for (atom, cube) in clause.body.iter().zip(ins) {
             for &k in cube {

@@ -1,5 +1,6 @@
 //! The frames of PDR: per predicate, lemmas (negated cubes over its parameters) with the level
-//! up to which each is known to hold, and one incremental solver per clause that answers
+//! up to which each is known to hold, and one incremental solver per clause (a slot of a
+//! [`Pool`], so that systems of many clauses share a bounded number of Z3 solvers) that answers
 //! "can this clause, from the frames (or given states) of its body predicates, derive a state
 //! in this cube?".
 //!
@@ -15,7 +16,7 @@
 
 use crate::chc::{ClauseId, PredId, System};
 use crate::clock::Deadline;
-use crate::smt::{SatResult, Smt};
+use crate::smt::{Pool, SatResult};
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -44,15 +45,14 @@ pub(super) struct BodyStates {
     pub values: BTreeMap<VarId, Value>,
 }
 
-/// One clause, ready for checks.
-pub(super) struct ClauseSolver<'s> {
+/// One clause, ready for checks on its slot of the frames' pool (slot `k` for `solvers[k]`).
+pub(super) struct ClauseSolver {
     pub id: ClauseId,
     /// The body atoms: predicate and argument variables.
     pub body: Vec<(PredId, Vec<VarId>)>,
     /// The head predicate and its argument variables (`None` for a query).
     pub head: Option<(PredId, Vec<VarId>)>,
     pub constraint: TermId,
-    smt: Smt<'s>,
 }
 
 /// What the body states of a check are drawn from.
@@ -88,7 +88,9 @@ pub(super) struct Frames<'s> {
     /// Parameters of each predicate (what cubes and lemmas are written over).
     pub params: HashMap<PredId, Vec<VarId>>,
     pub lemmas: Vec<Lemma>,
-    pub solvers: Vec<ClauseSolver<'s>>,
+    pub solvers: Vec<ClauseSolver>,
+    /// The clauses' solvers: slot `k` for `solvers[k]`.
+    pool: Pool<'s>,
     /// Indices into `solvers` of the clauses with each head predicate.
     defining: HashMap<PredId, Vec<usize>>,
     /// Indices into `solvers` of the queries.
@@ -114,13 +116,13 @@ impl<'s> Frames<'s> {
         let mut solvers = Vec::new();
         let mut defining: HashMap<PredId, Vec<usize>> = HashMap::new();
         let mut queries = Vec::new();
+        let mut pool = Pool::new(store, system.num_clauses(), deadline.clone());
         for (id, c) in system.clauses() {
             if deadline.expired() {
                 return None;
             }
-            let mut smt = Smt::new(store, deadline.clone());
-            smt.assert(c.constraint);
             let k = solvers.len();
+            pool.slot(k).assert(c.constraint);
             match c.head_atom() {
                 Some(h) => defining.entry(h.pred).or_default().push(k),
                 None => queries.push(k),
@@ -130,7 +132,6 @@ impl<'s> Frames<'s> {
                 body: c.body.iter().map(|a| (a.pred, a.args.clone())).collect(),
                 head: c.head_atom().map(|h| (h.pred, h.args.clone())),
                 constraint: c.constraint,
-                smt,
             });
         }
         Some(Frames {
@@ -138,6 +139,7 @@ impl<'s> Frames<'s> {
             params,
             lemmas: Vec::new(),
             solvers,
+            pool,
             defining,
             queries,
             acts: Vec::new(),
@@ -184,11 +186,13 @@ impl<'s> Frames<'s> {
         let Lemma { pred, cube, .. } = &self.lemmas[i];
         let from = &self.params[pred];
         let lemma = store.not(store.and(cube.iter().copied()));
-        for s in &mut self.solvers {
+        for (k, s) in self.solvers.iter().enumerate() {
             for (p, args) in &s.body {
                 if p == pred {
                     let l = store.rename(lemma, from, args);
-                    s.smt.assert(act.map_or(l, |a| store.implies(a, l)));
+                    self.pool
+                        .slot(k)
+                        .assert(act.map_or(l, |a| store.implies(a, l)));
                 }
             }
         }
@@ -216,7 +220,7 @@ impl<'s> Frames<'s> {
             .iter()
             .flat_map(|(_, args)| args.iter().copied())
             .collect();
-        let values = self.solvers[k].smt.values(vars)?;
+        let values = self.pool.slot(k).values(vars)?;
         Some(BodyStates { solver: k, values })
     }
 
@@ -269,15 +273,15 @@ impl<'s> Frames<'s> {
             let v = store.new_var(&format!("pdr_pref{}", self.preferred.len()), Sort::Bool);
             self.preferred.push(v);
         }
-        let s = &mut self.solvers[k];
-        s.smt.push();
+        let s = &self.solvers[k];
+        let mut smt = self.pool.slot(k);
+        smt.push();
         let mut ind_of = HashMap::new();
         if let Some((p, args)) = &s.head {
             let from = &self.params[p];
             for (j, &lit) in cube.iter().enumerate() {
                 let ind = store.var(self.indicators[j]);
-                s.smt
-                    .assert(store.implies(ind, store.rename(lit, from, args)));
+                smt.assert(store.implies(ind, store.rename(lit, from, args)));
                 assume.push(ind);
                 ind_of.insert(ind, j);
             }
@@ -291,21 +295,21 @@ impl<'s> Frames<'s> {
                 for (p, args) in &s.body {
                     if Some(*p) == head {
                         let from = &self.params[p];
-                        s.smt.assert(store.not(store.rename(bad, from, args)));
+                        smt.assert(store.not(store.rename(bad, from, args)));
                     }
                 }
             }
             Source::Frames { avoid: None, .. } => {}
             Source::Given(given) => {
                 for &g in given {
-                    s.smt.assert(g);
+                    smt.assert(g);
                 }
             }
         }
         let mut soft: Vec<TermId> = Vec::new();
         for (j, &f) in prefer.iter().enumerate() {
             let ind = store.var(self.preferred[j]);
-            s.smt.assert(store.implies(ind, f));
+            smt.assert(store.implies(ind, f));
             soft.push(ind);
         }
         // Drop the last preference a refutation needs, until none is left in the core: one at
@@ -314,11 +318,11 @@ impl<'s> Frames<'s> {
         // again and again, each time spawning the obligation a reach fact already covered).
         let result = loop {
             let all: Vec<TermId> = assume.iter().chain(&soft).copied().collect();
-            let r = s.smt.check_assuming(&all);
+            let r = smt.check_assuming(&all);
             if r != SatResult::Unsat || soft.is_empty() {
                 break r;
             }
-            let core = s.smt.unsat_core();
+            let core = smt.unsat_core();
             match soft.iter().rposition(|x| core.contains(x)) {
                 Some(i) => {
                     soft.remove(i);
@@ -329,26 +333,25 @@ impl<'s> Frames<'s> {
         let out = match result {
             SatResult::Sat => return Check::Sat,
             SatResult::Unsat => Check::Unsat(
-                s.smt
-                    .unsat_core()
+                smt.unsat_core()
                     .iter()
                     .filter_map(|t| ind_of.get(t).copied())
                     .collect(),
             ),
             SatResult::Unknown(r) => Check::Unknown(r),
         };
-        s.smt.pop(1);
+        smt.pop(1);
         out
     }
 
     /// Closes the scope a satisfiable [`Frames::open`] left open.
     pub fn close(&mut self, k: usize) {
-        self.solvers[k].smt.pop(1);
+        self.pool.slot(k).pop(1);
     }
 
     /// After `Sat`: the model's values of `vars`.
     pub fn values(&mut self, k: usize, vars: &[VarId]) -> Option<BTreeMap<VarId, Value>> {
-        self.solvers[k].smt.values(vars.iter().copied())
+        self.pool.slot(k).values(vars.iter().copied())
     }
 
     /// After `Sat`: a cube over `keep` that holds in the model and all of whose states satisfy
@@ -356,7 +359,7 @@ impl<'s> Frames<'s> {
     /// projection, or the model's values of `keep` when that fails.
     pub fn project(&mut self, k: usize, formula: TermId, keep: &[VarId]) -> Option<Vec<TermId>> {
         let store = self.store;
-        let smt = &mut self.solvers[k].smt;
+        let mut smt = self.pool.slot(k);
         let keep_vals = smt.values(keep.iter().copied())?;
         let point: Vec<TermId> = keep_vals
             .iter()

@@ -8,9 +8,9 @@
 //! queries, or keep a lemma without the checks that justify it (when the deadline passes,
 //! `None`).
 
-use crate::chc::{ClauseId, System};
+use crate::chc::System;
 use crate::clock::Deadline;
-use crate::smt::{SatResult, Smt};
+use crate::smt::{Pool, SatResult};
 use crate::term::{TermId, TermStore, VarId};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -73,7 +73,9 @@ pub fn filter(
     let mut checks = 0;
     // One solver per clause, its constraint asserted once; each round's lemmas go in a
     // pushed scope (creating a Z3 solver costs more than most of these checks).
-    let mut solvers: HashMap<ClauseId, Smt> = HashMap::new();
+    let mut solvers = Pool::new(store, system.num_clauses(), deadline.clone());
+    solvers.set_check_cap(Some(CHECK_CAP));
+    let mut started = vec![false; system.num_clauses()];
     loop {
         let mut changed = false;
         for (cid, c) in system.clauses() {
@@ -97,12 +99,10 @@ pub fn filter(
                 .map(|&l| lemmas.instance(store, h, &head.args, l))
                 .collect();
             parts.push(store.not(store.and(heads.clone())));
-            let smt = solvers.entry(cid).or_insert_with(|| {
-                let mut smt = Smt::new(store, deadline.clone());
-                smt.set_check_cap(Some(CHECK_CAP));
+            let mut smt = solvers.slot(cid.0 as usize);
+            if !std::mem::replace(&mut started[cid.0 as usize], true) {
                 smt.assert(c.constraint);
-                smt
-            });
+            }
             smt.push();
             smt.assert(store.and(parts));
             checks += 1;
