@@ -5,7 +5,8 @@
 //! `unsat` stays `unsat`) and returns a [`BackTranslator`] that maps a model or a derivation of
 //! the new system to a model or derivation of the old one. A [`Pipeline`] chains transforms and
 //! their back-translators; [`Preprocess`] is the default chain: replace records by their
-//! fields ([`FlattenRecords`]), remove useless clauses ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
+//! fields ([`FlattenRecords`]), keep one clause of each group equal up to renaming
+//! ([`MergeDuplicates`]), remove useless clauses ([`RemoveUseless`]), remove dead arguments ([`RemoveDeadArgs`]), inline predicates that are
 //! not loop heads ([`Inline`]), substitute the locals a clause defines ([`EliminateLocals`]), and
 //! remove dead arguments again. [`SplitBooleans`] (one
 //! predicate per reachable valuation of Boolean arguments) is not part of it: the portfolio
@@ -18,6 +19,7 @@
 //! `analysis`, `smt` and `witness`.
 
 mod dead_args;
+mod duplicates;
 mod flatten;
 mod inline;
 mod locals;
@@ -26,6 +28,7 @@ mod split_bools;
 mod useless;
 
 pub use dead_args::RemoveDeadArgs;
+pub use duplicates::MergeDuplicates;
 pub use flatten::FlattenRecords;
 pub use inline::Inline;
 pub use locals::EliminateLocals;
@@ -217,7 +220,8 @@ pub struct PreprocessStats {
     pub steps: Vec<StepStats>,
 }
 
-/// The default preprocessing: [`FlattenRecords`], [`RemoveUseless`], [`RemoveDeadArgs`],
+/// The default preprocessing: [`FlattenRecords`], [`MergeDuplicates`], [`RemoveUseless`],
+/// [`RemoveDeadArgs`],
 /// [`Inline`], [`EliminateLocals`], and [`RemoveDeadArgs`] again.
 #[derive(Clone, Debug, Default)]
 pub struct Preprocess {
@@ -238,7 +242,9 @@ impl Preprocess {
         } else {
             system
         };
-        let s = p.push(store, &RemoveUseless, input);
+        // Generated systems repeat clauses; every engine pays for each copy.
+        let s = p.push(store, &MergeDuplicates, input);
+        let s = p.push(store, &RemoveUseless, &s);
         // Liveness is syntactic: chains of equalities that inlining creates hide dead
         // arguments, so dead arguments go before inlining (and once more after it).
         let s = p.push(store, &RemoveDeadArgs, &s);
