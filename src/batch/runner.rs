@@ -23,11 +23,12 @@
 //! loop past its deadline, get killed), return one record with a reason, and never more than
 //! the instance's own result is lost. Must not: solve in this process, wait on a child
 //! without a limit, or open an input that is not a regular file (a FIFO would block the
-//! worker: inputs are checked again here, since the walk, and `.gz` ones opened non-blocking).
+//! worker: inputs are checked again here, since the walk), or read or decompress an input
+//! (that is the child's work, under the instance's limits: a gzip bomb costs one record).
 //!
 //! The command per input kind ([`command_for`]): `.smt2` runs `solve FILE --timeout T --stats`
 //! (with `--engine E` when the options name one, and `--deterministic` when asked);
-//! `.smt2.gz` is decompressed (flate2) to a temporary file first. A C program (`.c`, `.i`:
+//! `.smt2.gz` goes to `solve` as it is (it decompresses gzip input). A C program (`.c`, `.i`:
 //! [`is_program`]) runs `verify FILE --timeout T --stats` (with the same options), whose verdict
 //! `safe`/`unsafe` is recorded as such; both commands print the same statistics line on stderr
 //! (one JSON object with `engine` and, after `unknown`, `reason_kind`), which
@@ -38,7 +39,7 @@ use super::walk::{is_program, problem_of_type, Problem};
 use super::{error_record, BatchOptions, Record};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -93,39 +94,6 @@ pub fn rss_bytes(pid: u32) -> Option<u64> {
     Some(pages.saturating_mul(page))
 }
 
-/// A temporary file removed when dropped.
-struct TempFile(PathBuf);
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Why an input could not be prepared for its child.
-#[derive(Debug, thiserror::Error)]
-pub enum PrepareError {
-    /// The input is not a regular file (any more), or cannot be looked at.
-    #[error("{0}")]
-    Input(#[from] Problem),
-    /// The compressed input cannot be read or is not gzip.
-    #[error("{}: gzip: {reason}", .path.display())]
-    Gzip {
-        /// The input.
-        path: PathBuf,
-        /// What went wrong.
-        reason: String,
-    },
-    /// No temporary file for the decompressed text.
-    #[error("{}: {reason}", .path.display())]
-    Temp {
-        /// The temporary file (or the directory, when no name was free).
-        path: PathBuf,
-        /// What went wrong.
-        reason: String,
-    },
-}
-
 /// Checks that `file` (links followed) is a regular file, without opening it.
 fn regular(file: &Path) -> Result<(), Problem> {
     match std::fs::metadata(file) {
@@ -136,69 +104,8 @@ fn regular(file: &Path) -> Result<(), Problem> {
     }
 }
 
-/// Opens `file` for reading without blocking on a FIFO, and only if it is a regular file.
-fn open_regular(file: &Path) -> Result<std::fs::File, Problem> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let unreadable = |e: std::io::Error| Problem::Unreadable {
-        reason: e.to_string(),
-    };
-    let f = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(file)
-        .map_err(unreadable)?;
-    let t = f.metadata().map_err(unreadable)?.file_type();
-    problem_of_type(t).map_or(Ok(f), Err)
-}
-
-/// A fresh temporary file `hornbeam-batch-PID-N.smt2` (the first free `N`: `create_new` makes
-/// two workers never share one).
-fn fresh_temp() -> Result<(std::fs::File, TempFile), PrepareError> {
-    let dir = std::env::temp_dir();
-    for n in 0..10_000u32 {
-        let path = dir.join(format!("hornbeam-batch-{}-{n}.smt2", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-        {
-            Ok(f) => return Ok((f, TempFile(path))),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                return Err(PrepareError::Temp {
-                    path,
-                    reason: e.to_string(),
-                })
-            }
-        }
-    }
-    Err(PrepareError::Temp {
-        path: dir,
-        reason: "no free temporary file name".into(),
-    })
-}
-
-/// Decompresses a `.gz` input into a fresh temporary `.smt2` file.
-fn gunzip(file: &Path) -> Result<TempFile, PrepareError> {
-    let raw = open_regular(file)?;
-    let gzip = |e: std::io::Error| PrepareError::Gzip {
-        path: file.to_path_buf(),
-        reason: e.to_string(),
-    };
-    let mut text = Vec::new();
-    flate2::read::GzDecoder::new(raw)
-        .read_to_end(&mut text)
-        .map_err(gzip)?;
-    let (mut out, tmp) = fresh_temp()?;
-    std::io::Write::write_all(&mut out, &text).map_err(|e| PrepareError::Temp {
-        path: tmp.0.clone(),
-        reason: e.to_string(),
-    })?;
-    Ok(tmp)
-}
-
-/// The child command for `file` (which may be a decompressed copy of the input): `verify` for a
-/// C program, `solve` for anything else.
+/// The child command for `file`: `verify` for a C program, `solve` for anything else
+/// (compressed inputs included).
 pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     let mut cmd = Command::new(&options.exe);
     cmd.arg(if is_program(file) { "verify" } else { "solve" })
@@ -385,17 +292,9 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     if let Err(problem) = regular(file) {
         return finish(rec, problem.to_string());
     }
-    let gz = file.extension().is_some_and(|e| e == "gz");
-    let tmp = if gz {
-        match gunzip(file) {
-            Ok(t) => Some(t),
-            Err(e) => return finish(rec, e.to_string()),
-        }
-    } else {
-        None
-    };
-    let input = tmp.as_ref().map_or(file, |t| t.0.as_path());
-    let mut cmd = command_for(input, options);
+    // A compressed input goes to the child as it is: the child decompresses it under its
+    // limits (the parent never reads an instance, so a gzip bomb costs only its own run).
+    let mut cmd = command_for(file, options);
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -430,18 +329,13 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
         }
         Ending::Exited(status) => interpret(&mut rec, status, &stdout, &stderr, memory),
     }
-    if let Some(t) = &tmp {
-        // Messages name the temporary copy; name the input instead.
-        rec.reason = rec
-            .reason
-            .replace(&t.0.display().to_string(), &super::path_text(file));
-    }
     Some(rec)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     #[test]
     fn the_backstop_leaves_room_for_the_reservations() {

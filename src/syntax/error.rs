@@ -32,6 +32,13 @@ pub enum Error {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The input's text (after decompression) is longer than the cap
+    /// ([`super::input::InputCap`]).
+    #[error("the input is larger than {} MB", .limit >> 20)]
+    TooLarge {
+        /// The cap, in bytes.
+        limit: u64,
+    },
     /// A problem at a place in the input.
     #[error("{message}")]
     At {
@@ -58,6 +65,11 @@ impl Error {
     pub fn render(&self, file: &str, src: &str) -> String {
         match self {
             Error::Io { source, .. } => format!("{file}:1:1: cannot read the file: {source}"),
+            Error::TooLarge { limit } => format!(
+                "{file}:1:1: the input is larger than {} MB (after decompression); \
+                 HORNBEAM_MAX_INPUT_MB raises the cap",
+                limit >> 20
+            ),
             Error::At {
                 kind,
                 span,

@@ -6,6 +6,7 @@
 
 pub mod ast;
 pub mod error;
+mod input;
 pub mod lexer;
 mod lower;
 pub mod parse;
@@ -17,6 +18,7 @@ lalrpop_util::lalrpop_mod!(
 );
 
 pub use error::{Error, ErrorKind};
+pub use input::{read_text, read_text_capped, InputCap};
 
 use crate::chc::System;
 use crate::term::TermStore;
@@ -90,65 +92,4 @@ pub fn display_name(path: &std::path::Path) -> String {
         true => "<stdin>".to_owned(),
         false => path.display().to_string(),
     }
-}
-
-/// Reads an input as UTF-8 text: a file, or standard input for `-`; gzip-compressed input
-/// (recognised by its magic bytes, whatever its name) is decompressed. A non-UTF-8 input is a
-/// syntax error at its first bad byte. A leading byte-order mark is dropped (it is invisible,
-/// so columns are counted without it).
-pub fn read_text(path: &std::path::Path) -> Result<String, (Error, String)> {
-    let io = |source| {
-        (
-            Error::Io {
-                path: display_name(path),
-                source,
-            },
-            String::new(),
-        )
-    };
-    let bytes = match path.as_os_str() == STDIN {
-        true => {
-            let mut buf = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf).map(|_| buf)
-        }
-        false => std::fs::read(path),
-    }
-    .map_err(io)?;
-    let bytes = match bytes.starts_with(&GZIP_MAGIC) {
-        true => gunzip(&bytes).map_err(io)?,
-        false => bytes,
-    };
-    let bytes = match bytes.strip_prefix("\u{feff}".as_bytes()) {
-        Some(rest) => rest.to_vec(),
-        None => bytes,
-    };
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(e) => {
-            let good = e.utf8_error().valid_up_to();
-            let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
-            Err((
-                Error::at(
-                    ErrorKind::Syntax,
-                    ast::Span {
-                        start: good,
-                        end: good + 1,
-                    },
-                    "the input is not UTF-8 text",
-                ),
-                prefix,
-            ))
-        }
-    }
-}
-
-/// The first two bytes of every gzip stream (RFC 1952); no SMT-LIB or C text starts so.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
-/// Decompresses gzip data (also several concatenated members, as `gzip` writes them).
-fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(bytes), &mut out)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("gzip: {e}")))?;
-    Ok(out)
 }
