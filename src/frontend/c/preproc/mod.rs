@@ -1,7 +1,8 @@
 //! The preprocessing SV-COMP tasks need, before and after lexing, keeping the byte offsets of
 //! the source throughout (every directive and skipped line becomes as many spaces, newlines
-//! kept): comments become spaces; `#include`, `#pragma`, `#line`, `#ident`, `#warning` and line
-//! markers are blanked; conditional groups (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`,
+//! kept): comments become spaces; `#include` of a standard header (never read: an include of
+//! any other header is an error), `#pragma`, `#line`, `#ident`, `#warning` and line markers are
+//! blanked; conditional groups (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`,
 //! `#endif`, nested) keep the lines of the group taken and blank the others, whose directives
 //! count only for nesting; `#if` expressions are expanded and evaluated by [`cond`]; `#error`
 //! in a group taken is an error; `#define` (object-like and function-like, parsed by
@@ -20,6 +21,67 @@
 pub mod cond;
 pub mod define;
 pub mod macros;
+
+/// The headers `#include` may name: the C standard library's, the POSIX ones SV-COMP
+/// programs include, and the verifier builtins of Forester's and SV-COMP's tasks. They are
+/// not read (the subset knows the names it needs); any other header is an error.
+const STANDARD_HEADERS: &[&str] = &[
+    "assert.h",
+    "complex.h",
+    "ctype.h",
+    "errno.h",
+    "fenv.h",
+    "float.h",
+    "inttypes.h",
+    "iso646.h",
+    "limits.h",
+    "locale.h",
+    "math.h",
+    "setjmp.h",
+    "signal.h",
+    "stdalign.h",
+    "stdarg.h",
+    "stdatomic.h",
+    "stdbool.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "stdnoreturn.h",
+    "string.h",
+    "tgmath.h",
+    "threads.h",
+    "time.h",
+    "uchar.h",
+    "wchar.h",
+    "wctype.h",
+    "pthread.h",
+    "unistd.h",
+    "strings.h",
+    "alloca.h",
+    "malloc.h",
+    "sched.h",
+    "semaphore.h",
+    "sys/types.h",
+    "sys/time.h",
+    "verifier-builtins.h",
+];
+
+/// The header an `#include`'s arguments name: `"name"` or `<name>`.
+fn header_name(args: &str) -> Option<&str> {
+    let args = args.trim();
+    let (open, close) = match args.chars().next()? {
+        '"' => ('"', '"'),
+        '<' => ('<', '>'),
+        _ => return None,
+    };
+    let rest = args.strip_prefix(open)?;
+    let end = rest.find(close)?;
+    rest[end + 1..]
+        .trim()
+        .is_empty()
+        .then(|| rest[..end].trim())
+}
 
 use super::ast::Span;
 use super::error::{CError, CErrorKind};
@@ -155,9 +217,28 @@ pub fn preprocess(src: &str) -> Result<(String, Vec<Directive>), CError> {
             }
             _ if !live => {}
             "include" => {
-                // The headers are never read; the few names of theirs the subset knows are
-                // defined here (unless the program defined them).
-                let header = |h: &str| args.contains(&format!("<{h}>"));
+                // The headers are never read: only the standard ones are known, and the few
+                // names of theirs the subset knows are defined here (unless the program
+                // defined them). Any other header would be ignored, and a program read
+                // without it answered: that is an error instead.
+                let name = header_name(args).ok_or_else(|| {
+                    CError::new(
+                        CErrorKind::Syntax,
+                        line,
+                        "#include expects \"FILE\" or <FILE>",
+                    )
+                })?;
+                if !STANDARD_HEADERS.contains(&name) {
+                    return Err(CError::new(
+                        CErrorKind::Unsupported,
+                        line,
+                        format!(
+                            "#include of `{name}`: only the standard headers are known \
+                             (headers are not read; preprocess the program first, e.g. with `cc -E`)"
+                        ),
+                    ));
+                }
+                let header = |h: &str| name == h;
                 let mut names: Vec<(&str, &str)> = vec![];
                 if header("stdbool.h") {
                     names.extend([("bool", " _Bool"), ("true", " 1"), ("false", " 0")]);

@@ -124,8 +124,9 @@ impl Resolver {
         let is_typedef = d.specs.words.iter().any(|w| w.0 == Spec::Typedef);
         let is_extern = d.specs.words.iter().any(|w| w.0 == Spec::Extern);
         if is_typedef {
-            // Of structs: recorded here; errors only when used.
-            let _ = self.typedef_ext(d);
+            // Of structs: recorded here; what the subset does not support is an error only
+            // when used, but what C rejects (a struct containing itself) is one at once.
+            ill_formed(self.typedef_ext(d))?;
             // `typedef T name;`: the name arrives as the last (type-name) specifier.
             let mut words = d.specs.words.clone();
             if let Some((Spec::Named(n), _)) = words.last().cloned() {
@@ -142,7 +143,7 @@ impl Resolver {
             return Ok(());
         }
         if d.items.is_empty() {
-            let _ = self.full_type(&d.specs, 0); // `struct T { ... };`
+            ill_formed(self.full_type(&d.specs, 0))?; // `struct T { ... };`
         }
         for item in &d.items {
             let name = item.decl.name.clone().unwrap_or_default();
@@ -380,4 +381,13 @@ fn kind_clash(name: &str, span: Span) -> CError {
         span,
         format!("`{name}` is declared both as a variable and as a function"),
     )
+}
+
+/// The error of a declaration no C compiler accepts; `Ok` for success and for constructs outside
+/// the subset (those are an error only where a program uses them).
+fn ill_formed<T>(r: Result<T, CError>) -> Result<(), CError> {
+    match r {
+        Err(e) if e.kind != CErrorKind::Unsupported => Err(e),
+        _ => Ok(()),
+    }
 }
