@@ -5,7 +5,8 @@
 //! links, a FIFO — is that path's `error` record, never the end of the batch), run each under
 //! its time and memory limit without letting one instance's crash, loop or memory hunger cost
 //! more than its own result ([`runner`]), read what it printed ([`interpret`]),
-//! compare answers with expected ones ([`expected`]), select a shard of the inputs when the
+//! compare answers with expected ones ([`expected`]), keep each record as it arrives
+//! ([`journal`], from which a killed batch resumes), select a shard of the inputs when the
 //! batch is spread over machines ([`shard`]), write the results ([`output`]), merge result
 //! files into runs ([`merge`]) and render the report ([`report`]). Must not: print (the command line owns the terminal; it gets each result
 //! through a callback), solve in-process (a crash there would take the whole batch down), or
@@ -20,6 +21,7 @@
 
 pub mod expected;
 pub mod interpret;
+pub mod journal;
 pub mod merge;
 pub mod output;
 pub mod report;
@@ -190,12 +192,15 @@ fn note_path(rec: &mut Record, file: &Path) {
 
 /// Runs every input; `on_result` sees each record as it finishes (from worker threads). An
 /// input with a [`walk::Problem`] is not run: its record is an `error` with the problem as its
-/// reason. Once `stop` is set no new instance starts and running ones are killed and left out;
-/// the returned run then says `interrupted`.
+/// reason; nor is an input `finished` has a record for (by path: a resumed batch), whose
+/// record is taken as it is (marked against `expected` again). Once `stop` is set no new
+/// instance starts and running ones are killed and left out; the returned run then says
+/// `interrupted`.
 pub fn run(
     inputs: &[Input],
     options: &BatchOptions,
     expected: &expected::Expected,
+    finished: &std::collections::HashMap<String, Record>,
     stop: &AtomicBool,
     on_result: &(dyn Fn(&Record) + Sync),
 ) -> Run {
@@ -212,11 +217,17 @@ pub fn run(
                     return None;
                 }
                 let f = &input.path;
-                let mut rec = match &input.problem {
-                    Some(problem) => error_record(f, problem.to_string()),
-                    None => runner::run_one(f, options, stop)?,
+                let mut rec = match finished.get(&path_text(f)) {
+                    Some(done) => done.clone(),
+                    None => {
+                        let mut rec = match &input.problem {
+                            Some(problem) => error_record(f, problem.to_string()),
+                            None => runner::run_one(f, options, stop)?,
+                        };
+                        note_path(&mut rec, f);
+                        rec
+                    }
                 };
-                note_path(&mut rec, f);
                 expected.mark(&mut rec, f);
                 on_result(&rec);
                 Some(rec)

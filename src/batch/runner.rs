@@ -123,18 +123,30 @@ pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
     cmd
 }
 
-/// Applies the address-space backstop in the child and puts it in its own process group, so a
-/// Ctrl-C at the terminal reaches only the batch, which then kills its children itself.
+/// Applies the address-space backstop in the child, makes it die with the batch (Linux's
+/// parent-death signal: a batch killed outright, by SIGKILL or the OOM killer, leaves no
+/// instance running), and puts it in its own process group, so a Ctrl-C at the terminal
+/// reaches only the batch, which then kills its children itself.
 fn isolate(cmd: &mut Command, memory: Option<MemoryLimit>) {
     cmd.process_group(0);
-    if let Some(limit) = memory {
-        if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
-            cmd.env("MALLOC_ARENA_MAX", "2");
-        }
-        let bytes = libc::rlim_t::try_from(limit.backstop_bytes()).unwrap_or(libc::RLIM_INFINITY);
-        // SAFETY: only async-signal-safe calls between fork and exec (setrlimit).
-        unsafe {
-            cmd.pre_exec(move || {
+    if memory.is_some() && std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+        cmd.env("MALLOC_ARENA_MAX", "2");
+    }
+    let backstop = memory
+        .map(|limit| libc::rlim_t::try_from(limit.backstop_bytes()).unwrap_or(libc::RLIM_INFINITY));
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: only async-signal-safe calls between fork and exec (prctl, getppid, setrlimit).
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The batch died before the signal was armed: the child must not outlive it.
+            if libc::getppid() != parent {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            if let Some(bytes) = backstop {
                 let lim = libc::rlimit {
                     rlim_cur: bytes,
                     rlim_max: bytes,
@@ -142,9 +154,9 @@ fn isolate(cmd: &mut Command, memory: Option<MemoryLimit>) {
                 if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                Ok(())
-            });
-        }
+            }
+            Ok(())
+        });
     }
 }
 

@@ -6,9 +6,11 @@
 //!
 //! Exit status of `batch`: 0, or 1 when any answer contradicts `--expected`, or 2 for bad
 //! options, a path given that does not exist, an unreadable `--expected` table or an output
-//! that cannot be written (a path found unusable while walking is only its own record), or 130
-//! when interrupted (Ctrl-C or SIGTERM) without a wrong answer among the finished instances
-//! (whose results are written all the same).
+//! that cannot be written (checked before any instance runs; a path found unusable while
+//! walking is only its own record), or 128 + the signal when interrupted (130 for Ctrl-C, 143
+//! for SIGTERM, 129 for SIGHUP) without a wrong answer among the finished instances (whose
+//! results are written all the same). Each finished record is appended to the journal as it
+//! arrives; `--resume` goes on from it.
 
 use super::engine_help;
 use hornbeam::batch::merge::{self, ResultFile};
@@ -17,6 +19,7 @@ use hornbeam::batch::{
 };
 use hornbeam::engine::schedule::Selection;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -94,6 +97,33 @@ pub struct BatchArgs {
     /// When stderr is not a terminal: print a summary line every SECS seconds (0: never).
     #[arg(long, value_name = "SECS", default_value = "5")]
     progress_every: ProgressEvery,
+    /// Append each finished record to this JSON Lines file as it arrives (default: beside
+    /// the first of --json, --csv, --report: `OUTPUT.journal.jsonl`), so a killed batch
+    /// loses nothing.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
+    /// Go on from the journal of a batch that was killed: inputs it has a record for are not
+    /// run again, and the result files hold every record.
+    #[arg(long)]
+    resume: bool,
+}
+
+impl BatchArgs {
+    /// The result files asked for, in the order they are written.
+    fn outputs(&self) -> Vec<&Path> {
+        [&self.json, &self.csv, &self.report]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect()
+    }
+
+    /// The journal: `--journal`, or beside the first result file; `None` without either.
+    fn journal_path(&self) -> Option<PathBuf> {
+        self.journal
+            .clone()
+            .or_else(|| self.outputs().first().map(|o| batch::journal::beside(o)))
+    }
 }
 
 /// Options of `hornbeam report`.
@@ -221,18 +251,42 @@ impl Drop for SetOnDrop<'_> {
     }
 }
 
-/// Writes the requested result files and the report.
-fn write_outputs(args: &BatchArgs, run: &Run) -> Result<(), String> {
-    if let Some(p) = &args.json {
-        write(p, &output::to_json(run))?;
-    }
-    if let Some(p) = &args.csv {
-        write(p, &output::to_csv(run))?;
-    }
-    if let Some(p) = &args.report {
-        write(p, &report::render(&[("hornbeam".to_string(), run.clone())]))?;
+/// Writes the requested result files and the report; one that fails does not keep the others
+/// from being written. The errors, one per file that failed.
+fn write_outputs(args: &BatchArgs, run: &Run) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut put = |p: &Option<PathBuf>, text: &dyn Fn() -> String| {
+        if let Some(p) = p {
+            if let Err(e) = write(p, &text()) {
+                errors.push(e);
+            }
+        }
+    };
+    put(&args.json, &|| output::to_json(run));
+    put(&args.csv, &|| output::to_csv(run));
+    put(&args.report, &|| {
+        report::render(&[("hornbeam".to_string(), run.clone())])
+    });
+    errors
+}
+
+/// Checks that every result file can be written, before any instance runs: each is created
+/// (an existing one is left as it is until the end). The first that cannot, as a message.
+fn check_outputs(args: &BatchArgs) -> Result<(), String> {
+    for p in args.outputs() {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .map_err(|e| format!("{}: {e}", p.display()))?;
     }
     Ok(())
+}
+
+/// The exit status of a batch stopped by `signal`: 128 + its number, as shells report a
+/// process the signal ended.
+fn signal_status(signal: usize) -> i32 {
+    128 + i32::try_from(signal).unwrap_or(0)
 }
 
 /// Runs `batch`; returns the exit status.
@@ -275,11 +329,54 @@ pub fn run(args: &BatchArgs) -> i32 {
         threads: args.threads,
         shard: args.shard,
     };
+    if let Err(e) = check_outputs(args) {
+        return super::input_error(&e);
+    }
+    let journal_path = args.journal_path();
+    if args.resume && journal_path.is_none() {
+        return super::input_error(
+            "--resume needs the journal: name it with --journal or name a result file",
+        );
+    }
+    let done_before: HashMap<String, Record> = match (&journal_path, args.resume) {
+        (Some(p), true) => match batch::journal::load(p) {
+            Ok(records) => records.into_iter().map(|r| (r.path.clone(), r)).collect(),
+            Err(e) => return super::input_error(&e.to_string()),
+        },
+        _ => HashMap::new(),
+    };
+    let journal = match journal_path.map(|p| batch::journal::Journal::open(&p, args.resume)) {
+        Some(Ok(j)) => Some(j),
+        Some(Err(e)) => return super::input_error(&e.to_string()),
+        None => None,
+    };
+    if args.resume {
+        eprintln!(
+            "resuming: {} instance(s) already finished",
+            done_before.len()
+        );
+    }
+    // The signal that stopped the batch (SIGINT, SIGTERM, SIGHUP), 0 while none did: without
+    // a handler they would end the batch with nothing written.
+    let stopped_by = Arc::new(AtomicUsize::new(0));
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let _ = signal_hook::flag::register_usize(signal, stopped_by.clone(), signal as usize);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     {
-        let stop = stop.clone();
-        // Without a handler Ctrl-C would end the batch with nothing written.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+        let (stop, stopped_by) = (stop.clone(), stopped_by.clone());
+        // Workers read `stop`; the signal's flag is turned into it by a watcher thread.
+        std::thread::spawn(move || loop {
+            if stopped_by.load(Ordering::SeqCst) != 0 {
+                stop.store(true, Ordering::SeqCst);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        });
     }
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(files.len() as u64);
@@ -297,6 +394,15 @@ pub fn run(args: &BatchArgs) -> i32 {
     let total = files.len();
     let on_result = |r: &Record| {
         let done = tally.add(r);
+        if let Some(j) = &journal {
+            if let Err(e) = j.append(r) {
+                let msg = format!("warning: {}: {e}", j.path().display());
+                match &bar {
+                    Some(b) => b.println(msg),
+                    None => eprintln!("{msg}"),
+                }
+            }
+        }
         if r.wrong {
             let msg = format!(
                 "WRONG ANSWER: {} answered {}, expected {}",
@@ -332,7 +438,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         }
         // Set on the way out, a panic included: the scope joins the heartbeat before it ends.
         let _finish = SetOnDrop(&finished);
-        batch::run(&files, &options, &expected, &stop, &on_result)
+        batch::run(&files, &options, &expected, &done_before, &stop, &on_result)
     });
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -350,8 +456,11 @@ pub fn run(args: &BatchArgs) -> i32 {
         tally.line(),
         run.wall_time
     );
-    if let Err(e) = write_outputs(args, &run) {
+    let output_errors = write_outputs(args, &run);
+    for e in &output_errors {
         eprintln!("{e}");
+    }
+    if !output_errors.is_empty() {
         return 2;
     }
     if failed > 0 {
@@ -363,7 +472,7 @@ pub fn run(args: &BatchArgs) -> i32 {
     if wrong > 0 || failed > 0 {
         1
     } else if run.interrupted {
-        130
+        signal_status(stopped_by.load(Ordering::SeqCst).max(2))
     } else {
         0
     }
