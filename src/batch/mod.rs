@@ -87,13 +87,15 @@ impl Record {
     }
 }
 
-/// The verdict a definite answer states: `Some(true)` for `sat` and `safe` (no error is
-/// reachable: the clauses have a model), `Some(false)` for `unsat` and `unsafe`, `None` for
-/// anything else (`unknown`, `error`, an empty cell).
+/// The verdict a definite answer states: `Some(true)` for `sat`, `safe` and SV-COMP's `true`
+/// (no error is reachable: the clauses have a model), `Some(false)` for `unsat`, `unsafe` and
+/// SV-COMP's `false` or `false(SUBPROPERTY)`, `None` for anything else (`unknown`, `error`, an
+/// empty cell).
 pub fn polarity(answer: &str) -> Option<bool> {
     match answer {
-        "sat" | "safe" => Some(true),
-        "unsat" | "unsafe" => Some(false),
+        "sat" | "safe" | "true" => Some(true),
+        "unsat" | "unsafe" | "false" => Some(false),
+        a if a.starts_with("false(") && a.ends_with(')') => Some(false),
         _ => None,
     }
 }

@@ -61,6 +61,19 @@ pub enum LoadError {
         /// The column.
         column: &'static str,
     },
+    /// A record states something impossible: a negative or non-finite time, an answer that
+    /// is no answer, a wrong answer without an expectation.
+    #[error("{}: record {index} ({record}): {what}", .path.display())]
+    Impossible {
+        /// The file.
+        path: PathBuf,
+        /// The record's position, from 1.
+        index: usize,
+        /// The record's path.
+        record: String,
+        /// What is impossible.
+        what: String,
+    },
     /// A number cell is not a number.
     #[error("{}:{line}: bad {column} `{value}` (seconds or MB as a decimal number)", .path.display())]
     BadNumber {
@@ -238,15 +251,100 @@ pub fn load(path: &Path) -> Result<Run, LoadError> {
     let is_csv = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-    if is_csv {
-        Ok(Run {
+    let run = if is_csv {
+        Run {
             results: from_csv(&text, path)?,
             ..Run::default()
-        })
+        }
     } else {
         serde_json::from_str(&text).map_err(|source| LoadError::Json {
             path: path.to_path_buf(),
             source,
-        })
+        })?
+    };
+    check_records(&run.results, path)?;
+    Ok(run)
+}
+
+/// The answers a record may have: a verdict (either side's words), `unknown`, `error`, or
+/// `timeout` and `memout` as other tools write them.
+const ANSWERS: [&str; 10] = [
+    "sat", "unsat", "safe", "unsafe", "true", "false", "unknown", "error", "timeout", "memout",
+];
+
+/// Refuses records that state something impossible (see [`LoadError::Impossible`]).
+fn check_records(records: &[Record], file: &Path) -> Result<(), LoadError> {
+    for (i, r) in records.iter().enumerate() {
+        let impossible = |what: String| LoadError::Impossible {
+            path: file.to_path_buf(),
+            index: i + 1,
+            record: r.path.clone(),
+            what,
+        };
+        let times = [Some(r.time), r.cpu_secs, r.peak_rss_mb];
+        if let Some(t) = times
+            .into_iter()
+            .flatten()
+            .find(|t| !t.is_finite() || *t < 0.0)
+        {
+            return Err(impossible(format!("negative or infinite number {t}")));
+        }
+        if !ANSWERS.contains(&r.answer.as_str()) && super::polarity(&r.answer).is_none() {
+            return Err(impossible(format!(
+                "unknown answer `{}` (one of {})",
+                r.answer,
+                ANSWERS.join(", ")
+            )));
+        }
+        if let Some(e) = &r.expected {
+            if !super::expected::is_verdict(e) {
+                return Err(impossible(format!("unknown expected verdict `{e}`")));
+            }
+        }
+        if r.wrong && r.expected.is_none() {
+            return Err(impossible("wrong, but nothing was expected".into()));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{load, to_json, LoadError};
+    use crate::batch::{error_record, Run};
+    use std::path::Path;
+
+    /// A result file with one record changed by `edit`, loaded back.
+    fn loaded(edit: impl Fn(&mut crate::batch::Record)) -> Result<Run, LoadError> {
+        let mut rec = error_record(Path::new("t/a.smt2"), String::new());
+        rec.answer = "sat".into();
+        edit(&mut rec);
+        let run = Run {
+            results: vec![rec],
+            ..Run::default()
+        };
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let p = dir.path().join("r.json");
+        std::fs::write(&p, to_json(&run)).expect("writes");
+        load(&p)
+    }
+
+    #[test]
+    fn impossible_records_are_refused() {
+        assert!(loaded(|_| {}).is_ok());
+        assert!(loaded(|r| r.answer = "SAT!".into()).is_err());
+        assert!(loaded(|r| r.time = -1.0).is_err());
+        assert!(loaded(|r| r.wrong = true).is_err());
+        assert!(loaded(|r| r.expected = Some("banana".into())).is_err());
+        let ok = loaded(|r| {
+            r.expected = Some("false(valid-free)".into());
+            r.wrong = true;
+        });
+        assert!(ok.is_ok());
+        let e = loaded(|r| r.wrong = true).expect_err("refused").to_string();
+        assert!(
+            e.contains("record 1 (t/a.smt2): wrong, but nothing was expected"),
+            "{e}"
+        );
     }
 }

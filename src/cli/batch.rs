@@ -304,7 +304,12 @@ pub fn run(args: &BatchArgs) -> i32 {
     };
     let expected = match &args.expected {
         Some(p) => match Expected::load(p) {
-            Ok(e) => e,
+            Ok((e, warnings)) => {
+                for w in warnings {
+                    eprintln!("warning: {w}");
+                }
+                e
+            }
             Err(e) => return super::input_error(&e),
         },
         None => Expected::none(),
@@ -456,6 +461,22 @@ pub fn run(args: &BatchArgs) -> i32 {
         tally.line(),
         run.wall_time
     );
+    if args.expected.is_some() {
+        let without: Vec<&str> = run
+            .results
+            .iter()
+            .filter(|r| r.expected.is_none())
+            .map(|r| r.path.as_str())
+            .collect();
+        if !without.is_empty() {
+            eprintln!(
+                "warning: {} input(s) without an expected verdict in the table: {}{}",
+                without.len(),
+                without[..without.len().min(5)].join(", "),
+                if without.len() > 5 { ", ..." } else { "" }
+            );
+        }
+    }
     let output_errors = write_outputs(args, &run);
     for e in &output_errors {
         eprintln!("{e}");
