@@ -10,7 +10,8 @@ Every run is one generated input and the commands run on it:
   `goto`/`switch`/pointers/arrays/..., deep nesting, macros that expand a lot), sometimes damaged
   byte-wise afterwards (truncation, a random byte, a BOM, invalid UTF-8); or a small random
   valid Horn system over Int/Real (for the comparison with Z3); or a degenerate file (empty,
-  10^5 parentheses, a chain of 10^4 predicates, a million-digit numeral, ...). Seeds: every
+  10^5 parentheses, a chain of 10^4 predicates, a million-digit numeral, thousands of clauses
+  of one predicate, a gzip bomb beyond the input cap, a NUL byte, ...). Seeds: every
   `.smt2`/`.c` under tests/data, plus those under each `--corpus DIR`.
 - commands: `solve` (sometimes with --engine/--no-preprocess/--model/--cex/--stats/
   --deterministic/--threads 2), `solve
@@ -38,7 +39,7 @@ mutations applied), at most --keep per distinct signature; OUT/findings-seedS.ts
 all. The last line is `fuzz: N runs, C crashes, H hangs, D disagreements, E bad errors`; the
 exit status is 1 if there were crashes, hangs or disagreements (0 with --allow-findings).
 """
-import argparse, concurrent.futures as cf, math, os, random, re, resource, signal
+import argparse, concurrent.futures as cf, gzip, math, os, random, re, resource, signal
 import shlex, subprocess, sys, tempfile, threading, time
 from pathlib import Path
 
@@ -599,7 +600,8 @@ def gen_horn(rng):
 
 def gen_degenerate_smt(rng):
     how = rng.choice(["empty", "blank", "comment", "opens", "closes", "only-check-sat", "numeral",
-                      "symbol", "chain", "arity", "clauses", "string", "no-newline-comment", "dag"])
+                      "symbol", "chain", "arity", "clauses", "string", "no-newline-comment", "dag",
+                      "self-loops", "bomb", "nul"])
     hdr = "(set-logic HORN)\n"
     if how == "empty":
         t = ""
@@ -639,6 +641,22 @@ def gen_degenerate_smt(rng):
         t = hdr + "(declare-fun p (Int) Bool)\n"
         t += "".join("(assert (forall ((x Int)) (=> (= x %d) (p x))))\n" % i for i in range(n))
         t += "(assert (forall ((x Int)) (=> (and (p x) (< x 0)) false)))\n(check-sat)\n"
+    elif how == "self-loops":
+        # Many clauses of one predicate, copies of one or all different: memory must grow with
+        # the input, not with clauses x engines x threads (issue 60).
+        n, same = rng.choice([300, 1000, 3000]), rng.random() < 0.5
+        t = hdr + "(declare-fun P (Int) Bool)\n(assert (forall ((x Int)) (=> (= x 0) (P x))))\n"
+        t += "".join("(assert (forall ((x Int) (y Int)) (=> (and (P x) (= y (+ x %d))) (P y))))\n"
+                     % (2 if same else i + 1) for i in range(n))
+        t += "(assert (forall ((x Int)) (=> (and (P x) (< x 0)) false)))\n(check-sat)\n"
+    elif how == "bomb":
+        # gzip members repeated: 200-300 MB of zeros or spaces from a few hundred KB, beyond the
+        # input cap (issue 60): refused with a located error, in little memory.
+        fill = rng.choice([b"\0", b" "])
+        member = gzip.compress(fill * (1 << 20), 9)
+        return gzip.compress(hdr.encode()) + member * rng.choice([200, 300]), "degenerate bomb"
+    elif how == "nul":
+        t = hdr + "(declare-fun p (Int) Bool)\n\0(check-sat)\n"
     elif how == "string":
         t = hdr + '(set-info :source "a ""quoted"" \\ string\n; not a comment")\n(check-sat)\n'
     elif how == "no-newline-comment":
