@@ -225,3 +225,27 @@ fn an_unreadable_file_is_placed_at_1_1() {
     );
     assert_eq!(stderr.matches(path).count(), 1, "the path once: {stderr}");
 }
+
+#[test]
+fn division_by_zero_is_unspecified_not_an_internal_error() {
+    for file in common::corpus("undecided") {
+        let path = file.to_str().unwrap();
+        for extra in [&[][..], &["--no-preprocess"][..], &["--engine", "bmc"][..]] {
+            let mut args = vec!["solve", path, "--timeout", "3", "--stats"];
+            args.extend(extra);
+            let out = run(&args);
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(first_line(&stdout), "unknown", "{path} {extra:?}: {stderr}");
+            assert!(
+                !stderr.contains("internal error"),
+                "{path} {extra:?}: {stderr}"
+            );
+            assert!(
+                stderr.contains("\"reason_kind\":\"gave-up\"")
+                    || stderr.contains("\"reason_kind\":\"timeout\""),
+                "{path} {extra:?}: {stderr}"
+            );
+        }
+    }
+}

@@ -112,7 +112,7 @@ use super::{Candidates, Context, Engine, Stats};
 use crate::chc::System;
 use crate::clock::Deadline;
 use crate::term::TermStore;
-use crate::transform::{BackError, BackTranslator, SizeAbstraction};
+use crate::transform::{BackTranslator, SizeAbstraction};
 use crate::witness::{replay_derivation, Answer, ExportedModel, Model, Reason};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -331,8 +331,10 @@ fn lift(
         }
         Answer::Unsat(d) => match b.derivation(cx.store, d, cx.deadline.clone()) {
             Ok(d) => Answer::Unsat(d),
-            Err(e @ BackError::Abstraction(_)) => Answer::Unknown(Reason::GaveUp(e.to_string())),
-            Err(e) => Answer::Unknown(Reason::WitnessFailed(format!("{view:?}: {e}"))),
+            Err(e) => Answer::Unknown(match e.reason() {
+                Reason::WitnessFailed(why) => Reason::WitnessFailed(format!("{view:?}: {why}")),
+                r => r,
+            }),
         },
         u => u,
     }
@@ -344,9 +346,7 @@ fn checked(cx: &Context<'_>, system: &System, answer: Answer) -> Answer {
     match answer {
         Answer::Unsat(d) => match replay_derivation(cx.store, system, &d) {
             Ok(()) => Answer::Unsat(d),
-            Err(e) => Answer::Unknown(Reason::WitnessFailed(format!(
-                "derivation failed replay: {e}"
-            ))),
+            Err(e) => Answer::Unknown(Reason::of_replay(&e)),
         },
         a => a,
     }

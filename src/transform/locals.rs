@@ -102,9 +102,10 @@ impl BackTranslator for Back {
             }
             for round in e.rounds.iter().rev() {
                 for (&x, &def) in round {
-                    let value = store
-                        .eval(def, &env)
-                        .map_err(|err| BackError::Reconstruct(i, err.to_string()))?;
+                    let value = store.eval(def, &env).map_err(|err| match err {
+                        crate::term::EvalError::DivisionByZero => BackError::Unspecified(i),
+                        err => BackError::Reconstruct(i, err.to_string()),
+                    })?;
                     env.insert(x, value);
                 }
             }

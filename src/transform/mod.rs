@@ -54,10 +54,30 @@ pub enum BackError {
     /// The derivation does not have the shape its clauses require.
     #[error("step {0}: malformed derivation ({1})")]
     Malformed(usize, String),
+    /// Reconstructing a removed value divides by zero, whose value SMT-LIB leaves unspecified:
+    /// the derivation holds for some interpretations of division only. Not a bug.
+    #[error("step {0}: a removed value divides by zero, whose value SMT-LIB leaves unspecified")]
+    Unspecified(usize),
     /// The system was an over-approximation (the named abstraction): its derivations are no
     /// derivations of the original. Not a failed witness: the answer is no answer.
     #[error("a counterexample of the {0} abstraction is not one of the system")]
     Abstraction(&'static str),
+}
+
+impl BackError {
+    /// Why a derivation that cannot be translated back is no answer: one through a division
+    /// by zero or of an over-approximation proves nothing ([`Reason::GaveUp`]); any other
+    /// failure is a bug of a transform ([`Reason::WitnessFailed`]).
+    pub fn reason(&self) -> Reason {
+        match self {
+            BackError::Unspecified(_) | BackError::Abstraction(_) => {
+                Reason::GaveUp(self.to_string())
+            }
+            _ => Reason::WitnessFailed(format!(
+                "preprocessing could not translate the derivation back: {self}"
+            )),
+        }
+    }
 }
 
 /// Maps witnesses of a transformed system back to the system the transform started from.
@@ -166,9 +186,7 @@ impl Pipeline {
             Answer::Sat(m) => Answer::Sat(self.model(store, m, deadline)),
             Answer::Unsat(d) => match self.derivation(store, d, deadline) {
                 Ok(d) => Answer::Unsat(d),
-                Err(e) => Answer::Unknown(Reason::WitnessFailed(format!(
-                    "preprocessing could not translate the derivation back: {e}"
-                ))),
+                Err(e) => Answer::Unknown(e.reason()),
             },
             u => u,
         }

@@ -59,6 +59,14 @@ pub enum ReplayError {
     /// The constraint could not be evaluated.
     #[error("step {0}: {1}")]
     Eval(usize, String),
+    /// The constraint divides by zero, whose value SMT-LIB leaves unspecified: the step holds
+    /// for some interpretations of division at most, so it proves nothing. Not a bug of whoever
+    /// found it (the SMT solver picks one interpretation).
+    #[error(
+        "step {0} divides by zero, whose value SMT-LIB leaves unspecified: the counterexample \
+         holds for some interpretations of division only"
+    )]
+    Unspecified(usize),
     /// A value has the wrong sort.
     #[error("step {0}: the value of a variable has the wrong sort")]
     Sort(usize),
@@ -91,6 +99,7 @@ pub fn replay_derivation(
         match store.eval(c.constraint, &env) {
             Ok(Value::Bool(true)) => {}
             Ok(_) => return Err(ReplayError::ConstraintFalse(i)),
+            Err(crate::term::EvalError::DivisionByZero) => return Err(ReplayError::Unspecified(i)),
             Err(e) => return Err(ReplayError::Eval(i, e.to_string())),
         }
         for (j, (atom, &child)) in c.body.iter().zip(&n.children).enumerate() {

@@ -62,9 +62,7 @@ impl Answer {
             },
             Answer::Unsat(d) => match replay_derivation(store, system, &d) {
                 Ok(()) => Answer::Unsat(d),
-                Err(e) => Answer::Unknown(Reason::WitnessFailed(format!(
-                    "derivation failed replay: {e}"
-                ))),
+                Err(e) => Answer::Unknown(Reason::of_replay(&e)),
             },
             u => u,
         }

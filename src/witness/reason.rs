@@ -87,6 +87,16 @@ impl std::str::FromStr for ReasonKind {
 }
 
 impl Reason {
+    /// Why a derivation that does not replay is no answer: a counterexample through a
+    /// division by zero proves nothing ([`Reason::GaveUp`]); any other failure is a bug
+    /// ([`Reason::WitnessFailed`]).
+    pub fn of_replay(e: &super::ReplayError) -> Reason {
+        match e {
+            super::ReplayError::Unspecified(_) => Reason::GaveUp(e.to_string()),
+            _ => Reason::WitnessFailed(format!("derivation failed replay: {e}")),
+        }
+    }
+
     /// The kind; for a portfolio's phases the most severe one (a failed witness first, then an
     /// unchecked answer, a resource, the time limit, a bound, giving up).
     pub fn kind(&self) -> ReasonKind {
