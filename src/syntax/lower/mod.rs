@@ -127,6 +127,13 @@ fn clausify(
             // variables; the other way round would need Skolem functions.
             if (*q == Quantifier::Forall) == positive {
                 clausify(store, body, positive, span)
+            } else if *q == Quantifier::Forall {
+                Err(Error::at(
+                    ErrorKind::NotHorn,
+                    *qspan,
+                    "universal quantifier in a clause body (it is existential over the \
+                     clause: only universally quantified clauses are Horn)",
+                ))
             } else {
                 Err(Error::at(
                     ErrorKind::NotHorn,
