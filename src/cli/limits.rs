@@ -60,6 +60,25 @@ impl MemoryLimit {
     pub fn bytes(&self) -> u64 {
         self.megabytes << 20
     }
+
+    /// `given`, or else the default guard: 90 % of the machine's memory (Linux's `MemTotal`),
+    /// so that exhaustion is an `unknown` with its reason rather than the OOM killer's signal
+    /// or a failed allocation's abort. `None` where the machine's memory cannot be read.
+    pub fn or_default_guard(given: Option<MemoryLimit>) -> Option<MemoryLimit> {
+        given.or_else(|| {
+            let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+            let kb: u64 = info
+                .lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))?
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .ok()?;
+            let megabytes = kb / 1024 * 9 / 10;
+            (megabytes > 0).then_some(MemoryLimit { megabytes })
+        })
+    }
 }
 
 /// The limits a worker runs under.

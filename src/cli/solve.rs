@@ -36,7 +36,8 @@ pub struct SolveArgs {
     /// (plus a grace of 2 s); default and `inf`: none.
     #[arg(long)]
     timeout: Option<TimeLimit>,
-    /// Resident-memory limit in MB: above it the answer is `unknown` (default: none).
+    /// Resident-memory limit in MB: above it the answer is `unknown` (default: 90 % of the
+    /// machine's memory).
     #[arg(long)]
     memory: Option<MemoryLimit>,
     /// After `sat`, print the model (as `(get-model)` in the input does).
@@ -82,7 +83,7 @@ pub fn run(args: &SolveArgs) -> i32 {
     let limits = Limits {
         time: args.timeout.and_then(|t| t.0),
         grace: GRACE,
-        memory: args.memory,
+        memory: MemoryLimit::or_default_guard(args.memory),
         stats: args.stats,
     };
     let worker_args = args.clone();

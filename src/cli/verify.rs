@@ -36,7 +36,8 @@ pub struct VerifyArgs {
     /// answer (plus a grace of 3 s); default and `inf`: none.
     #[arg(long)]
     timeout: Option<TimeLimit>,
-    /// Resident-memory limit in MB: above it the answer is `unknown` (default: none).
+    /// Resident-memory limit in MB: above it the answer is `unknown` (default: 90 % of the
+    /// machine's memory).
     #[arg(long)]
     memory: Option<MemoryLimit>,
     /// After `safe`, print the invariant of every loop head as a C expression with its line.
@@ -88,7 +89,7 @@ pub fn run(args: &VerifyArgs) -> i32 {
     let limits = Limits {
         time: args.timeout.and_then(|t| t.0),
         grace: GRACE,
-        memory: args.memory,
+        memory: MemoryLimit::or_default_guard(args.memory),
         stats: args.stats,
     };
     let worker_args = args.clone();
