@@ -12,7 +12,7 @@
 //! unchanged (a model of a clause is one of its renamings); derivation steps name the first
 //! clause of each group, whose variables the step's assignment already uses.
 
-use super::{BackError, BackTranslator, Transform};
+use super::{rename_clauses, BackError, BackTranslator, Transform};
 use crate::chc::{Atom, Clause, ClauseId, Head, System};
 use crate::clock::Deadline;
 use crate::term::{Sort, TermId, TermStore, VarId};
@@ -117,16 +117,10 @@ impl BackTranslator for Back {
     fn derivation(
         &self,
         _store: &TermStore,
-        mut d: Derivation,
+        d: Derivation,
         _deadline: Deadline,
     ) -> Result<Derivation, BackError> {
-        for (i, n) in d.nodes.iter_mut().enumerate() {
-            n.clause = *self
-                .old_clause
-                .get(n.clause.0 as usize)
-                .ok_or(BackError::NoSuchClause(i))?;
-        }
-        Ok(d)
+        rename_clauses(d, &self.old_clause)
     }
 }
 

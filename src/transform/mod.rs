@@ -293,6 +293,20 @@ impl BackTranslator for Identity {
     }
 }
 
+/// `d` with each step's clause renamed from the transformed system's numbering to the
+/// original's (`old_clause[new]`), for transforms that only keep some clauses as they are.
+pub(crate) fn rename_clauses(
+    mut d: Derivation,
+    old_clause: &[crate::chc::ClauseId],
+) -> Result<Derivation, BackError> {
+    for (i, n) in d.nodes.iter_mut().enumerate() {
+        n.clause = *old_clause
+            .get(n.clause.0 as usize)
+            .ok_or(BackError::NoSuchClause(i))?;
+    }
+    Ok(d)
+}
+
 /// A default value of `sort` (a smallest ground constructor term for datatypes).
 pub(crate) fn default_value(store: &TermStore, sort: &Sort) -> Value {
     store

@@ -6,7 +6,7 @@
 //! structural). Back-translation: models interpret removed predicates by `true` when they are
 //! derivable from facts and by `false` otherwise; derivations only have clause ids renamed.
 
-use super::{compact, fresh_params, BackError, BackTranslator, Transform};
+use super::{compact, fresh_params, rename_clauses, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{ClauseId, PredId, System};
 use crate::clock::Deadline;
@@ -87,15 +87,9 @@ impl BackTranslator for Back {
     fn derivation(
         &self,
         _store: &TermStore,
-        mut d: Derivation,
+        d: Derivation,
         _deadline: Deadline,
     ) -> Result<Derivation, BackError> {
-        for (i, n) in d.nodes.iter_mut().enumerate() {
-            n.clause = *self
-                .old_clause
-                .get(n.clause.0 as usize)
-                .ok_or(BackError::NoSuchClause(i))?;
-        }
-        Ok(d)
+        rename_clauses(d, &self.old_clause)
     }
 }
