@@ -350,22 +350,28 @@ const DEEP: &str = "(set-logic HORN)\n(declare-fun inv (Int) Bool)\n\
      (assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 1))) (inv y))))\n\
      (assert (forall ((x Int)) (=> (and (inv x) (= x 1000000)) false)))\n(check-sat)\n";
 
-/// Whether a process other than a zombie runs with `needle` in its command line.
-fn process_running(needle: &str) -> bool {
+/// The processes other than zombies with `needle` in their command line.
+fn processes_with(needle: &str) -> Vec<libc::pid_t> {
     std::fs::read_dir("/proc")
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .any(|e| {
+        .filter_map(|e| {
+            let pid: libc::pid_t = e.file_name().to_string_lossy().parse().ok()?;
             let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
             let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
             let zombie = stat
                 .rsplit(')')
                 .next()
                 .is_some_and(|r| r.trim_start().starts_with('Z'));
-            !zombie && String::from_utf8_lossy(&cmdline).contains(needle)
+            (!zombie && String::from_utf8_lossy(&cmdline).contains(needle)).then_some(pid)
         })
+        .collect()
+}
+
+/// Whether a process other than a zombie runs with `needle` in its command line.
+fn process_running(needle: &str) -> bool {
+    !processes_with(needle).is_empty()
 }
 
 #[test]
@@ -476,22 +482,52 @@ fn a_result_file_that_cannot_be_written_stops_the_batch_before_it_runs() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// SIGTERM ends a batch with 143; a scheduler signals every process of the job, so the
+/// instance may die of the same signal first: that is no result of it (a resumed batch must
+/// run it again), not an `error` record.
 #[test]
-fn sigterm_ends_a_batch_with_143() {
+fn sigterm_ends_a_batch_with_143_and_the_instance_it_ended_is_no_result() {
     let dir = scratch("sigterm");
     std::fs::create_dir_all(dir.join("t")).expect("mkdir");
     std::fs::write(dir.join("t/deep.smt2"), DEEP).expect("write");
+    let json = dir.join("out.json");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-        .args(["batch", "--deterministic", "--jobs", "1", "--timeout", "60"])
+        .args([
+            "batch",
+            "--deterministic",
+            "--jobs",
+            "1",
+            "--timeout",
+            "60",
+            "--json",
+        ])
+        .arg(&json)
         .arg(dir.join("t"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("spawn");
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    // SAFETY: a plain kill(2) of our own child.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let deep = dir.join("t/deep.smt2").to_string_lossy().into_owned();
+    let started = std::time::Instant::now();
+    let instance = loop {
+        if let Some(&pid) = processes_with(&format!("solve\0{deep}")).first() {
+            break pid;
+        }
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "the instance did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // SAFETY: plain kill(2)s of our child and of its child.
+    unsafe {
+        libc::kill(instance, libc::SIGTERM);
+        libc::kill(child.id() as libc::pid_t, libc::SIGTERM);
+    }
     assert_eq!(child.wait().expect("wait").code(), Some(143));
+    let run = load(&json);
+    assert!(run.interrupted);
+    assert!(run.results.is_empty(), "{:?}", run.results);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

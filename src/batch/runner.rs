@@ -224,6 +224,26 @@ enum Ending {
     Stopped,
 }
 
+/// Whether a child that `status` ended was stopped with the batch: killed by a signal that
+/// stops a batch (SIGINT, SIGTERM, SIGHUP: this module only ever sends SIGKILL) while `stop`
+/// is set, or gets set within 200 ms (the batch's own copy of the signal may come later).
+fn stopped_with_batch(status: std::process::ExitStatus, stop: &AtomicBool) -> bool {
+    if !matches!(
+        status.signal(),
+        Some(libc::SIGINT | libc::SIGTERM | libc::SIGHUP)
+    ) {
+        return false;
+    }
+    let until = Instant::now() + Duration::from_millis(200);
+    while !stop.load(Ordering::SeqCst) {
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    true
+}
+
 /// Kills the child and reaps it: its resource usage up to the kill.
 fn kill(child: &mut Child) -> Option<Usage> {
     let _ = child.kill();
@@ -329,6 +349,9 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     let stderr = err.join().unwrap_or_default();
     match ending {
         Ending::Stopped => return None,
+        // The signal that stops the batch may reach the child first (a scheduler signals the
+        // whole job): its end is not its result, and a resumed batch must run it again.
+        Ending::Exited(status) if stopped_with_batch(status, stop) => return None,
         Ending::TimedOut => {
             rec.reason = format!(
                 "killed at the wall-clock limit ({:.0} s past the time limit)",

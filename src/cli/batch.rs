@@ -19,6 +19,7 @@ use hornbeam::batch::{
 };
 use hornbeam::engine::schedule::Selection;
 use indicatif::{ProgressBar, ProgressStyle};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -371,17 +372,11 @@ pub fn run(args: &BatchArgs) -> i32 {
     ] {
         let _ = signal_hook::flag::register_usize(signal, stopped_by.clone(), signal as usize);
     }
+    // Set by the signal handlers themselves, so that an instance the same signal ended is
+    // known as stopped with the batch, not as a result.
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let (stop, stopped_by) = (stop.clone(), stopped_by.clone());
-        // Workers read `stop`; the signal's flag is turned into it by a watcher thread.
-        std::thread::spawn(move || loop {
-            if stopped_by.load(Ordering::SeqCst) != 0 {
-                stop.store(true, Ordering::SeqCst);
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        });
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        let _ = signal_hook::flag::register(signal, stop.clone());
     }
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(files.len() as u64);
