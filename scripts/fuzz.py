@@ -1134,7 +1134,9 @@ class Fuzzer:
         res = self.hb(["verify", path] + tflag + flags)
         answers = None if "--emit-chc" in flags else ("safe", "unsafe", "unknown")
         results.append((res, classify(res, "verify", [path], answers, odd, odd and tflag[1] not in BOUNDED)))
-        if "--emit-chc" in flags and res.code == 0 and not res.killed:
+        # `unknown` alone: the time limit answered before the clauses were printed (slow
+        # encodings are issue 57's); there is nothing to read back.
+        if "--emit-chc" in flags and res.code == 0 and not res.killed and res.first() != "unknown":
             self.reread(res.out, tmp, "verify --emit-chc", results)
 
     def reread(self, text, tmp, what, results):
