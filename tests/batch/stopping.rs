@@ -4,7 +4,28 @@
 //! result file that cannot be written stops the batch before it runs.
 
 use super::{common, hornbeam, load, scratch};
-use std::process::Command;
+use std::path::Path;
+use std::process::{Child, Command};
+
+/// `hornbeam batch --deterministic --jobs 1 --timeout 60 --json JSON INPUTS`, running.
+fn spawn_batch(json: &Path, inputs: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args([
+            "batch",
+            "--deterministic",
+            "--jobs",
+            "1",
+            "--timeout",
+            "60",
+            "--json",
+        ])
+        .arg(json)
+        .arg(inputs)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn")
+}
 
 #[test]
 fn an_interrupted_batch_keeps_what_finished() {
@@ -18,32 +39,10 @@ fn an_interrupted_batch_keeps_what_finished() {
         dir.join("t/a.smt2"),
     )
     .expect("copy");
-    std::fs::write(
-        dir.join("t/b.smt2"),
-        "(set-logic HORN)\n(declare-fun inv (Int) Bool)\n\
-         (assert (forall ((x Int)) (=> (= x 0) (inv x))))\n\
-         (assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 1))) (inv y))))\n\
-         (assert (forall ((x Int)) (=> (and (inv x) (= x 1000000)) false)))\n(check-sat)\n",
-    )
-    .expect("write");
+    std::fs::write(dir.join("t/b.smt2"), DEEP).expect("write");
     let json = dir.join("out.json");
     let started = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-        .args([
-            "batch",
-            "--deterministic",
-            "--jobs",
-            "1",
-            "--timeout",
-            "60",
-            "--json",
-        ])
-        .arg(&json)
-        .arg(dir.join("t"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("spawn");
+    let mut child = spawn_batch(&json, &dir.join("t"));
     std::thread::sleep(std::time::Duration::from_secs(6));
     // SAFETY: a plain kill(2) of our own child.
     unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
@@ -210,22 +209,7 @@ fn sigterm_ends_a_batch_with_143_and_the_instance_it_ended_is_no_result() {
     std::fs::create_dir_all(dir.join("t")).expect("mkdir");
     std::fs::write(dir.join("t/deep.smt2"), DEEP).expect("write");
     let json = dir.join("out.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-        .args([
-            "batch",
-            "--deterministic",
-            "--jobs",
-            "1",
-            "--timeout",
-            "60",
-            "--json",
-        ])
-        .arg(&json)
-        .arg(dir.join("t"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("spawn");
+    let mut child = spawn_batch(&json, &dir.join("t"));
     let deep = dir.join("t/deep.smt2").to_string_lossy().into_owned();
     let started = std::time::Instant::now();
     let instance = loop {
