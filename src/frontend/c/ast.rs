@@ -102,6 +102,9 @@ pub enum Suffix {
     Params(Vec<Param>, bool),
     /// Parameter lists nested more than [`MAX_NESTING`] deep (an error).
     TooDeep(Span),
+    /// A parenthesised pointer declarator, `(*f)(int)` or `(*a)[3]`: a pointer to a function
+    /// or an array, outside the subset (an error where used; the only suffix).
+    Indirect(Span),
 }
 
 /// A declarator: pointers, an optional name, suffixes.

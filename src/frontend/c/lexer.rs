@@ -423,8 +423,11 @@ fn mark_typedefs(toks: &mut [Spanned]) {
             if let Some(k) = last {
                 if let Tok::Ident(n) = &toks[k].1 {
                     names.insert(n.clone());
-                    // After `*` the name is a declarator (`typedef struct T {...} *P;`).
-                    if k == 0 || toks[k - 1].1 != Tok::Star {
+                    // After `*` the name is a declarator (`typedef struct T {...} *P;`), and
+                    // so before `[` (`typedef int buf[6];`).
+                    let pointer = k > 0 && toks[k - 1].1 == Tok::Star;
+                    let array = toks.get(k + 1).is_some_and(|t| t.1 == Tok::LBrack);
+                    if !pointer && !array {
                         toks[k].1 = Tok::TypeName(n.clone());
                     }
                 }

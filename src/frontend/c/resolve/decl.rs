@@ -354,10 +354,11 @@ impl Resolver {
     }
 }
 
-/// The error for declarators nested too deeply.
+/// The error for declarators nested too deeply, or pointing to functions or arrays.
 pub(super) fn too_deep(d: &Declarator) -> Result<(), CError> {
     match d.suffixes.first() {
         Some(Suffix::TooDeep(span)) => Err(CError::too_deep(*span, "declarators")),
+        Some(Suffix::Indirect(span)) => Err(unsupported(*span, "pointers to functions or arrays")),
         _ => Ok(()),
     }
 }

@@ -89,7 +89,7 @@ fn declarator_names(d: &Declarator, name: &str) -> bool {
         || d.suffixes.iter().any(|s| match s {
             Suffix::Array(Some(e), _) => expr_names(e, name),
             Suffix::Array(None, _) => false,
-            Suffix::Params(..) | Suffix::TooDeep(_) => true,
+            Suffix::Params(..) | Suffix::TooDeep(_) | Suffix::Indirect(_) => true,
         })
 }
 

@@ -45,6 +45,7 @@ mod stmt;
 mod struct_array;
 mod structs;
 mod threads;
+mod unreferenced;
 mod walk;
 
 use array::is_array;
@@ -160,6 +161,10 @@ fn resolve_full(
     checks: MemChecks,
 ) -> Result<(Program, String), CError> {
     let items = main_args::drop_unused_main_params(items);
+    let items = match unreferenced::drop_unreferenced_functions(&items) {
+        std::borrow::Cow::Owned(fewer) => std::borrow::Cow::Owned(fewer),
+        std::borrow::Cow::Borrowed(_) => items,
+    };
     let items = by_reference::inline_atomic_calls(&items);
     let items = &items[..];
     let mut r = Resolver {

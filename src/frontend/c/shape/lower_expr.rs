@@ -45,7 +45,8 @@ impl Lower {
     /// `malloc(sizeof *p)`, `calloc(1, sizeof(T))`; returns whether it is zeroed.
     pub(super) fn allocation(&mut self, e: &Expr, t: usize) -> Result<Option<bool>, String> {
         let e = match &e.kind {
-            ExprKind::Cast(tn, inner) if self.type_name(tn)? == Some(t) => inner,
+            // A cast to another type (`(void *)0`, which has no struct) is no allocation of `t`.
+            ExprKind::Cast(tn, inner) if self.type_name(tn).ok().flatten() == Some(t) => inner,
             _ => e,
         };
         let ExprKind::Call(f, args) = &e.kind else {

@@ -35,6 +35,9 @@ pub(super) struct Record {
     pub(super) storage: Storage,
     /// The program's struct type this one is (its own index) or copies (a copy keeps it).
     pub(super) origin: usize,
+    /// Why its definition cannot be read (a header's struct the program may never use): an
+    /// error where it is used.
+    pub(super) broken: Option<String>,
 }
 
 impl Record {
@@ -79,6 +82,9 @@ impl Lower {
                             id
                         }
                     };
+                    if let (None, Some(why)) = (&rs.fields, &self.records[id].broken) {
+                        return Err(why.clone());
+                    }
                     if let Some(fields) = &rs.fields {
                         if self.records[id].defined {
                             return Err(format!("{} defined twice", self.records[id].name));

@@ -2,5 +2,6 @@
 extern void reach_error(void);
 int f(int a[][3], int n) { return a[0][0]; }
 int main() {
-  return 0;
+  int m[2][3] = {0};
+  return f(m, 2);
 }

@@ -1,4 +1,4 @@
-// expect: 3:7: syntax error: unexpected `while`, expected `;`, an identifier, `*` or a type
+// expect: 3:7: syntax error: unexpected `while`, expected `;`, an identifier, `(`, `*` or a type
 int main() {
   int while = 3;
   return 0;
