@@ -15,16 +15,19 @@
 //! prints the verdict and writes the witness. It runs on a worker thread with a large stack;
 //! the main thread enforces the limit.
 
+mod by_task;
+
 use super::limits::{Limits, MemoryLimit, TimeLimit};
 use super::{engine_help, input_error, run_on_worker, Outcome};
 use hornbeam::chc::SystemPrinter;
 use hornbeam::engine::schedule::Selection;
 use hornbeam::frontend::c::property::{self, Property};
+use hornbeam::frontend::c::task;
 use hornbeam::frontend::c::verify::Schedule;
 use hornbeam::frontend::c::verify::{Verdict, Verified, VerifyOptions};
 use hornbeam::frontend::c::{self, invariants, trace, witness, DataModel, Program};
 use hornbeam::term::TermStore;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Options of `hornbeam verify`.
@@ -67,9 +70,10 @@ pub struct VerifyArgs {
     /// (the default), `valid-memsafety` or `valid-memcleanup`.
     #[arg(long, value_name = "FILE.prp|NAME")]
     property: Option<String>,
-    /// The data model: ILP32 (`long` of 32 bits, the default) or LP64 (`long` of 64 bits).
-    #[arg(long, value_name = "ILP32|LP64", default_value = "ILP32")]
-    data_model: DataModel,
+    /// The data model: ILP32 (`long` of 32 bits, the default) or LP64 (`long` of 64 bits); a
+    /// task file states its own.
+    #[arg(long, value_name = "ILP32|LP64")]
+    data_model: Option<DataModel>,
     /// Write an SV-COMP witness (YAML format 2.0) to FILE after `safe` or `unsafe`.
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
@@ -120,15 +124,38 @@ fn property_of(arg: Option<&str>) -> Result<Property, i32> {
     property::parse(&text).map_err(|e| input_error(&e.render(arg, &text)))
 }
 
+/// One verification: a program, a property, a data model and a time limit.
+struct Job<'a> {
+    file: &'a Path,
+    property: &'a Property,
+    data_model: DataModel,
+    limit: Option<Duration>,
+}
+
 /// (stdout, stderr, exit status)
 fn verify(args: &VerifyArgs) -> (String, String, i32) {
-    let start = std::time::Instant::now();
+    if task::is_task(&args.file) {
+        return by_task::run(args);
+    }
     let property = match property_of(args.property.as_deref()) {
         Ok(p) => p,
         Err(code) => return (String::new(), String::new(), code),
     };
-    let name = hornbeam::syntax::display_name(&args.file);
-    let src = match hornbeam::syntax::read_text(&args.file) {
+    let job = Job {
+        file: &args.file,
+        property: &property,
+        data_model: args.data_model.unwrap_or_default(),
+        limit: args.timeout.and_then(|t| t.0),
+    };
+    verify_program(args, &job)
+}
+
+/// Verifies one program against one property: (stdout, stderr, exit status).
+fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
+    let start = std::time::Instant::now();
+    let property = job.property;
+    let name = hornbeam::syntax::display_name(job.file);
+    let src = match hornbeam::syntax::read_text(job.file) {
         Ok(s) => s,
         Err((e, prefix)) => {
             return (
@@ -150,7 +177,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         live_variables_only: !args.all_variables,
     };
     if args.emit_chc {
-        return match c::load_checked(&store, &src, args.data_model, &encode, property.checks()) {
+        return match c::load_checked(&store, &src, job.data_model, &encode, property.checks()) {
             Ok((_, tr)) => (
                 SystemPrinter::new(&store, &tr.system).script(),
                 String::new(),
@@ -159,9 +186,9 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             Err(e) => failed(e),
         };
     }
-    let limit = args.timeout.and_then(|t| t.0);
+    let limit = job.limit;
     let options = VerifyOptions {
-        data_model: args.data_model,
+        data_model: job.data_model,
         engine: args.engine.clone(),
         deterministic: args.deterministic,
         threads: args
@@ -191,15 +218,18 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
         Err(e) => return failed(e),
     };
     let stats = args.stats.then(|| {
-        let (answer, reason_kind) = match &verdict {
-            Verdict::Safe(_) => ("safe", None),
-            Verdict::Unsafe { .. } => ("unsafe", None),
-            Verdict::Unknown(r) => ("unknown", Some(r.kind().name())),
+        let (answer, reason_kind, violated) = match &verdict {
+            Verdict::Safe(_) => ("safe", None, None),
+            Verdict::Unsafe { violation, .. } => {
+                ("unsafe", None, violation.as_ref().map(|v| v.property))
+            }
+            Verdict::Unknown(r) => ("unknown", Some(r.kind().name()), None),
         };
         serde_json::json!({
             "engine": engine,
             "answer": answer,
             "reason_kind": reason_kind,
+            "violated": violated,
             "functions": program.as_ref().map_or(0, |p| p.functions.len()),
             "predicates": tr.system.num_preds(),
             "clauses": tr.system.num_clauses(),
@@ -241,7 +271,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
                     let invs = invariants::exact_invariants(&store, &tr, program, &model);
                     witness::correctness(task, program, &invs)
                 };
-                code = write_witness(args, &src, &property, &mut err, text);
+                code = write_witness(args, job, &src, &mut err, text);
             }
             if let (true, Some(c::shape::Outcome::Safe(proof))) = (args.invariants, &shape) {
                 // Loop heads of `main` and of the functions inlined into it, by line.
@@ -299,7 +329,7 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
             } else if let Some(program) = program {
                 let text =
                     |task: &witness::Task| witness::violation(task, program, &values, target);
-                code = write_witness(args, &src, &property, &mut err, text);
+                code = write_witness(args, job, &src, &mut err, text);
             }
         }
         Verdict::Unknown(reason) => {
@@ -330,8 +360,8 @@ fn no_witness(args: &VerifyArgs, why: &str, err: &mut String) {
 /// status: 0, or 1 when the file cannot be written (the reason on stderr).
 fn write_witness(
     args: &VerifyArgs,
+    job: &Job,
     src: &str,
-    property: &Property,
     err: &mut String,
     text: impl FnOnce(&witness::Task) -> String,
 ) -> i32 {
@@ -339,14 +369,14 @@ fn write_witness(
         return 0;
     };
     // The hash is of the file's bytes (the text read may have lost a byte-order mark).
-    let bytes = std::fs::read(&args.file).unwrap_or_else(|_| src.as_bytes().to_vec());
-    let file_name = args.file.display().to_string();
+    let bytes = std::fs::read(job.file).unwrap_or_else(|_| src.as_bytes().to_vec());
+    let file_name = job.file.display().to_string();
     let task = witness::Task {
         file_name: &file_name,
         file_bytes: &bytes,
         src,
-        data_model: args.data_model,
-        property,
+        data_model: job.data_model,
+        property: job.property,
     };
     match std::fs::write(path, text(&task)) {
         Ok(()) => 0,

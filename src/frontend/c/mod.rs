@@ -36,6 +36,7 @@ pub mod property;
 pub mod refine;
 pub mod resolve;
 pub mod shape;
+pub mod task;
 pub mod threads;
 pub mod trace;
 pub mod types;
