@@ -125,8 +125,26 @@ impl Expected {
 
     /// Fills in `rec.expected` and `rec.wrong`.
     pub fn mark(&self, rec: &mut Record, file: &Path) {
-        rec.expected = self.get(file).map(str::to_string);
-        rec.wrong = is_wrong(&rec.answer, rec.expected.as_deref());
+        mark_task(rec, self.get(file));
+    }
+}
+
+/// Fills in `rec.expected` (a task's own verdict, or a table's) and `rec.wrong`: a verdict of
+/// the other polarity, or `false(X)` against an expected `false(Y)` (SV-COMP counts a wrong
+/// subproperty as a wrong answer).
+pub fn mark_task(rec: &mut Record, expected: Option<&str>) {
+    rec.expected = expected.map(str::to_string);
+    rec.wrong = is_wrong(&rec.answer, expected) || wrong_subproperty(rec, expected);
+}
+
+/// `false(X)` answered where `false(Y)` was expected, `X != Y`.
+fn wrong_subproperty(rec: &Record, expected: Option<&str>) -> bool {
+    let want = expected
+        .and_then(|e| e.strip_prefix("false("))
+        .and_then(|e| e.strip_suffix(')'));
+    match (rec.answer.as_str(), want, &rec.violated) {
+        ("unsafe", Some(want), Some(got)) => want != got,
+        _ => false,
     }
 }
 

@@ -58,6 +58,11 @@ pub fn interpret(
                 .and_then(|s| s.get("reason_kind"))
                 .and_then(|k| k.as_str())
                 .and_then(|k| k.parse().ok());
+            rec.violated = stats
+                .as_ref()
+                .and_then(|s| s.get("violated"))
+                .and_then(|k| k.as_str())
+                .map(str::to_string);
             if rec.solved() {
                 rec.validation = "validated".into();
             } else {

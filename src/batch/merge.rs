@@ -198,7 +198,7 @@ pub fn merge(
     };
     let lead = first.file.as_path();
     let mut shards: BTreeMap<Shard, &Path> = BTreeMap::new();
-    let mut seen: BTreeMap<&str, &Path> = BTreeMap::new();
+    let mut seen: BTreeMap<String, &Path> = BTreeMap::new();
     for p in &parts {
         let r = &p.run;
         let f = p.file.as_path();
@@ -214,10 +214,10 @@ pub fn merge(
             }
         }
         for rec in &r.results {
-            if let Some(other) = seen.insert(&rec.path, f) {
+            if let Some(other) = seen.insert(rec.key(), f) {
                 return Err(MergeError::Duplicate {
                     run: name.into(),
-                    path: rec.path.clone(),
+                    path: rec.key(),
                     first: other.into(),
                     second: f.into(),
                 });
@@ -251,6 +251,6 @@ pub fn merge(
     }
     merged
         .results
-        .sort_by(|a, b| Path::new(&a.path).cmp(Path::new(&b.path)));
+        .sort_by(|a, b| (Path::new(&a.path), &a.property).cmp(&(Path::new(&b.path), &b.property)));
     Ok(merged)
 }

@@ -26,11 +26,13 @@ pub mod merge;
 pub mod output;
 pub mod report;
 pub mod runner;
+pub mod score;
 pub mod shard;
+pub mod tasks;
 pub mod walk;
 
 pub use shard::Shard;
-pub use walk::{collect, is_input, is_program, Collected, Input};
+pub use walk::{collect, is_input, is_program, is_task, Collected, Input, TaskInput};
 
 use crate::witness::ReasonKind;
 use rayon::prelude::*;
@@ -73,6 +75,16 @@ pub struct Record {
     /// `witness-failed` is a bug of the solver and is counted apart from other `unknown`s.
     #[serde(default)]
     pub reason_kind: Option<ReasonKind>,
+    /// For an SV-COMP task (`path` is its `.yml`): the property run, by its name
+    /// (`unreach-call`, `valid-memsafety`, ...). A task has a record per property.
+    #[serde(default)]
+    pub property: Option<String>,
+    /// After `unsafe` under a memory property: the violated subproperty (`valid-deref`, ...).
+    #[serde(default)]
+    pub violated: Option<String>,
+    /// The witness file the instance wrote (`batch --witness-dir`).
+    #[serde(default)]
+    pub witness: Option<String>,
 }
 
 impl Record {
@@ -84,6 +96,27 @@ impl Record {
     /// Whether the solver withheld an answer because its witness failed its check (a bug).
     pub fn witness_failed(&self) -> bool {
         self.reason_kind == Some(ReasonKind::WitnessFailed)
+    }
+
+    /// What identifies the record in a run: its path, and for a task the property after `#`
+    /// (`task.yml#unreach-call`).
+    pub fn key(&self) -> String {
+        match &self.property {
+            Some(p) => format!("{}#{p}", self.path),
+            None => self.path.clone(),
+        }
+    }
+
+    /// The answer as SV-COMP states it: `true`, `false`, `false(SUBPROPERTY)` (after `unsafe`
+    /// with a violated subproperty), or the answer itself (`unknown`, `error`, and `sat`/
+    /// `unsat` of clause systems).
+    pub fn verdict(&self) -> String {
+        match (self.answer.as_str(), &self.violated) {
+            ("safe", _) => "true".into(),
+            ("unsafe", Some(v)) => format!("false({v})"),
+            ("unsafe", None) => "false".into(),
+            (a, _) => a.into(),
+        }
     }
 }
 
@@ -144,6 +177,9 @@ pub struct BatchOptions {
     /// The part of the inputs being run, recorded in the [`Run`] (the caller selects the
     /// inputs with [`shard::select`]).
     pub shard: Option<Shard>,
+    /// Each `verify` of a program (not of a task, which states its own) gets `--data-model`
+    /// this (`None`: its default).
+    pub data_model: Option<String>,
 }
 
 /// The track of a file: its parent directory's name.
@@ -178,6 +214,17 @@ pub fn error_record(file: &Path, reason: String) -> Record {
         validation: String::new(),
         reason,
         reason_kind: None,
+        property: None,
+        violated: None,
+        witness: None,
+    }
+}
+
+/// The [`Record::key`] the record of `input` gets.
+pub fn input_key(input: &Input) -> String {
+    match &input.task {
+        Some(t) => format!("{}#{}", path_text(&input.path), t.property),
+        None => path_text(&input.path),
     }
 }
 
@@ -219,18 +266,22 @@ pub fn run(
                     return None;
                 }
                 let f = &input.path;
-                let mut rec = match finished.get(&path_text(f)) {
+                let mut rec = match finished.get(&input_key(input)) {
                     Some(done) => done.clone(),
                     None => {
                         let mut rec = match &input.problem {
                             Some(problem) => error_record(f, problem.to_string()),
-                            None => runner::run_one(f, options, stop)?,
+                            None => runner::run_one(input, options, stop)?,
                         };
+                        rec.property = input.task.as_ref().map(|t| t.property.clone());
                         note_path(&mut rec, f);
                         rec
                     }
                 };
-                expected.mark(&mut rec, f);
+                match &input.task {
+                    Some(t) => expected::mark_task(&mut rec, t.expected.as_deref()),
+                    None => expected.mark(&mut rec, f),
+                }
                 on_result(&rec);
                 Some(rec)
             })

@@ -8,8 +8,9 @@ use super::expected::is_wrong;
 use super::{Record, Run};
 use std::path::{Path, PathBuf};
 
-/// The CSV columns written, in order (the fields of [`Record`]).
-pub const CSV_COLUMNS: [&str; 12] = [
+/// The CSV columns written, in order (the fields of [`Record`], then the record's SV-COMP
+/// score, which is derived and not read back).
+pub const CSV_COLUMNS: [&str; 16] = [
     "path",
     "track",
     "answer",
@@ -22,6 +23,10 @@ pub const CSV_COLUMNS: [&str; 12] = [
     "validation",
     "reason",
     "reason_kind",
+    "property",
+    "violated",
+    "witness",
+    "score",
 ];
 
 /// The CSV columns a result file must have; the others of [`CSV_COLUMNS`] are optional, in any
@@ -88,9 +93,21 @@ pub enum LoadError {
     },
 }
 
-/// The run as pretty JSON.
+/// The run as pretty JSON, with its [`scores`](super::score::scores) under `scores` (derived:
+/// not read back).
 pub fn to_json(run: &Run) -> String {
-    serde_json::to_string_pretty(run).unwrap_or_default()
+    /// The run's fields in their order, then the scores.
+    #[derive(serde::Serialize)]
+    struct WithScores<'a> {
+        #[serde(flatten)]
+        run: &'a Run,
+        scores: super::score::Scores,
+    }
+    let with = WithScores {
+        run,
+        scores: super::score::scores(&run.results),
+    };
+    serde_json::to_string_pretty(&with).unwrap_or_default()
 }
 
 fn quote(s: &str) -> String {
@@ -121,6 +138,10 @@ pub fn to_csv(run: &Run) -> String {
             r.validation.clone(),
             r.reason.clone(),
             r.reason_kind.map_or(String::new(), |k| k.name().to_owned()),
+            r.property.clone().unwrap_or_default(),
+            r.violated.clone().unwrap_or_default(),
+            r.witness.clone().unwrap_or_default(),
+            super::score::sv_score(r).map_or(String::new(), |s| s.to_string()),
         ];
         let cells: Vec<String> = cells.iter().map(|c| quote(c)).collect();
         out.push_str(&cells.join(","));
@@ -235,6 +256,9 @@ pub fn from_csv(text: &str, file: &Path) -> Result<Vec<Record>, LoadError> {
             validation: get(9),
             reason: get(10),
             reason_kind: get(11).parse().ok(),
+            property: opt(get(12)),
+            violated: opt(get(13)),
+            witness: opt(get(14)),
             path,
         });
     }

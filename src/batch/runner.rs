@@ -35,7 +35,7 @@
 //! [`interpret`](super::interpret) reads the same way.
 
 use super::interpret::{interpret, MB};
-use super::walk::{is_program, problem_of_type, Problem};
+use super::walk::{is_program, problem_of_type, Input, Problem};
 use super::{error_record, BatchOptions, Record};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -104,15 +104,25 @@ fn regular(file: &Path) -> Result<(), Problem> {
     }
 }
 
-/// The child command for `file`: `verify` for a C program, `solve` for anything else
-/// (compressed inputs included).
-pub fn command_for(file: &Path, options: &BatchOptions) -> Command {
+/// The child command for an input: `verify` for a C program or a task's property, `solve` for
+/// anything else (compressed inputs included).
+pub fn command_for(input: &Input, options: &BatchOptions) -> Command {
+    let file = &input.path;
     let mut cmd = Command::new(&options.exe);
-    cmd.arg(if is_program(file) { "verify" } else { "solve" })
+    let verify = is_program(file) || input.task.is_some();
+    cmd.arg(if verify { "verify" } else { "solve" })
         .arg(file)
         .arg("--timeout")
         .arg(format!("{}", options.timeout.as_secs_f64()))
         .arg("--stats");
+    if let Some(t) = &input.task {
+        cmd.arg("--property").arg(&t.property);
+    } else if let (true, Some(model)) = (verify, &options.data_model) {
+        cmd.arg("--data-model").arg(model);
+    }
+    if let (true, Some(w)) = (verify, &input.witness) {
+        cmd.arg("--witness").arg(w);
+    }
     if let Some(engine) = &options.engine {
         cmd.arg("--engine").arg(engine);
     }
@@ -311,7 +321,8 @@ fn wait(
 }
 
 /// Runs one instance; `None` when the batch was stopped before it finished.
-pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option<Record> {
+pub fn run_one(input: &Input, options: &BatchOptions, stop: &AtomicBool) -> Option<Record> {
+    let file = input.path.as_path();
     let started = Instant::now();
     let mut rec = error_record(file, String::new());
     let finish = |mut rec: Record, reason: String| {
@@ -326,7 +337,11 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
     }
     // A compressed input goes to the child as it is: the child decompresses it under its
     // limits (the parent never reads an instance, so a gzip bomb costs only its own run).
-    let mut cmd = command_for(file, options);
+    // A witness left by an earlier run of the instance must not pass for this run's.
+    if let Some(w) = &input.witness {
+        let _ = std::fs::remove_file(w);
+    }
+    let mut cmd = command_for(input, options);
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -364,6 +379,11 @@ pub fn run_one(file: &Path, options: &BatchOptions, stop: &AtomicBool) -> Option
         }
         Ending::Exited(status) => interpret(&mut rec, status, &stdout, &stderr, memory),
     }
+    rec.witness = input
+        .witness
+        .as_ref()
+        .filter(|w| rec.solved() && w.is_file())
+        .map(|w| super::path_text(w));
     Some(rec)
 }
 
@@ -419,9 +439,10 @@ mod tests {
             deterministic: false,
             threads: 1,
             shard: None,
+            data_model: None,
         };
         let args = |f: &str| {
-            let cmd = command_for(Path::new(f), &options);
+            let cmd = command_for(&Input::new(f.into(), None, 0), &options);
             let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
             args.join(" ")
         };

@@ -182,11 +182,7 @@ mod tests {
     }
 
     fn input(root: usize, path: &str) -> Input {
-        Input {
-            path: PathBuf::from(path),
-            problem: None,
-            root,
-        }
+        Input::new(PathBuf::from(path), None, root)
     }
 
     #[test]

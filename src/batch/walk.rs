@@ -50,6 +50,12 @@ pub enum Problem {
         /// The operating system's message.
         reason: String,
     },
+    /// An SV-COMP task definition that cannot be read (see [`super::tasks`]).
+    #[error("{reason}")]
+    Task {
+        /// The located message (`FILE:LINE:COL: ...`).
+        reason: String,
+    },
 }
 
 /// A path that is not an input and could not be used; the walk went on without it.
@@ -92,6 +98,14 @@ pub enum CollectError {
         /// The operating system's message.
         reason: String,
     },
+    /// A set file given that cannot be read, or one of whose patterns is not a glob.
+    #[error("{}: {reason}", .path.display())]
+    Set {
+        /// The set file.
+        path: PathBuf,
+        /// What is wrong (located: `LINE: ...`).
+        reason: String,
+    },
 }
 
 /// One candidate: a file to solve, or one that cannot be solved and why.
@@ -103,6 +117,33 @@ pub struct Input {
     pub problem: Option<Problem>,
     /// The position, among the paths given, of the one it was found under (or is).
     pub root: usize,
+    /// For a property of an SV-COMP task (`path` is the task file): which, and its
+    /// expectation; `None` for a clause system or a program (see [`super::tasks`]).
+    pub task: Option<TaskInput>,
+    /// Where the instance writes its witness (`batch --witness-dir`).
+    pub witness: Option<PathBuf>,
+}
+
+impl Input {
+    /// A candidate found at `path` under the `root`-th path given.
+    pub fn new(path: PathBuf, problem: Option<Problem>, root: usize) -> Self {
+        Input {
+            path,
+            problem,
+            root,
+            task: None,
+            witness: None,
+        }
+    }
+}
+
+/// The property of a task an input runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskInput {
+    /// The property's name (`unreach-call`, ...), as `verify --property` takes it.
+    pub property: String,
+    /// The task's expected verdict (`true`, `false`, `false(valid-deref)`), if it states one.
+    pub expected: Option<String>,
 }
 
 /// The inputs of a batch, in order, and what the walk skipped.
@@ -114,11 +155,23 @@ pub struct Collected {
     pub warnings: Vec<Warning>,
 }
 
-/// Whether a name is an input's (`.smt2`, `.smt2.gz`, or a C program's: [`is_program`]), by
-/// its bytes.
+/// Whether a name is an input's (`.smt2`, `.smt2.gz`, a C program's: [`is_program`], or an
+/// SV-COMP task's: [`is_task`]), by its bytes.
 pub fn is_input(p: &Path) -> bool {
     let name = p.file_name().map_or(&[][..], |n| n.as_bytes());
-    name.ends_with(b".smt2") || name.ends_with(b".smt2.gz") || is_program(p)
+    name.ends_with(b".smt2") || name.ends_with(b".smt2.gz") || is_program(p) || is_task(p)
+}
+
+/// Whether a name is an SV-COMP task definition's (`.yml`, `.yaml`), by its bytes.
+pub fn is_task(p: &Path) -> bool {
+    let name = p.file_name().map_or(&[][..], |n| n.as_bytes());
+    name.ends_with(b".yml") || name.ends_with(b".yaml")
+}
+
+/// Whether a name is a BenchExec set file's (`.set`: one glob of inputs per line).
+pub fn is_set(p: &Path) -> bool {
+    p.file_name()
+        .is_some_and(|n| n.as_bytes().ends_with(b".set"))
 }
 
 /// Whether a name is a C program's (`.c`, or `.i` for preprocessed source), by its bytes: the
@@ -182,23 +235,34 @@ pub fn collect(paths: &[PathBuf]) -> Result<Collected, CollectError> {
         }
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => walk(p, root, &mut out),
-            Ok(m) => out.inputs.push(Input {
-                path: p.clone(),
-                problem: problem_of_type(m.file_type()),
-                root,
-            }),
-            Err(e) => out.inputs.push(Input {
-                path: p.clone(),
-                problem: Some(problem_of(p, &e)),
-                root,
-            }),
+            Ok(m) if m.is_file() && is_set(p) => {
+                let matched = super::tasks::read_set(p).map_err(|reason| CollectError::Set {
+                    path: p.clone(),
+                    reason,
+                })?;
+                for path in matched {
+                    let problem = std::fs::metadata(&path).map_or_else(
+                        |e| Some(problem_of(&path, &e)),
+                        |m| problem_of_type(m.file_type()),
+                    );
+                    out.inputs.push(Input::new(path, problem, root));
+                }
+            }
+            Ok(m) => out
+                .inputs
+                .push(Input::new(p.clone(), problem_of_type(m.file_type()), root)),
+            Err(e) => out
+                .inputs
+                .push(Input::new(p.clone(), Some(problem_of(p, &e)), root)),
         }
     }
     Ok(out)
 }
 
-/// Walks one directory, the `root`-th path given, into `out`.
+/// Walks one directory, the `root`-th path given, into `out`. In a folder that holds task
+/// definitions the programs are the tasks' (run through them), not inputs of their own.
 fn walk(dir: &Path, root: usize, out: &mut Collected) {
+    let first = out.inputs.len();
     for entry in walkdir::WalkDir::new(dir)
         .follow_links(true)
         .sort_by_file_name()
@@ -207,14 +271,23 @@ fn walk(dir: &Path, root: usize, out: &mut Collected) {
             Ok(e) if e.file_type().is_dir() || !is_input(e.path()) => {}
             Ok(e) => {
                 let problem = problem_of_type(e.file_type());
-                out.inputs.push(Input {
-                    path: e.into_path(),
-                    problem,
-                    root,
-                });
+                out.inputs.push(Input::new(e.into_path(), problem, root));
             }
             Err(e) => skipped(dir, root, &e, out),
         }
+    }
+    let with_tasks: std::collections::HashSet<PathBuf> = out.inputs[first..]
+        .iter()
+        .filter(|i| is_task(&i.path))
+        .filter_map(|i| i.path.parent().map(Path::to_path_buf))
+        .collect();
+    if !with_tasks.is_empty() {
+        let mut found = out.inputs.split_off(first);
+        found.retain(|i| {
+            let tasks_beside = i.path.parent().is_some_and(|d| with_tasks.contains(d));
+            !(is_program(&i.path) && tasks_beside)
+        });
+        out.inputs.extend(found);
     }
 }
 
@@ -241,11 +314,7 @@ fn skipped(dir: &Path, root: usize, e: &walkdir::Error, out: &mut Collected) {
         None => Problem::Unreadable { reason },
     };
     if is_input(&path) {
-        out.inputs.push(Input {
-            path,
-            problem: Some(problem),
-            root,
-        });
+        out.inputs.push(Input::new(path, Some(problem), root));
     } else {
         out.warnings.push(Warning::NotAnInput { path, problem });
     }
@@ -279,7 +348,9 @@ mod tests {
         assert!(is_input(Path::new("p/task.c")) && is_program(Path::new("p/task.c")));
         assert!(is_input(Path::new("task.i")) && is_program(Path::new("task.i")));
         assert!(!is_program(Path::new("b.smt2")) && !is_program(Path::new("b.smt2.gz")));
-        assert!(!is_input(Path::new("task.h")) && !is_input(Path::new("task.yml")));
+        assert!(!is_input(Path::new("task.h")) && !is_input(Path::new("task.prp")));
+        assert!(is_input(Path::new("c/task.yml")) && is_task(Path::new("c/task.yaml")));
+        assert!(!is_program(Path::new("task.yml")) && is_set(Path::new("c/ReachSafety.set")));
         assert!(!is_input(Path::new("task.c.gz")) && !is_program(Path::new("a.cc")));
         let odd = Path::new(OsStr::from_bytes(b"d/\xff\xfe.smt2"));
         assert!(is_input(odd));

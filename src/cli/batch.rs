@@ -55,9 +55,22 @@ impl FromStr for ProgressEvery {
 #[derive(clap::Args, Debug, Clone)]
 pub struct BatchArgs {
     /// Files and directories (walked for `.smt2` and `.smt2.gz` clause systems, solved with
-    /// `solve`, and `.c` and `.i` C programs, verified with `verify`).
+    /// `solve`; `.c` and `.i` C programs and `.yml` SV-COMP tasks, verified with `verify`: a
+    /// task once per property, and in a folder with tasks the programs only through them),
+    /// and BenchExec set files (`.set`: a glob of tasks per line).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// The properties of tasks to run, by name or property file (repeatable; default: every
+    /// property of each task that Hornbeam checks or the task states a verdict for).
+    #[arg(long, value_name = "NAME|FILE.prp")]
+    property: Vec<String>,
+    /// Keep each C instance's SV-COMP witness in DIR (`DIR/CATEGORY/NAME.PROPERTY.yml`); the
+    /// records name it.
+    #[arg(long, value_name = "DIR")]
+    witness_dir: Option<PathBuf>,
+    /// The data model of C programs given as `.c`/`.i` (a task states its own).
+    #[arg(long, value_name = "ILP32|LP64")]
+    data_model: Option<hornbeam::frontend::c::DataModel>,
     /// Instances at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -299,10 +312,32 @@ pub fn run(args: &BatchArgs) -> i32 {
     for w in &collected.warnings {
         eprintln!("warning: {w}");
     }
-    let files = match args.shard {
-        Some(s) => shard::select(collected.inputs, &args.paths, s),
-        None => collected.inputs,
+    let selected: Vec<String> = args
+        .property
+        .iter()
+        .map(|p| batch::tasks::property_name(p))
+        .collect();
+    let expanded = batch::tasks::expand(collected.inputs, &selected);
+    if !expanded.unsupported.is_empty() {
+        let counts: Vec<String> = expanded
+            .unsupported
+            .iter()
+            .map(|(p, n)| format!("{p} {n}"))
+            .collect();
+        eprintln!(
+            "note: (task, property) pairs not run, Hornbeam does not check the property: {}",
+            counts.join(", ")
+        );
+    }
+    let mut files = match args.shard {
+        Some(s) => shard::select(expanded.inputs, &args.paths, s),
+        None => expanded.inputs,
     };
+    if let Some(dir) = &args.witness_dir {
+        if let Err(e) = witness_paths(dir, &mut files) {
+            return super::input_error(&e);
+        }
+    }
     let expected = match &args.expected {
         Some(p) => match Expected::load(p) {
             Ok((e, warnings)) => {
@@ -334,6 +369,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         deterministic: args.deterministic,
         threads: args.threads,
         shard: args.shard,
+        data_model: args.data_model.map(|m| m.to_string()),
     };
     if let Err(e) = check_outputs(args) {
         return super::input_error(&e);
@@ -346,7 +382,7 @@ pub fn run(args: &BatchArgs) -> i32 {
     }
     let done_before: HashMap<String, Record> = match (&journal_path, args.resume) {
         (Some(p), true) => match batch::journal::load(p) {
-            Ok(records) => records.into_iter().map(|r| (r.path.clone(), r)).collect(),
+            Ok(records) => records.into_iter().map(|r| (r.key(), r)).collect(),
             Err(e) => return super::input_error(&e.to_string()),
         },
         _ => HashMap::new(),
@@ -404,9 +440,13 @@ pub fn run(args: &BatchArgs) -> i32 {
             }
         }
         if r.wrong {
+            let violated = r
+                .violated
+                .as_ref()
+                .map_or(String::new(), |v| format!(" ({v})"));
             let msg = format!(
-                "WRONG ANSWER: {} answered {}, expected {}",
-                r.path,
+                "WRONG ANSWER: {} answered {}{violated}, expected {}",
+                r.key(),
                 r.answer,
                 r.expected.as_deref().unwrap_or("?")
             );
@@ -456,16 +496,18 @@ pub fn run(args: &BatchArgs) -> i32 {
         tally.line(),
         run.wall_time
     );
-    if args.expected.is_some() {
-        let without: Vec<&str> = run
+    print_scores(&run);
+    let tasks = run.results.iter().any(|r| r.property.is_some());
+    if args.expected.is_some() || tasks {
+        let without: Vec<String> = run
             .results
             .iter()
             .filter(|r| r.expected.is_none())
-            .map(|r| r.path.as_str())
+            .map(Record::key)
             .collect();
         if !without.is_empty() {
             eprintln!(
-                "warning: {} input(s) without an expected verdict in the table: {}{}",
+                "warning: {} input(s) without an expected verdict: {}{}",
                 without.len(),
                 without[..without.len().min(5)].join(", "),
                 if without.len() > 5 { ", ..." } else { "" }
@@ -492,6 +534,72 @@ pub fn run(args: &BatchArgs) -> i32 {
     } else {
         0
     }
+}
+
+/// Prints the run's scores on stderr: SV-COMP's per category and overall for C records with
+/// an expected verdict, solved counts per track for clause systems.
+fn print_scores(run: &Run) {
+    let scores = batch::score::scores(&run.results);
+    let line = |name: &str, t: &batch::score::Tally, sv: bool| {
+        let score = if sv {
+            format!("score {:>5}  ", t.score)
+        } else {
+            String::new()
+        };
+        format!(
+            "  {name:<28} {score}correct {} (true {}, false {})  wrong {}  of {}",
+            t.correct(),
+            t.correct_true,
+            t.correct_false,
+            t.wrong(),
+            t.runs
+        )
+    };
+    if scores.svcomp_total.runs > 0 {
+        eprintln!("SV-COMP score (+2 true, +1 false, -16 wrong false, -32 wrong true):");
+        for (category, t) in &scores.svcomp {
+            eprintln!("{}", line(category, t, true));
+        }
+        eprintln!("{}", line("all", &scores.svcomp_total, true));
+    }
+    if scores.chccomp_total.runs > 0 && !scores.chccomp.is_empty() {
+        eprintln!("CHC-COMP solved (files with an expected answer):");
+        for (track, t) in &scores.chccomp {
+            eprintln!("{}", line(track, t, false));
+        }
+        eprintln!("{}", line("all", &scores.chccomp_total, false));
+    }
+}
+
+/// Gives each C input a witness file under `dir`: `CATEGORY/NAME.PROPERTY.yml` (or
+/// `CATEGORY/NAME.yml` for a program), a counter added where two would share a name; creates
+/// the folders. `Err` is the folder that cannot be created.
+fn witness_paths(dir: &Path, inputs: &mut [batch::Input]) -> Result<(), String> {
+    let mut taken = std::collections::HashSet::new();
+    for input in inputs.iter_mut() {
+        if !(batch::is_program(&input.path) || input.task.is_some()) {
+            continue;
+        }
+        let category = batch::track_of(&input.path);
+        let stem = input
+            .path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let base = match &input.task {
+            Some(t) => format!("{stem}.{}", t.property),
+            None => stem,
+        };
+        let folder = dir.join(&category);
+        std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let mut path = folder.join(format!("{base}.yml"));
+        let mut k = 2;
+        while !taken.insert(path.clone()) {
+            path = folder.join(format!("{base}.{k}.yml"));
+            k += 1;
+        }
+        input.witness = Some(path);
+    }
+    Ok(())
 }
 
 /// Runs `report`; returns the exit status.

@@ -89,11 +89,15 @@ pub struct Comparison {
 
 /// Compares `runs` file by file.
 pub fn compare(runs: &[(String, Run)]) -> Comparison {
-    let by_path: Vec<HashMap<&str, &Record>> = runs
+    // By key: a task has a record per property.
+    let by_path: Vec<HashMap<String, &Record>> = runs
         .iter()
-        .map(|(_, r)| r.results.iter().map(|x| (x.path.as_str(), x)).collect())
+        .map(|(_, r)| r.results.iter().map(|x| (x.key(), x)).collect())
         .collect();
-    let mut paths: Vec<&str> = by_path.iter().flat_map(|m| m.keys().copied()).collect();
+    let mut paths: Vec<&str> = by_path
+        .iter()
+        .flat_map(|m| m.keys().map(String::as_str))
+        .collect();
     paths.sort_by(|a, b| Path::new(a).cmp(Path::new(b)));
     paths.dedup();
     let rows: Vec<FileRow> = paths

@@ -43,12 +43,17 @@ struct Counts {
     /// `unknown` because a witness failed its check (not counted in `unknown`).
     witness_failed: usize,
     time_solved: f64,
+    /// SV-COMP's score of the C records with an expected verdict (`None`: none).
+    score: Option<i64>,
 }
 
 fn counts<'a>(records: impl Iterator<Item = &'a super::Record>) -> Counts {
     let mut c = Counts::default();
     for r in records {
         c.files += 1;
+        if let Some(s) = super::score::sv_score(r) {
+            c.score = Some(c.score.unwrap_or(0) + s);
+        }
         if r.wrong {
             c.wrong += 1;
             continue;
@@ -132,12 +137,12 @@ fn summary_table(runs: &[(String, Run)]) -> String {
         .flat_map(|(_, r)| r.results.iter().map(|x| x.track.as_str()))
         .collect();
     let mut html = String::from(
-        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat / safe</th><th>unsat / unsafe</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>witness failed</th><th>time of solved (s)</th></tr>\n",
+        "<h2>Summary per track</h2>\n<table class=\"summary\">\n<tr><th class=\"l\">track</th><th class=\"l\">run</th><th>files</th><th>sat / safe</th><th>unsat / unsafe</th><th>solved</th><th>unknown</th><th>error</th><th>wrong</th><th>witness failed</th><th>time of solved (s)</th><th>SV-COMP score</th></tr>\n",
     );
     let row = |html: &mut String, track: &str, name: &str, c: Counts, all: bool| {
         let _ = writeln!(
             html,
-            "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{}>{}</td><td{}>{}</td><td>{:.1}</td></tr>",
+            "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td{}>{}</td><td{}>{}</td><td>{:.1}</td><td>{}</td></tr>",
             if all { " class=\"all\"" } else { "" },
             esc(track),
             esc(name),
@@ -151,7 +156,8 @@ fn summary_table(runs: &[(String, Run)]) -> String {
             c.wrong,
             if c.witness_failed > 0 { " class=\"bad\"" } else { "" },
             c.witness_failed,
-            c.time_solved
+            c.time_solved,
+            c.score.map_or(String::new(), |s| s.to_string())
         );
     };
     for t in &tracks {
