@@ -378,7 +378,21 @@ fn write_witness(
         data_model: job.data_model,
         property: job.property,
     };
-    match std::fs::write(path, text(&task)) {
+    let text = text(&task);
+    if text.len() > witness::MAX_WITNESS_BYTES {
+        no_witness(
+            args,
+            &format!(
+                "it would take {:.1} MB, above the bound of {} MB (a waypoint per nondet \
+                 value of the path)",
+                text.len() as f64 / 1048576.0,
+                witness::MAX_WITNESS_BYTES >> 20
+            ),
+            err,
+        );
+        return 0;
+    }
+    match std::fs::write(path, text) {
         Ok(()) => 0,
         Err(e) => {
             err.push_str(&format!(

@@ -177,6 +177,10 @@ fn location(v: &Value, files: &[String], what: &str) -> Result<(usize, usize), S
 }
 
 fn invariant_set(content: &[Value], files: &[String]) -> Check {
+    // "a sequence of one or more invariant elements"
+    if content.is_empty() {
+        return Err("an invariant_set without invariants".to_owned());
+    }
     for item in content {
         let m = map(item, "an invariant_set element")?;
         keys(m, &["invariant"], "an invariant_set element")?;
@@ -314,6 +318,11 @@ pub fn check(yaml: &str, entry_type: &str) -> Check {
 
 /// The (line, column) of every invariant of a correctness witness.
 pub fn invariant_locations(yaml: &str) -> Vec<(usize, usize)> {
+    invariants_of_type(yaml, "loop_invariant")
+}
+
+/// The (line, column) of each invariant of type `kind` in a correctness witness.
+pub fn invariants_of_type(yaml: &str, kind: &str) -> Vec<(usize, usize)> {
     let doc: Value = serde_yaml_ng::from_str(yaml).unwrap_or(Value::Null);
     let mut out = vec![];
     for e in doc.as_sequence().into_iter().flatten() {
@@ -323,6 +332,9 @@ pub fn invariant_locations(yaml: &str) -> Vec<(usize, usize)> {
             .into_iter()
             .flatten()
         {
+            if item["invariant"]["type"].as_str() != Some(kind) {
+                continue;
+            }
             let loc = &item["invariant"]["location"];
             if let (Some(l), Some(c)) = (loc["line"].as_u64(), loc["column"].as_u64()) {
                 out.push((l as usize, c as usize));

@@ -66,7 +66,7 @@ pub fn invariants(store: &TermStore, tr: &Translation, model: &Model) -> Vec<Inv
 /// than 64 bits cast to `long long` so that arithmetic neither wraps nor overflows, remainders
 /// by positive constants written Euclidean. A conjunct that cannot be written so (a value at
 /// entry, an unsigned 64-bit variable, a division, a constant beyond `long long`) is left
-/// out, which weakens the invariant but keeps it one; loops with nothing left are left out.
+/// out, which weakens the invariant but keeps it one; a loop with nothing left gets `1`.
 pub fn exact_invariants(
     store: &TermStore,
     tr: &Translation,
@@ -97,14 +97,18 @@ pub fn exact_invariants(
                 }
             }
         }
-        if !parts.is_empty() {
-            out.push(Invariant {
-                func: lh.func,
-                offset: lh.span.start,
-                text: parts.join(" && "),
-                env: false,
-            });
-        }
+        // A loop head of which nothing is exact (the proof needs nothing there, or nothing
+        // C can say): `1`, which holds, so that every loop head the proof used is stated.
+        let text = match parts.is_empty() {
+            true => "1".to_owned(),
+            false => parts.join(" && "),
+        };
+        out.push(Invariant {
+            func: lh.func,
+            offset: lh.span.start,
+            text,
+            env: false,
+        });
     }
     out.sort_by_key(|i| i.offset);
     out

@@ -206,9 +206,10 @@ fn to_yaml<C: Serialize>(entry: Entry<C>) -> String {
 }
 
 /// A correctness witness: the loop invariants (as [`super::invariants::exact_invariants`]
-/// gives them) at their loop statements.
+/// gives them) at their loop statements. The format asks for at least one invariant: a proof
+/// without loop heads (a program without loops) states `1` at the first statement of `main`.
 pub fn correctness(task: &Task<'_>, program: &Program, invariants: &[Invariant]) -> String {
-    let content = invariants
+    let mut content: Vec<InvariantItem> = invariants
         .iter()
         .map(|inv| InvariantItem {
             invariant: LoopInvariant {
@@ -223,6 +224,18 @@ pub fn correctness(task: &Task<'_>, program: &Program, invariants: &[Invariant])
             },
         })
         .collect();
+    let main = &program.functions[program.main];
+    let first = main.body.iter().map(|s| s.span.start).min();
+    if let (true, Some(offset)) = (content.is_empty(), first) {
+        content.push(InvariantItem {
+            invariant: LoopInvariant {
+                kind: "location_invariant".to_owned(),
+                location: location(task, offset, Some(main.name.clone())),
+                value: "1".to_owned(),
+                format: "c_expression".to_owned(),
+            },
+        });
+    }
     to_yaml(Entry {
         entry_type: "invariant_set".to_owned(),
         metadata: metadata(task),
@@ -312,6 +325,13 @@ fn c_literal(v: &BigInt) -> String {
         v.to_string()
     }
 }
+
+/// The largest witness written, in bytes (1 MB). A violation witness states every nondet
+/// value of its path, one segment (about 300 bytes) each: a path through a loop that fills a
+/// large array with nondet values would take tens of MB (200,004 segments for
+/// `standard_copy1_ground-2.i`), more than validators read. Past the bound the caller writes
+/// none and says so.
+pub const MAX_WITNESS_BYTES: usize = 1 << 20;
 
 /// A violation witness: the nondet values of a confirmed counterexample, in execution order,
 /// and the error call it reaches (at byte offset `target`).
