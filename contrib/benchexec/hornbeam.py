@@ -9,8 +9,14 @@ Two kinds of tasks:
   `false`, as CHC-COMP's benchmark definitions expect.
 - C programs (a task with a property file, or a `.c`/`.i` file; a task-definition `.yml`
   names both): `hornbeam verify PROGRAM --property PROPERTY.prp [--data-model ILP32|LP64]
-  --timeout T` (`unreach-call` when no property file is given); `safe` is `true`, `unsafe` is
-  `false(unreach-call)`.
+  --timeout T --witness W` (`unreach-call` when no property file is given); `safe` is `true`,
+  `unsafe` is `false(unreach-call)` or, under a memory property, `false(SUBPROPERTY)`. The
+  witness W is `witness.yml` in the run's working directory, as SV-COMP's benchmark
+  definitions collect it (`<resultfiles>witness.yml</resultfiles>`, which needs BenchExec's
+  containers). Without containers, runs share one working directory: give the run
+  definition the option `--witness-dir DIR` (read by this module, not passed on) and each
+  run's witness is `DIR/CATEGORY/PROGRAM.PROPERTY.yml` instead (CATEGORY: the program's
+  folder).
 
 The first line of standard output is the answer; an `(error "...")` line or exit status 2 is
 an error (the message is on standard error). Options of the benchmark definition are passed
@@ -20,6 +26,8 @@ Install: copy this file into a directory on PYTHONPATH (or BenchExec's `benchexe
 and refer to it as `<benchmark tool="hornbeam" ...>`; test it with
 `python3 -m benchexec.test_tool_info hornbeam --tool-directory DIR --no-container`.
 """
+
+import os
 
 import benchexec.result as result
 import benchexec.tools.template
@@ -56,20 +64,42 @@ class Tool(benchexec.tools.template.BaseTool2):
         seconds = rlimits.cputime or rlimits.walltime
         if seconds:
             limit = ["--timeout", str(max(1, seconds - self.GRACE))]
+        options = list(options)
+        witness_dir = None
+        if "--witness-dir" in options:
+            k = options.index("--witness-dir")
+            witness_dir = options[k + 1] if k + 1 < len(options) else "."
+            del options[k : k + 2]
         if task.property_file or program.endswith((".c", ".i")):
             prop = ["--property", task.property_file] if task.property_file else []
             data_model = []
             if isinstance(task.options, dict) and task.options.get("data_model"):
                 data_model = ["--data-model", task.options["data_model"]]
+            witness = ["--witness", self.witness_path(witness_dir, program, task.property_file)]
             return (
                 [executable, "verify"]
                 + options
                 + prop
                 + data_model
                 + limit
+                + witness
                 + [program]
             )
         return [executable, "solve"] + options + limit + [program]
+
+    @staticmethod
+    def witness_path(witness_dir, program, property_file):
+        """`witness.yml`, or under `--witness-dir DIR` one file per program and property."""
+        if witness_dir is None:
+            return "witness.yml"
+        category = os.path.basename(os.path.dirname(os.path.abspath(program)))
+        name = os.path.splitext(os.path.basename(program))[0]
+        prop = "unreach-call"
+        if property_file:
+            prop = os.path.splitext(os.path.basename(property_file))[0]
+        folder = os.path.join(witness_dir, category)
+        os.makedirs(folder, exist_ok=True)
+        return os.path.join(folder, "%s.%s.yml" % (name, prop))
 
     def determine_result(self, run):
         lines = [line.strip() for line in run.output if line.strip()]
