@@ -15,11 +15,11 @@ if [ ! -x target/benchexec-venv/bin/benchexec ]; then
     python3 -m venv target/benchexec-venv
     target/benchexec-venv/bin/pip install --quiet --disable-pip-version-check benchexec==3.35
 fi
-rm -rf target/svcomp-tasks target/benchexec-results target/benchexec-witnesses
+rm -rf target/svcomp-tasks target/benchexec-results target/benchexec-witnesses target/benchexec-results?*
 mkdir -p target/svcomp-tasks
 cp -r "$tasks" target/svcomp-tasks/c
 sed -i "s/^format_version: '1.1'/format_version: '2.0'/" target/svcomp-tasks/c/*/*.yml
 PYTHONPATH=. target/benchexec-venv/bin/benchexec contrib/benchexec/svcomp.xml \
-    --tool-directory "$tool_dir" --no-container -N 2 --outputpath target/benchexec-results
-target/benchexec-venv/bin/table-generator target/benchexec-results/*.results.*.xml.bz2 \
-    --outputpath target/benchexec-results --format csv html
+    --tool-directory "$tool_dir" --no-container -N 2 --outputpath target/benchexec-results/
+target/benchexec-venv/bin/table-generator target/benchexec-results/*.results.default.xml.bz2 \
+    --outputpath target/benchexec-results/ -f csv -f html

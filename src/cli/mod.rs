@@ -11,6 +11,7 @@ pub(crate) mod huge_pages;
 mod limits;
 mod refine;
 mod solve;
+mod validate;
 mod verify;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -98,6 +99,9 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Verifies a C program (SV-COMP conventions): prints safe, unsafe or unknown.
     Verify(verify::VerifyArgs),
+    /// Validates an SV-COMP witness of a C program: prints confirmed, rejected or unknown,
+    /// and why.
+    Validate(validate::ValidateArgs),
     /// Checks whether a thread of a concurrent C program weakly refines the same thread of
     /// another (succinct automata, weak simulation): prints refines, does not refine or
     /// unknown.
@@ -174,6 +178,7 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Validate(args) => validate::run(&args),
         Command::Refine(args) => refine::run(&args),
         Command::Check {
             file,

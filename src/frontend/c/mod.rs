@@ -40,6 +40,7 @@ pub mod task;
 pub mod threads;
 pub mod trace;
 pub mod types;
+pub mod validate;
 pub mod verify;
 pub mod witness;
 

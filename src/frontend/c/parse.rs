@@ -20,6 +20,16 @@ pub fn parse_unit(src: &str) -> Result<Vec<Item>, CError> {
         .map_err(|e| convert(e, end))
 }
 
+/// Parses one C expression (as a witness states an invariant); offsets are into `src`.
+pub fn parse_expr(src: &str) -> Result<super::ast::Expr, CError> {
+    let toks = tokenize(src)?;
+    let end = src.len();
+    let stream = toks.into_iter().map(Ok::<_, ()>);
+    grammar::ExprParser::new()
+        .parse(stream)
+        .map_err(|e| convert(e, end))
+}
+
 /// The unexpected token, for a message.
 fn describe(t: &Tok) -> String {
     match t {

@@ -1,0 +1,455 @@
+//! Validation of SV-COMP witnesses (YAML format 2.0), ours or another tool's, against a program
+//! and a property.
+//!
+//! - A **correctness witness** (`invariant_set`) is confirmed when its invariants hold
+//!   initially, are preserved and imply the property, checked as clauses over the program's
+//!   CFA (every variable in scope kept at each loop head): the conjunction of the invariants at
+//!   a loop head is that head's interpretation. First with `true` everywhere else, checked by
+//!   `witness::validate_model` (a fresh solver, every clause). When that fails, what the
+//!   witness leaves open (function summaries, cut points without an invariant: format 2.0
+//!   cannot state them) is solved for: the clauses with the invariants put in (a fixed body
+//!   atom is its invariant, a clause into a loop head a query that the invariant fails) go to
+//!   the engines (`engine::driver`, as `verify` does); a model completes the proof (checked
+//!   again whole), a counterexample rejects the witness where it ends: an invariant that does
+//!   not hold on some execution, or invariants that do not imply the property.
+//! - A **violation witness** (`violation_sequence`) is confirmed when the program, run
+//!   concretely with the witness's values (its `function_return` and `assumption` waypoints),
+//!   reaches the error (or, under a memory property, the violation) at the `target` waypoint;
+//!   rejected when the run ends elsewhere.
+//!
+//! What this validator cannot read (an invariant that is not at a loop head, an expression
+//! outside [`expr`]'s reading, waypoints of other kinds, concurrent programs) is `unknown`,
+//! with the reason: never a confirmation.
+//!
+//! Must not: confirm without a model of all the program's clauses that holds the witness's
+//! invariants (checked whole), reject without a counterexample, or print.
+
+mod expr;
+
+use super::ast::Span;
+use super::error::{CError, CErrorKind};
+use super::property::Property;
+use super::types::DataModel;
+use super::{interp, threads, verify, witness, EncodeOptions};
+use crate::chc::{Head, PredId};
+use crate::clock::Deadline;
+use crate::engine::driver::{self, SolveOptions};
+use crate::term::TermStore;
+use crate::witness::{Answer, Interp, Model, ModelCheck};
+use serde_yaml_ng::Value;
+use std::collections::HashMap;
+
+/// The verdict on a witness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Validation {
+    /// The witness is right; what was checked.
+    Confirmed(String),
+    /// The witness is wrong: where in the program (a byte offset) when known, and why.
+    Rejected {
+        /// Where.
+        at: Option<usize>,
+        /// Why.
+        why: String,
+    },
+    /// Neither could be shown; why.
+    Unknown(String),
+}
+
+/// A witness that cannot be read (an error in the witness file, located in it).
+#[derive(Clone, Debug)]
+pub struct WitnessError(pub CError);
+
+/// What a validation needs besides the texts.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The data model of the program.
+    pub data_model: DataModel,
+    /// The property the witness is about.
+    pub property: Property,
+    /// When the model check gives up.
+    pub deadline: Deadline,
+}
+
+/// What a witness says, as read.
+enum Claim {
+    Correctness(Vec<Invariant>),
+    Violation,
+}
+
+/// An invariant of a correctness witness.
+struct Invariant {
+    line: usize,
+    column: usize,
+    function: Option<String>,
+    value: String,
+}
+
+/// The witness's `specification` and `data_model` (its metadata), for defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Metadata {
+    /// The property text (`CHECK( init(main()), LTL(...) )`).
+    pub specification: Option<String>,
+    /// `ILP32` or `LP64`.
+    pub data_model: Option<String>,
+    /// The SHA-256 hashes of the input files (`input_file_hashes`), lower-case hex.
+    pub hashes: Vec<String>,
+}
+
+/// Reads a witness's metadata (empty where it says nothing).
+pub fn metadata(witness_text: &str) -> Metadata {
+    let doc: Value = serde_yaml_ng::from_str(witness_text).unwrap_or(Value::Null);
+    let task = &doc[0]["metadata"]["task"];
+    Metadata {
+        specification: task["specification"].as_str().map(str::to_owned),
+        data_model: task["data_model"].as_str().map(str::to_owned),
+        hashes: task["input_file_hashes"]
+            .as_mapping()
+            .into_iter()
+            .flat_map(|m| m.values())
+            .filter_map(|h| h.as_str().map(str::to_ascii_lowercase))
+            .collect(),
+    }
+}
+
+/// Validates a witness of the program `src`. `Err` is a program the front end refuses or a
+/// witness that is not one.
+pub fn validate(
+    store: &TermStore,
+    src: &str,
+    witness_text: &str,
+    options: &Options,
+) -> Result<Result<Validation, WitnessError>, CError> {
+    let claim = match read(witness_text) {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
+    };
+    let program = super::read_program_checked(src, options.data_model, options.property.checks())?;
+    if threads::is_concurrent(&program) {
+        return Ok(Ok(Validation::Unknown(
+            "witnesses of concurrent programs are not validated (format 2.0 has no threads)"
+                .to_owned(),
+        )));
+    }
+    Ok(Ok(match claim {
+        Claim::Violation => violation(src, witness_text, &program),
+        Claim::Correctness(invs) => correctness(store, src, &program, &invs, options),
+    }))
+}
+
+/// Reads the first entry of the witness: its kind and, for a correctness witness, the
+/// invariants.
+fn read(text: &str) -> Result<Claim, WitnessError> {
+    let fail = |at: usize, message: String| {
+        WitnessError(CError::new(CErrorKind::Syntax, Span::new(at, at), message))
+    };
+    let doc: Value = serde_yaml_ng::from_str(text).map_err(|e| {
+        let at = e.location().map_or(0, |l| l.index().min(text.len()));
+        fail(at, format!("not a witness: {e}"))
+    })?;
+    let Some(entry) = doc.as_sequence().and_then(|s| s.first()) else {
+        return Err(fail(0, "a witness is a list of entries".to_owned()));
+    };
+    let at_key = |key: &str| text.find(key).unwrap_or(0);
+    match entry["entry_type"].as_str() {
+        Some("violation_sequence") => Ok(Claim::Violation),
+        Some("invariant_set") => {
+            let Some(items) = entry["content"].as_sequence() else {
+                return Err(fail(
+                    at_key("content"),
+                    "an invariant_set has a content list".to_owned(),
+                ));
+            };
+            let mut out = vec![];
+            for item in items {
+                let inv = &item["invariant"];
+                let loc = &inv["location"];
+                let (Some(line), Some(column), Some(value)) = (
+                    loc["line"].as_u64(),
+                    loc["column"].as_u64(),
+                    inv["value"].as_str(),
+                ) else {
+                    return Err(fail(
+                        at_key("invariant:"),
+                        "an invariant has a location (line, column) and a value".to_owned(),
+                    ));
+                };
+                if inv["format"].as_str().is_some_and(|f| f != "c_expression") {
+                    return Err(fail(
+                        at_key("format"),
+                        "an invariant's format is c_expression".to_owned(),
+                    ));
+                }
+                out.push(Invariant {
+                    line: line as usize,
+                    column: column as usize,
+                    function: loc["function"].as_str().map(str::to_owned),
+                    value: value.to_owned(),
+                });
+            }
+            Ok(Claim::Correctness(out))
+        }
+        Some(other) => Err(fail(
+            at_key("entry_type"),
+            format!(
+                "entry_type `{other}` (this validator reads invariant_set and violation_sequence)"
+            ),
+        )),
+        None => Err(fail(0, "the entry has no entry_type".to_owned())),
+    }
+}
+
+/// A violation witness: the program run with its values.
+fn violation(src: &str, text: &str, program: &super::Program) -> Validation {
+    let v = match witness::read_violation(text, program, src) {
+        Ok(v) => v,
+        Err(e) => return Validation::Unknown(format!("the witness's waypoints are not read: {e}")),
+    };
+    let line_of = |off: usize| crate::syntax::parse::line_col(src, off).0;
+    let run = verify::replay(program, &v.values, &line_of);
+    let at = |s: Span| crate::syntax::parse::line_col(src, s.start);
+    match run.outcome {
+        interp::Outcome::Error => {
+            let reached = run
+                .violation
+                .as_ref()
+                .map(|x| x.at)
+                .or(run.error_at.map(|s| s.start));
+            match reached {
+                Some(off) if at(Span::new(off, off)) == v.target => Validation::Confirmed(format!(
+                    "the program, run with the witness's {} values, reaches the error at its target",
+                    v.values.len()
+                )),
+                Some(off) => Validation::Rejected {
+                    at: Some(off),
+                    why: format!(
+                        "the run reaches the error here, not at the target {}:{}",
+                        v.target.0, v.target.1
+                    ),
+                },
+                None => Validation::Unknown("the run reaches the error at no known place".to_owned()),
+            }
+        }
+        interp::Outcome::NoError(why) | interp::Outcome::Undefined(why) => Validation::Rejected {
+            at: None,
+            why: format!("the run along the witness does not reach the error: {why}"),
+        },
+        interp::Outcome::Stuck(why) | interp::Outcome::Gap(why) => Validation::Unknown(format!(
+            "the run along the witness could not be completed: {why}"
+        )),
+    }
+}
+
+/// A correctness witness: its invariants as a model of the program's clauses (see the module).
+fn correctness(
+    store: &TermStore,
+    src: &str,
+    program: &super::Program,
+    invs: &[Invariant],
+    options: &Options,
+) -> Validation {
+    let encode = EncodeOptions {
+        live_variables_only: false,
+    };
+    let tr = super::translate_with(store, program, &encode);
+    let system = &tr.system;
+    let params: Vec<Vec<crate::term::VarId>> = (0..system.num_preds())
+        .map(|p| {
+            system
+                .pred(PredId(p as u32))
+                .sorts
+                .iter()
+                .enumerate()
+                .map(|(k, s)| store.new_var(&format!("a{k}"), s.clone()))
+                .collect()
+        })
+        .collect();
+    let mut bodies: HashMap<PredId, Vec<crate::term::TermId>> = HashMap::new();
+    let line_col = |off: usize| crate::syntax::parse::line_col(src, off);
+    for inv in invs {
+        let on_line: Vec<_> = tr
+            .loops
+            .iter()
+            .filter(|lh| !lh.env && line_col(lh.span.start).0 == inv.line)
+            .filter(|lh| {
+                inv.function
+                    .as_ref()
+                    .is_none_or(|f| program.functions[lh.func].name == *f)
+            })
+            .collect();
+        let head = on_line
+            .iter()
+            .find(|lh| line_col(lh.span.start).1 == inv.column)
+            .or(on_line.first());
+        let parsed = super::parse::parse_expr(&inv.value);
+        let Some(head) = head else {
+            // `1` holds anywhere: nothing to check.
+            if matches!(&parsed, Ok(e) if matches!(&e.kind, super::ast::ExprKind::Int(t) if t == "1"))
+            {
+                continue;
+            }
+            return Validation::Unknown(format!(
+                "line {}: an invariant that is not at a loop head (only loop invariants are checked)",
+                inv.line
+            ));
+        };
+        let e = match parsed {
+            Ok(e) => e,
+            Err(e) => {
+                return Validation::Unknown(format!(
+                    "line {}: the invariant `{}` is not read: {}",
+                    inv.line, inv.value, e.message
+                ))
+            }
+        };
+        let mut names = expr::Names::new();
+        for (k, arg) in head.args.iter().enumerate() {
+            if let Some((n, ty)) = arg.as_ref().filter(|(n, _)| !n.contains('@')) {
+                names.insert(n.clone(), (store.var(params[head.pred.0 as usize][k]), *ty));
+            }
+        }
+        match expr::truth(store, &e, &names) {
+            Ok(t) => bodies.entry(head.pred).or_default().push(t),
+            Err(why) => {
+                return Validation::Unknown(format!(
+                    "line {}: the invariant `{}` is not read: {why}",
+                    inv.line, inv.value
+                ))
+            }
+        }
+    }
+    let mut model = Model::new();
+    let mut fixed = Model::new();
+    for (p, vars) in params.into_iter().enumerate() {
+        let p = PredId(p as u32);
+        let body = store.and(bodies.get(&p).cloned().unwrap_or_default());
+        if bodies.contains_key(&p) {
+            fixed.set(
+                p,
+                Interp {
+                    params: vars.clone(),
+                    body,
+                },
+            );
+        }
+        model.set(p, Interp { params: vars, body });
+    }
+    let checked = format!(
+        "its {} invariant(s) hold initially, are preserved and imply the property",
+        invs.len()
+    );
+    // One step, `true` where the witness says nothing: enough for most witnesses.
+    if crate::witness::validate_model(store, system, &model, options.deadline.clone())
+        == ModelCheck::Valid
+    {
+        return Validation::Confirmed(checked);
+    }
+    // Else what the witness leaves open (function summaries, other cut points) is solved for.
+    let (completion, origin) = complete(store, system, &fixed);
+    let solve = SolveOptions {
+        timeout: options.deadline.remaining(),
+        cancel: options.deadline.cancel().cloned().unwrap_or_default(),
+        ..SolveOptions::default()
+    };
+    match driver::solve(store, &completion, &solve).answer {
+        Answer::Sat(found) => {
+            let mut whole = found;
+            for (p, i) in fixed.iter() {
+                whole.set(p, i.clone());
+            }
+            match crate::witness::validate_model(store, system, &whole, options.deadline.clone()) {
+                ModelCheck::Valid => Validation::Confirmed(format!(
+                    "{checked}, with what it leaves open (function summaries, other cut points) \
+                     solved for"
+                )),
+                ModelCheck::Invalid { reason, .. } | ModelCheck::Unknown(reason) => {
+                    Validation::Unknown(format!("the completed proof does not check: {reason}"))
+                }
+            }
+        }
+        Answer::Unsat(d) => {
+            let root = d.nodes.last().map(|n| origin[n.clause.0 as usize]);
+            rejection(src, &tr, root.map(|c| system.clause(c)))
+        }
+        Answer::Unknown(why) => Validation::Unknown(format!(
+            "the invariants are not inductive alone, and what they leave open was not found: {why}"
+        )),
+    }
+}
+
+/// The clauses with the witness's interpretations (`fixed`) put in: a fixed body atom becomes
+/// its invariant in the constraint, a clause with a fixed head a query that the invariant
+/// fails. Returns the system and, per new clause, the clause it comes from.
+fn complete(
+    store: &TermStore,
+    system: &crate::chc::System,
+    fixed: &Model,
+) -> (crate::chc::System, Vec<crate::chc::ClauseId>) {
+    let mut out = crate::chc::System::new();
+    for p in system.pred_ids() {
+        let d = system.pred(p);
+        out.add_pred(d.name.clone(), d.sorts.clone());
+    }
+    let is_fixed = |p: PredId| fixed.get(p).is_some();
+    let mut origin = vec![];
+    for (cid, c) in system.clauses() {
+        let mut parts = vec![c.constraint];
+        let mut body = vec![];
+        for a in &c.body {
+            match is_fixed(a.pred) {
+                true => parts.push(fixed.apply(store, a)),
+                false => body.push(a.clone()),
+            }
+        }
+        let head = match &c.head {
+            Head::Atom(a) if is_fixed(a.pred) => {
+                parts.push(store.not(fixed.apply(store, a)));
+                Head::False
+            }
+            h => h.clone(),
+        };
+        out.add_clause(crate::chc::Clause {
+            body,
+            constraint: store.and(parts),
+            head,
+        });
+        origin.push(cid);
+    }
+    (out, origin)
+}
+
+/// The rejection of a witness whose completion has a counterexample ending in `clause` (of
+/// the program's clauses).
+fn rejection(
+    src: &str,
+    tr: &super::Translation,
+    clause: Option<&crate::chc::Clause>,
+) -> Validation {
+    let line_col = |off: usize| crate::syntax::parse::line_col(src, off);
+    let head_of = |p: PredId| tr.loops.iter().find(|lh| lh.pred == p && !lh.env);
+    let Some(c) = clause else {
+        return Validation::Rejected {
+            at: None,
+            why: "the invariants have a counterexample".to_owned(),
+        };
+    };
+    let from_head = c.body.first().and_then(|a| head_of(a.pred));
+    let from = from_head.map_or("the program's start".to_owned(), |lh| {
+        format!("the loop head at line {}", line_col(lh.span.start).0)
+    });
+    match &c.head {
+        Head::Atom(a) => Validation::Rejected {
+            at: head_of(a.pred).map(|lh| lh.span.start),
+            why: format!(
+                "the invariant here does not hold on every execution: a path from {from} reaches \
+                 this loop head violating it"
+            ),
+        },
+        Head::False => Validation::Rejected {
+            at: from_head.map(|lh| lh.span.start),
+            why: format!(
+                "the invariants do not imply the property: an execution from {from} satisfying \
+                 them reaches the error"
+            ),
+        },
+    }
+}

@@ -1,0 +1,181 @@
+//! `hornbeam validate PROGRAM WITNESS`: the witnesses `verify` writes for programs of
+//! `tests/data/c` are confirmed (correctness witnesses of loop-free programs with calls
+//! included: what they leave open is solved for); mutated ones are rejected where they fail
+//! (an invariant made false or too weak, a waypoint's value changed, the target moved); the
+//! hand-written witnesses of `tests/data/svcomp/witnesses` (another tool's style: no casts, a
+//! column at the `(`) are confirmed or rejected as they deserve; a witness of another program
+//! or one that is no witness is not confirmed.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
+}
+
+fn hornbeam(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args(args)
+        .output()
+        .expect("run hornbeam");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The witness `verify` writes for `tests/data/c/<rel>` (its first line must be `answer`).
+fn witness_of(rel: &str, answer: &str, name: &str) -> (PathBuf, String) {
+    let dir = common::scratch("test-validate", name);
+    let w = dir.join("w.yml");
+    let program = data(&format!("c/{rel}"));
+    let (out, err, _) = hornbeam(&[
+        "verify",
+        program.to_str().expect("utf-8"),
+        "--deterministic",
+        "--witness",
+        w.to_str().expect("utf-8"),
+    ]);
+    assert!(out.starts_with(answer), "{rel}: {out}{err}");
+    let text = std::fs::read_to_string(&w).unwrap_or_else(|e| panic!("{rel}: {e}: {err}"));
+    (program, text)
+}
+
+/// `validate` on `program` and the witness `text` (written to a scratch file): its two lines.
+fn validate(program: &Path, text: &str, name: &str) -> (String, String) {
+    let dir = common::scratch("test-validate", name);
+    let w = dir.join("w.yml");
+    std::fs::write(&w, text).expect("write");
+    let (out, err, code) = hornbeam(&[
+        "validate",
+        program.to_str().expect("utf-8"),
+        w.to_str().expect("utf-8"),
+        "--timeout",
+        "60",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut lines = out.lines();
+    let first = lines.next().unwrap_or_default().to_owned();
+    (first, lines.next().unwrap_or_default().to_owned())
+}
+
+/// Every invariant's value replaced by `value`.
+fn with_values(text: &str, value: &str) -> String {
+    text.lines()
+        .map(|l| match l.split_once("value: ") {
+            Some((indent, _)) if !l.contains("\\result") => format!("{indent}value: '{value}'"),
+            _ => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn correctness_witnesses_are_confirmed_and_their_mutations_rejected() {
+    for (k, rel) in [
+        "safe/count-to-constant.c",
+        "safe/fs-fig1.c",
+        "safe/sr-fig2.c",
+        "safe/static-locals.c",
+        "safe/functions.c",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (program, text) = witness_of(rel, "safe", &format!("c{k}"));
+        let (verdict, why) = validate(&program, &text, &format!("c{k}-original"));
+        assert_eq!(verdict, "confirmed", "{rel}: {why}\n{text}");
+        // `0` does not hold when the loop is first reached (the last two have no loop: their
+        // witness states `1` at the start of `main`, which no loop head can check).
+        if k < 3 {
+            let false_ = with_values(&text, "0");
+            let (verdict, why) = validate(&program, &false_, &format!("c{k}-false"));
+            assert_eq!(verdict, "rejected", "{rel}: {why}");
+        }
+    }
+    // Too weak: the property needs fs-fig1's loop invariant.
+    let (program, text) = witness_of("safe/fs-fig1.c", "safe", "weak");
+    let (verdict, why) = validate(&program, &with_values(&text, "1"), "weak-1");
+    assert_eq!(verdict, "rejected", "{why}");
+    assert!(
+        why.contains("fs-fig1.c:12:3: the invariants do not imply the property"),
+        "{why}"
+    );
+}
+
+#[test]
+fn violation_witnesses_are_confirmed_and_their_mutations_rejected() {
+    let (program, text) = witness_of("unsafe/array-vla.c", "unsafe", "v");
+    assert_eq!(validate(&program, &text, "v-original").0, "confirmed");
+    // `n` is 7 on the way to the error; 1 takes no path to it.
+    let changed = text.replace("\\result == 7", "\\result == 1");
+    assert_ne!(changed, text);
+    let (verdict, why) = validate(&program, &changed, "v-value");
+    assert_eq!(
+        (verdict.as_str(), why.contains("does not reach the error")),
+        ("rejected", true)
+    );
+    // The target one line down.
+    let moved = text.replace("line: 9\n", "line: 10\n");
+    assert_ne!(moved, text);
+    let (verdict, why) = validate(&program, &moved, "v-moved");
+    assert_eq!(verdict, "rejected");
+    assert!(why.ends_with("not at the target 10:30"), "{why}");
+}
+
+#[test]
+fn witnesses_in_another_tool_s_style_are_read() {
+    let program = data("c/safe/fs-fig1.c");
+    let read =
+        |f: &str| std::fs::read_to_string(data(&format!("svcomp/witnesses/{f}"))).expect("witness");
+    let (verdict, why) = validate(&program, &read("fs-fig1.right.yml"), "right");
+    assert_eq!(verdict, "confirmed", "{why}");
+    let (verdict, why) = validate(&program, &read("fs-fig1.wrong.yml"), "wrong");
+    assert_eq!(verdict, "rejected", "{why}");
+    assert!(
+        why.contains("fs-fig1.c:12:3: the invariant here does not hold"),
+        "{why}"
+    );
+    // For another program: its hash says so.
+    let (verdict, why) = validate(
+        &data("c/safe/count-to-constant.c"),
+        &read("fs-fig1.right.yml"),
+        "other",
+    );
+    assert_eq!(verdict, "unknown", "{why}");
+}
+
+#[test]
+fn what_is_no_witness_is_a_located_error() {
+    let dir = common::scratch("test-validate", "malformed");
+    let w = dir.join("w.yml");
+    std::fs::write(
+        &w,
+        "- entry_type: invariant_set\n  content:\n  - invariant: {value: '1'}\n",
+    )
+    .expect("write");
+    let program = data("c/safe/fs-fig1.c");
+    let (_, err, code) = hornbeam(&[
+        "validate",
+        program.to_str().expect("utf-8"),
+        w.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("w.yml:3:5: an invariant has a location"),
+        "{err}"
+    );
+    std::fs::write(&w, "- entry_type: [unclosed\n").expect("write");
+    let (_, err, code) = hornbeam(&[
+        "validate",
+        program.to_str().expect("utf-8"),
+        w.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a witness"), "{err}");
+}
