@@ -99,13 +99,13 @@ fn validate(args: &ValidateArgs) -> (String, i32) {
             Err(code) => return fail(code),
         },
         (None, Some(p), _) => p,
-        (None, None, Some(spec)) => match property::parse(spec) {
+        (None, None, Some(spec)) => match of_specification(spec) {
             Ok(p) => p,
-            Err(e) => {
+            Err(why) => {
                 let name = args.witness.display().to_string();
                 return fail(input_error(&format!(
-                    "{name}: the witness's specification: {}",
-                    e.message
+                    "{name}: the witness's specification: {why} (name the property with \
+                     --property)"
                 )));
             }
         },
@@ -169,4 +169,24 @@ fn property_of(arg: &str) -> Result<Property, i32> {
     }
     let text = read(path)?;
     property::parse(&text).map_err(|e| input_error(&e.render(arg, &text)))
+}
+
+/// The property a witness's `specification` states: a property file's text, or only its
+/// LTL formula as some tools write it (`G ! call(reach_error())`, `G valid-memcleanup`).
+fn of_specification(spec: &str) -> Result<Property, String> {
+    let e = match property::parse(spec) {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    let compact: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+    let named = if compact.contains("call(reach_error())") {
+        "unreach-call"
+    } else if compact.contains("valid-memcleanup") {
+        "valid-memcleanup"
+    } else if compact.contains("valid-deref") || compact.contains("valid-free") {
+        "valid-memsafety"
+    } else {
+        return Err(e.message);
+    };
+    property::from_name(named)
 }
