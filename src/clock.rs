@@ -128,6 +128,30 @@ impl Cancel {
     }
 }
 
+/// A time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn iso8601_utc(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +191,15 @@ mod tests {
         let d2 = Deadline::after(Duration::from_secs(100)).with_cancel(other);
         parent.cancel();
         assert!(d2.expired());
+    }
+
+    #[test]
+    fn times_are_iso_8601() {
+        use std::time::UNIX_EPOCH;
+        assert_eq!(iso8601_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_709_251_199); // leap year, end of February
+        assert_eq!(iso8601_utc(t), "2024-02-29T23:59:59Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_735_689_600);
+        assert_eq!(iso8601_utc(t), "2025-01-01T00:00:00Z");
     }
 }

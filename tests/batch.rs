@@ -207,6 +207,13 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
     let first = &value["results"][0];
     // A record's score is derived: the JSON has the scores of the run under `scores`.
     assert!(value.get("scores").is_some(), "no scores in {value}");
+    // Where and how the run was made.
+    for key in ["version", "date", "host", "cpu", "cores", "command"] {
+        assert!(value["meta"].get(key).is_some(), "no meta.{key} in {value}");
+    }
+    assert!(value["meta"]["version"]
+        .as_str()
+        .is_some_and(|v| v.contains("commit")));
     for key in output::CSV_COLUMNS.iter().filter(|k| **k != "score") {
         assert!(first.get(key).is_some(), "no {key} in {first}");
     }
@@ -220,10 +227,11 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
     assert_eq!(gz.answer, "unsat", "{gz:?}");
     assert_eq!(gz.track, "unsat-gz");
     let csv_text = std::fs::read_to_string(&csv).expect("csv");
-    assert_eq!(
-        csv_text.lines().next(),
-        Some(output::CSV_COLUMNS.join(",").as_str())
-    );
+    // The run's metadata as `# ` lines, then the header.
+    let mut lines = csv_text.lines().skip_while(|l| l.starts_with("# "));
+    assert!(csv_text.starts_with("# version: "), "{csv_text}");
+    assert_eq!(lines.next(), Some(output::CSV_COLUMNS.join(",").as_str()));
+    assert_eq!(output::load(&csv).expect("csv loads").meta, load(&json).meta);
     let from_csv = output::from_csv(&csv_text, &csv).expect("csv parses");
     assert_eq!(from_csv.len(), run.results.len());
     for (a, b) in from_csv.iter().zip(&run.results) {

@@ -241,6 +241,7 @@ pub fn merge(
         solver: first.run.solver.clone(),
         timeout: first.run.timeout,
         memory_mb: first.run.memory_mb,
+        meta: first.run.meta.clone(),
         ..Run::default()
     };
     for p in parts {

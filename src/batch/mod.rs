@@ -23,6 +23,7 @@ pub mod expected;
 pub mod interpret;
 pub mod journal;
 pub mod merge;
+pub mod meta;
 pub mod output;
 pub mod report;
 pub mod runner;
@@ -151,6 +152,9 @@ pub struct Run {
     /// The part of the inputs this run solved (`batch --shard K/N`); `None` for all of them.
     #[serde(default)]
     pub shard: Option<Shard>,
+    /// Where and how the run was made (`None` in files written before it, or by other tools).
+    #[serde(default)]
+    pub meta: Option<meta::RunMeta>,
     /// One record per finished instance, in input order (sorted by path in a merged run).
     pub results: Vec<Record>,
 }
@@ -300,6 +304,7 @@ pub fn run(
         wall_time: started.elapsed().as_secs_f64(),
         interrupted,
         shard: options.shard,
+        meta: None,
         results: results.into_iter().flatten().collect(),
     }
 }

@@ -118,9 +118,13 @@ fn quote(s: &str) -> String {
     }
 }
 
-/// The records as CSV with a header line.
+/// The records as CSV with a header line, after the run's metadata as `# key: value` lines.
 pub fn to_csv(run: &Run) -> String {
-    let mut out = CSV_COLUMNS.join(",");
+    let mut out = String::new();
+    for line in run.meta.iter().flat_map(|m| m.lines()) {
+        out.push_str(&format!("# {}\n", line.replace(['\n', '\r'], " ")));
+    }
+    out.push_str(&CSV_COLUMNS.join(","));
     out.push('\n');
     let number =
         |x: Option<f64>, digits: usize| x.map_or(String::new(), |x| format!("{x:.digits$}"));
@@ -187,7 +191,14 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
 /// computed from `answer` and `expected`, other missing cells are empty. Answers are trimmed
 /// and lower-cased (`SAT` is `sat`). `file` names the file in errors.
 pub fn from_csv(text: &str, file: &Path) -> Result<Vec<Record>, LoadError> {
-    let rows = parse_csv(text);
+    // Leading `# ` lines are the run's metadata (see `to_csv`).
+    let skipped: usize = text
+        .split_inclusive('\n')
+        .take_while(|l| l.starts_with('#'))
+        .map(str::len)
+        .sum();
+    let comments = text[..skipped].matches('\n').count();
+    let rows = parse_csv(&text[skipped..]);
     let mut rows = rows.into_iter();
     let header = rows.next().ok_or_else(|| LoadError::EmptyCsv {
         path: file.to_path_buf(),
@@ -222,7 +233,7 @@ pub fn from_csv(text: &str, file: &Path) -> Result<Vec<Record>, LoadError> {
                 Ok(x) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
                 _ => Err(LoadError::BadNumber {
                     path: file.to_path_buf(),
-                    line: n + 2,
+                    line: comments + n + 2,
                     column: CSV_COLUMNS[i],
                     value: cell,
                 }),
@@ -246,7 +257,7 @@ pub fn from_csv(text: &str, file: &Path) -> Result<Vec<Record>, LoadError> {
             wrong,
             time: number(5)?.ok_or_else(|| LoadError::BadNumber {
                 path: file.to_path_buf(),
-                line: n + 2,
+                line: comments + n + 2,
                 column: "time",
                 value: String::new(),
             })?,
@@ -278,6 +289,11 @@ pub fn load(path: &Path) -> Result<Run, LoadError> {
     let run = if is_csv {
         Run {
             results: from_csv(&text, path)?,
+            meta: super::meta::RunMeta::from_lines(
+                text.lines()
+                    .take_while(|l| l.starts_with('#'))
+                    .map(|l| l.trim_start_matches('#').trim_start()),
+            ),
             ..Run::default()
         }
     } else {

@@ -470,8 +470,9 @@ pub fn run(args: &BatchArgs) -> i32 {
             None => eprintln!("{}", progress_line(done, total, r)),
         }
     };
+    let meta = batch::meta::RunMeta::here(super::version(), std::env::args().collect());
     let finished = AtomicBool::new(false);
-    let run = std::thread::scope(|scope| {
+    let mut run = std::thread::scope(|scope| {
         if let (None, ProgressEvery(Some(every))) = (&bar, args.progress_every) {
             let (tally, finished) = (&tally, &finished);
             scope.spawn(move || heartbeat(tally, total, every, finished));
@@ -480,6 +481,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         let _finish = SetOnDrop(&finished);
         batch::run(&files, &options, &expected, &done_before, &stop, &on_result)
     });
+    run.meta = Some(meta);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -162,15 +162,19 @@ enum Command {
     Report(batch::ReportArgs),
 }
 
-/// Runs the command line; returns the exit status.
-pub fn run() -> i32 {
-    let version = format!(
+/// `0.1.0 (commit 1a2b3c4d5e, Z3 5.3.3.0)`: what `--version` prints and runs record.
+pub(crate) fn version() -> String {
+    format!(
         "{} (commit {}, Z3 {})",
         env!("CARGO_PKG_VERSION"),
         env!("HORNBEAM_COMMIT"),
         hornbeam::smt::z3_version()
-    );
-    let matches = Cli::command().version(version).get_matches();
+    )
+}
+
+/// Runs the command line; returns the exit status.
+pub fn run() -> i32 {
+    let matches = Cli::command().version(version()).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

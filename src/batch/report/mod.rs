@@ -72,6 +72,32 @@ fn counts<'a>(records: impl Iterator<Item = &'a super::Record>) -> Counts {
     c
 }
 
+/// The runs' metadata (version, date, host, CPU, command), when any run has it.
+fn meta_table(runs: &[(String, Run)]) -> String {
+    if runs.iter().all(|(_, r)| r.meta.is_none()) {
+        return String::new();
+    }
+    let mut html = String::from(
+        "<table>\n<tr><th class=\"l\">run</th><th class=\"l\">version</th><th class=\"l\">date</th><th class=\"l\">host</th><th class=\"l\">CPU</th><th>cores</th><th class=\"l\">command</th></tr>\n",
+    );
+    for (name, run) in runs {
+        let Some(m) = &run.meta else { continue };
+        let _ = writeln!(
+            html,
+            "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\"><code>{}</code></td></tr>",
+            esc(name),
+            esc(&m.version),
+            esc(&m.date),
+            esc(&m.host),
+            esc(&m.cpu),
+            m.cores,
+            esc(&m.command.join(" "))
+        );
+    }
+    html.push_str("</table>\n");
+    html
+}
+
 /// The CPU seconds of all instances of a run and the largest peak resident set among them, in
 /// MB; `None` when no record says (results of other solvers, files written before the fields).
 fn usage(run: &Run) -> (Option<f64>, Option<f64>) {
@@ -118,6 +144,7 @@ pub fn render(runs: &[(String, Run)]) -> String {
         );
     }
     html.push_str("</table>\n");
+    html.push_str(&meta_table(runs));
     html.push_str(&summary_table(runs));
     html.push_str("<h2>Cactus plot</h2>\n<p>Each line: the instances a run solved (wrong answers excluded), sorted by the time each took (log scale).</p>\n");
     html.push_str(&cactus::render(runs));
