@@ -231,7 +231,10 @@ fn json_and_csv_have_the_same_records_and_gz_inputs_are_read() {
     let mut lines = csv_text.lines().skip_while(|l| l.starts_with("# "));
     assert!(csv_text.starts_with("# version: "), "{csv_text}");
     assert_eq!(lines.next(), Some(output::CSV_COLUMNS.join(",").as_str()));
-    assert_eq!(output::load(&csv).expect("csv loads").meta, load(&json).meta);
+    assert_eq!(
+        output::load(&csv).expect("csv loads").meta,
+        load(&json).meta
+    );
     let from_csv = output::from_csv(&csv_text, &csv).expect("csv parses");
     assert_eq!(from_csv.len(), run.results.len());
     for (a, b) in from_csv.iter().zip(&run.results) {

@@ -123,7 +123,10 @@ fn a_property_is_selected_and_witnesses_are_kept() {
         assert!(w.contains("/loops/") || w.contains("/heap/"), "{w}");
     }
     let csv = std::fs::read_to_string(dir.join("r.csv")).expect("csv");
-    let header = csv.lines().find(|l| !l.starts_with('#')).unwrap_or_default();
+    let header = csv
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .unwrap_or_default();
     assert!(
         header.ends_with(",property,violated,witness,score"),
         "{header}"
