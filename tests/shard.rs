@@ -142,7 +142,13 @@ fn two_shards_merged_equal_one_unsharded_run() {
         assert!(rss > 1.0 && rss < 8192.0, "{r:?}");
     }
     let csv = std::fs::read_to_string(dir.join("whole.csv")).expect("csv");
-    let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
+    // After the run's metadata (`# ` lines), the header.
+    let header: Vec<&str> = csv
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .expect("header")
+        .split(',')
+        .collect();
     assert!(header.contains(&"cpu_secs") && header.contains(&"peak_rss_mb"));
     let _ = std::fs::remove_dir_all(&dir);
 }
