@@ -18,8 +18,8 @@
 //!   rejected when the run ends elsewhere.
 //!
 //! What this validator cannot read (an invariant that is not at a loop head, an expression
-//! outside [`expr`]'s reading, waypoints of other kinds, concurrent programs) is `unknown`,
-//! with the reason: never a confirmation.
+//! outside the reading of invariants in `validate/expr.rs`, waypoints of other kinds,
+//! concurrent programs) is `unknown`, with the reason: never a confirmation.
 //!
 //! Must not: confirm without a model of all the program's clauses that holds the witness's
 //! invariants (checked whole), reject without a counterexample, or print.
