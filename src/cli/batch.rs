@@ -12,6 +12,8 @@
 //! results are written all the same). Each finished record is appended to the journal as it
 //! arrives; `--resume` goes on from it.
 
+mod progress;
+
 use super::engine_help;
 use hornbeam::batch::merge::{self, ResultFile};
 use hornbeam::batch::{
@@ -19,6 +21,7 @@ use hornbeam::batch::{
 };
 use hornbeam::engine::schedule::Selection;
 use indicatif::{ProgressBar, ProgressStyle};
+use progress::{heartbeat, print_scores, progress_line, Tally};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -26,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How often the summary line is printed when stderr is not a terminal (`None`: never).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,104 +159,8 @@ pub struct ReportArgs {
     json: Option<PathBuf>,
 }
 
-/// Live counts for the progress bar.
-#[derive(Default)]
-struct Tally {
-    sat: AtomicUsize,
-    unsat: AtomicUsize,
-    safe: AtomicUsize,
-    r#unsafe: AtomicUsize,
-    unknown: AtomicUsize,
-    error: AtomicUsize,
-    wrong: AtomicUsize,
-    witness_failed: AtomicUsize,
-    done: AtomicUsize,
-}
-
-impl Tally {
-    /// Counts a record; returns how many are counted now.
-    fn add(&self, r: &Record) -> usize {
-        let c = match r.answer.as_str() {
-            "sat" => &self.sat,
-            "unsat" => &self.unsat,
-            "safe" => &self.safe,
-            "unsafe" => &self.r#unsafe,
-            "unknown" => &self.unknown,
-            _ => &self.error,
-        };
-        c.fetch_add(1, Ordering::SeqCst);
-        if r.wrong {
-            self.wrong.fetch_add(1, Ordering::SeqCst);
-        }
-        if r.witness_failed() {
-            self.witness_failed.fetch_add(1, Ordering::SeqCst);
-        }
-        self.done.fetch_add(1, Ordering::SeqCst) + 1
-    }
-
-    /// The counts: `sat N unsat N` (and `safe N unsafe N` once a C program answered)
-    /// `unknown N error N wrong N` (and `witness-failed N` once a witness failed).
-    fn line(&self) -> String {
-        let g = |a: &AtomicUsize| a.load(Ordering::SeqCst);
-        let mut line = format!("sat {} unsat {}", g(&self.sat), g(&self.unsat));
-        if g(&self.safe) + g(&self.r#unsafe) > 0 {
-            line.push_str(&format!(
-                " safe {} unsafe {}",
-                g(&self.safe),
-                g(&self.r#unsafe)
-            ));
-        }
-        line.push_str(&format!(
-            " unknown {} error {} wrong {}",
-            g(&self.unknown),
-            g(&self.error),
-            g(&self.wrong)
-        ));
-        if g(&self.witness_failed) > 0 {
-            line.push_str(&format!(" witness-failed {}", g(&self.witness_failed)));
-        }
-        line
-    }
-}
-
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// The progress line of a finished instance when stderr is not a terminal:
-/// `[done/total] answer time path`, and the reason (cut to 160 characters) if any.
-fn progress_line(done: usize, total: usize, r: &Record) -> String {
-    let mut line = format!("[{done}/{total}] {} {:.1} s {}", r.answer, r.time, r.path);
-    if !r.reason.is_empty() {
-        let reason: String = r.reason.chars().take(160).collect();
-        line.push_str(&format!(" ({reason})"));
-    }
-    line
-}
-
-/// The summary line printed every `--progress-every` seconds when stderr is not a terminal.
-fn summary_line(tally: &Tally, total: usize, elapsed: Duration) -> String {
-    format!(
-        "progress: {}/{total} done ({}), {:.0} s elapsed",
-        tally.done.load(Ordering::SeqCst),
-        tally.line(),
-        elapsed.as_secs_f64()
-    )
-}
-
-/// Prints [`summary_line`] every `every` until `finished` is set.
-fn heartbeat(tally: &Tally, total: usize, every: Duration, finished: &AtomicBool) {
-    let started = Instant::now();
-    let mut next = every;
-    while !finished.load(Ordering::SeqCst) {
-        let elapsed = started.elapsed();
-        if elapsed >= next {
-            eprintln!("{}", summary_line(tally, total, elapsed));
-            next += every;
-        } else {
-            std::thread::sleep((next - elapsed).min(Duration::from_millis(50)));
-        }
-    }
 }
 
 /// Sets its flag when dropped.
@@ -535,41 +442,6 @@ pub fn run(args: &BatchArgs) -> i32 {
         signal_status(stopped_by.load(Ordering::SeqCst).max(2))
     } else {
         0
-    }
-}
-
-/// Prints the run's scores on stderr: SV-COMP's per category and overall for C records with
-/// an expected verdict, solved counts per track for clause systems.
-fn print_scores(run: &Run) {
-    let scores = batch::score::scores(&run.results);
-    let line = |name: &str, t: &batch::score::Tally, sv: bool| {
-        let score = if sv {
-            format!("score {:>5}  ", t.score)
-        } else {
-            String::new()
-        };
-        format!(
-            "  {name:<28} {score}correct {} (true {}, false {})  wrong {}  of {}",
-            t.correct(),
-            t.correct_true,
-            t.correct_false,
-            t.wrong(),
-            t.runs
-        )
-    };
-    if scores.svcomp_total.runs > 0 {
-        eprintln!("SV-COMP score (+2 true, +1 false, -16 wrong false, -32 wrong true):");
-        for (category, t) in &scores.svcomp {
-            eprintln!("{}", line(category, t, true));
-        }
-        eprintln!("{}", line("all", &scores.svcomp_total, true));
-    }
-    if scores.chccomp_total.runs > 0 && !scores.chccomp.is_empty() {
-        eprintln!("CHC-COMP solved (files with an expected answer):");
-        for (track, t) in &scores.chccomp {
-            eprintln!("{}", line(track, t, false));
-        }
-        eprintln!("{}", line("all", &scores.chccomp_total, false));
     }
 }
 
