@@ -276,3 +276,39 @@ fn print_shows_the_split_system() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check FILE CEX` reads a derivation as `solve --cex` prints it (after `unsat`): `valid`
+/// (exit 0); a step changed so that its clause's constraint fails, `invalid` at its line
+/// (exit 1).
+#[test]
+fn check_replays_a_printed_derivation() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/chc/counter-unsafe.smt2");
+    let file = file.to_str().expect("UTF-8 path");
+    let out = hornbeam(&["solve", file, "--cex"]);
+    let cex = text(&out.stdout);
+    assert!(cex.starts_with("unsat\n(derivation"), "{cex}");
+    let dir = std::env::temp_dir().join(format!("hornbeam-cex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("cex.txt");
+    let check = |cex: &str| {
+        std::fs::write(&path, cex).expect("write");
+        hornbeam(&["check", file, path.to_str().expect("UTF-8 path")])
+    };
+    let out = check(&cex);
+    assert_eq!(
+        (text(&out.stdout).as_str(), out.status.code()),
+        ("valid\n", Some(0))
+    );
+    // Step 2 claims a counter value that one step from step 1's cannot reach.
+    let forged = cex.replacen("(inv 4)", "(inv 5)", 1);
+    assert_ne!(forged, cex);
+    let out = check(&forged);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("invalid\n")
+            && text(&out.stdout).contains("cex.txt:5: step 2: the clause constraint is false"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -513,3 +513,56 @@ fn specific_replay_errors() {
         Err(ReplayError::RootNotQuery)
     );
 }
+
+/// `check`'s reading of derivations as text: each BMC derivation of `unsat/` printed (as
+/// `solve --cex` prints it), read back and completed (the clauses' local variables found by a
+/// solver) replays; the same text without its query step, or with a premise dropped, does
+/// not. Files whose facts hold arrays or datatypes are refused at the value (not read).
+#[test]
+fn derivations_read_from_text_replay_and_forgeries_do_not() {
+    use hornbeam::syntax::derivation::read_derivation;
+    use hornbeam::witness::{check_derivation_text, DerivationCheck};
+    let (mut valid, mut refused) = (0, 0);
+    let mut failures = Vec::new();
+    for path in unsat_files() {
+        let name = path.display().to_string();
+        let store = TermStore::new();
+        let system = load(&store, &path);
+        let d = bmc_derivation(&store, &system, &path);
+        let text = d.to_text(&store, &system);
+        let check = |text: &str| match read_derivation(&system, text) {
+            Ok(steps) => Some(check_derivation_text(
+                &store,
+                &system,
+                &steps,
+                Deadline::after(Duration::from_secs(20)),
+            )),
+            Err(_) => None,
+        };
+        match check(&text) {
+            None => refused += 1,
+            Some(DerivationCheck::Valid) => valid += 1,
+            Some(other) => failures.push(format!("{name}: {other:?}\n{text}")),
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let n = lines.len();
+        // Without the query step (the last before the closing parenthesis).
+        let truncated = [&lines[..n - 2], &lines[n - 1..]].concat().join("\n");
+        // The query step's `(from ...)` dropped.
+        let dropped = text.replacen(
+            &lines[n - 2][lines[n - 2].find(" (from").unwrap_or(0)..],
+            ")",
+            1,
+        );
+        for (what, forged) in [("no query step", truncated), ("a dropped premise", dropped)] {
+            if let Some(DerivationCheck::Valid) = check(&forged) {
+                failures.push(format!("{name}: a derivation with {what} checks\n{forged}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        valid >= 8 && refused <= 6,
+        "valid {valid}, refused {refused}"
+    );
+}

@@ -7,7 +7,7 @@ use hornbeam::chc::SystemPrinter;
 use hornbeam::clock::Deadline;
 use hornbeam::term::{TermPrinter, TermStore};
 use hornbeam::transform::{Preprocess, SplitBooleans};
-use hornbeam::witness::{validate_model, ModelCheck};
+use hornbeam::witness::{validate_model, DerivationCheck, ModelCheck};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,13 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
             )
         }
     };
+    let deadline = match timeout.0 {
+        Some(t) => Deadline::after(t.saturating_sub(start.elapsed())),
+        None => Deadline::none(),
+    };
+    if is_derivation(&msrc) {
+        return derivation(&store, &system, &mname, &msrc, deadline);
+    }
     let m = match hornbeam::witness::read_model(&store, &system, &msrc) {
         Ok(m) => m,
         Err(e) => {
@@ -86,10 +93,6 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
             abbreviated(&undefined)
         );
     }
-    let deadline = match timeout.0 {
-        Some(t) => Deadline::after(t.saturating_sub(start.elapsed())),
-        None => Deadline::none(),
-    };
     match validate_model(&store, &system, &m, deadline) {
         ModelCheck::Valid => out("valid\n".to_owned(), notes, 0),
         ModelCheck::Invalid {
@@ -112,6 +115,57 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
             out(text, notes, 1)
         }
         ModelCheck::Unknown(r) => out("unknown\n".to_owned(), format!("{notes}{r}\n"), 3),
+    }
+}
+
+/// Whether the text is a counterexample derivation (`(derivation ...)`, after an optional
+/// `unsat` line) rather than a model.
+fn is_derivation(text: &str) -> bool {
+    let t = text.trim_start();
+    let t = t.strip_prefix("unsat").map_or(t, str::trim_start);
+    t.strip_prefix('(')
+        .is_some_and(|r| r.trim_start().starts_with("derivation"))
+}
+
+/// Checks a derivation read from text: `valid` (exit 0), `invalid` and the failing step (1),
+/// or `unknown` (3).
+fn derivation(
+    store: &TermStore,
+    system: &hornbeam::chc::System,
+    name: &str,
+    text: &str,
+    deadline: Deadline,
+) -> Outcome {
+    let out = |stdout: String, stderr: String, code| Outcome {
+        stdout,
+        stderr,
+        code,
+    };
+    let steps = match hornbeam::syntax::derivation::read_derivation(system, text) {
+        Ok(s) => s,
+        Err(e) => {
+            return out(
+                String::new(),
+                String::new(),
+                input_error(&e.render(name, text)),
+            )
+        }
+    };
+    let line = |k: usize| {
+        steps.get(k).map_or(1, |s| {
+            hornbeam::syntax::parse::line_col(text, s.span.start).0
+        })
+    };
+    match hornbeam::witness::check_derivation_text(store, system, &steps, deadline) {
+        DerivationCheck::Valid => out("valid\n".to_owned(), String::new(), 0),
+        DerivationCheck::Invalid(k, why) => out(
+            format!("invalid\n{name}:{}: {why}\n", line(k)),
+            String::new(),
+            1,
+        ),
+        DerivationCheck::Unknown(k, why) => {
+            out("unknown\n".to_owned(), format!("step {k}: {why}\n"), 3)
+        }
     }
 }
 

@@ -110,7 +110,8 @@ enum Command {
     Check {
         /// The CHC-COMP file.
         file: PathBuf,
-        /// The model: define-fun lines, a `(model ...)` block, or a solver's `sat` output.
+        /// The model: define-fun lines, a `(model ...)` block, or a solver's `sat` output; or
+        /// a counterexample derivation in `solve --cex`'s format (after `unsat` or alone).
         model: PathBuf,
         /// Time limit in seconds for the whole check, reading the files included (`inf`:
         /// none).

@@ -5,6 +5,7 @@
 //! This layer turns text into `chc` values; it must not solve anything.
 
 pub mod ast;
+pub mod derivation;
 pub mod error;
 mod input;
 pub mod lexer;

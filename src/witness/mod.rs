@@ -8,6 +8,7 @@
 //! `term`, `chc` and `smt`; it must not know any engine.
 
 mod derivation;
+mod derivation_text;
 mod implied;
 mod instantiate;
 mod model;
@@ -15,6 +16,7 @@ mod reason;
 mod transfer;
 
 pub use derivation::{replay_derivation, DerivNode, Derivation, ReplayError};
+pub use derivation_text::{check_derivation_text, DerivationCheck};
 pub use model::{read_model, validate_model, Interp, Model, ModelCheck, ModelFormat};
 pub use reason::{Reason, ReasonKind};
 pub use transfer::{ExportedDerivation, ExportedModel};
