@@ -141,7 +141,12 @@ fn the_page_has_the_comparison_and_a_log_scale_cactus_plot() {
         "{page}"
     );
     assert!(page.contains("<td>40.0</td><td>-</td><td>-</td>"), "{page}");
-    assert!(!page.contains("<script") && !page.contains("http://www.w3.org/1999"));
+    // One page: a single inline script (sorting, filtering), nothing fetched.
+    assert_eq!(page.matches("<script").count(), 1);
+    assert!(!page.contains("<script src") && !page.contains("http://www.w3.org/1999"));
+    // A scatter plot per run after the first, a point per file both have a record of.
+    assert_eq!(page.matches("<h2>Scatter plots</h2>").count(), 1);
+    assert!(page.contains("<circle"), "{page}");
     // One run: no comparison.
     let one = report::render(&three_runs()[..1]);
     assert!(!one.contains("File by file"));

@@ -303,6 +303,16 @@ pub fn load(path: &Path) -> Result<Run, LoadError> {
         })?
     };
     check_records(&run.results, path)?;
+    let mut run = run;
+    // Other tools' words for running out of a limit: no answer, for the reason they name.
+    for r in &mut run.results {
+        if matches!(r.answer.as_str(), "timeout" | "memout") {
+            if r.reason.is_empty() {
+                r.reason = r.answer.clone();
+            }
+            r.answer = "unknown".to_owned();
+        }
+    }
     Ok(run)
 }
 
@@ -353,6 +363,26 @@ mod tests {
     use super::{load, to_json, LoadError};
     use crate::batch::{error_record, Run};
     use std::path::Path;
+
+    #[test]
+    fn other_tools_timeouts_are_unknown_answers() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let p = dir.path().join("z3.csv");
+        std::fs::write(
+            &p,
+            "path,answer,time\nt/a.smt2,timeout,20\nt/b.smt2,sat,1\n",
+        )
+        .expect("w");
+        let run = load(&p).expect("loads");
+        assert_eq!(
+            (
+                run.results[0].answer.as_str(),
+                run.results[0].reason.as_str()
+            ),
+            ("unknown", "timeout")
+        );
+        assert_eq!(run.results[1].answer, "sat");
+    }
 
     /// A result file with one record changed by `edit`, loaded back.
     fn loaded(edit: impl Fn(&mut crate::batch::Record)) -> Result<Run, LoadError> {

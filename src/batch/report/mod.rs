@@ -1,7 +1,10 @@
-//! The HTML report: one self-contained page (inline CSS and SVG, no script, no external asset)
-//! comparing one or more runs: the runs' settings, a summary table per track, a cactus plot
+//! The HTML report: one self-contained page (inline CSS, SVG and one small script that sorts a
+//! table by the column clicked and filters the file table; no external asset) comparing one
+//! or more runs: the runs' settings and metadata, a summary table per track, a cactus plot
 //! (instances solved against the time each took, sorted, log-scale time: [`cactus`]) and, for
-//! two or more runs, the per-file comparison ([`compare`]).
+//! two or more runs, the per-file comparison with the virtual best ([`compare`]) and a
+//! scatter plot of each run against the first ([`scatter`]). A run read from a file that does
+//! not state its limits (another tool's CSV) shows them as `-`.
 //!
 //! Clause systems and C programs share the columns: `sat` and `safe` are counted together
 //! (`sat / safe`: no error reachable), as are `unsat` and `unsafe` ([`polarity`]).
@@ -11,10 +14,32 @@
 
 pub mod cactus;
 pub mod compare;
+pub mod scatter;
 
 use super::{polarity, Run};
 use std::collections::BTreeSet;
 use std::fmt::Write;
+
+/// Sorts a table by the column whose header is clicked (numbers as numbers, again to reverse)
+/// and filters the file table's rows by the text typed; inline, so the page stays one file.
+const SCRIPT: &str = "<script>\n\
+document.querySelectorAll('table').forEach(function(t){\n\
+ t.querySelectorAll('tr:first-child th').forEach(function(th,i){\n\
+  th.style.cursor='pointer';\n\
+  th.onclick=function(){\n\
+   var rows=Array.prototype.slice.call(t.rows,1), asc=th.dataset.asc!=='1';\n\
+   th.dataset.asc=asc?'1':'0';\n\
+   rows.sort(function(a,b){\n\
+    var x=a.cells[i]?a.cells[i].textContent:'', y=b.cells[i]?b.cells[i].textContent:'';\n\
+    var nx=parseFloat(x), ny=parseFloat(y);\n\
+    var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);\n\
+    return asc?c:-c;});\n\
+   rows.forEach(function(r){r.parentNode.appendChild(r);});};});});\n\
+var f=document.getElementById('filter');\n\
+if(f){f.oninput=function(){var q=f.value.toLowerCase();\n\
+ document.querySelectorAll('table.files tr').forEach(function(r,i){\n\
+  if(i>0){r.style.display=r.textContent.toLowerCase().indexOf(q)<0?'none':'';}});};}\n\
+</script>\n";
 
 /// Line colours of the runs, in order.
 const COLOURS: [&str; 6] = [
@@ -134,9 +159,9 @@ pub fn render(runs: &[(String, Run)]) -> String {
             esc(name),
             esc(&run.solver),
             run.results.len(),
-            run.timeout,
+            if run.timeout > 0.0 { run.timeout.to_string() } else { "-".into() },
             run.memory_mb.map_or("-".into(), |m| m.to_string()),
-            run.jobs,
+            if run.jobs > 0 { run.jobs.to_string() } else { "-".into() },
             run.wall_time,
             cpu.map_or("-".into(), |c| format!("{c:.1}")),
             rss.map_or("-".into(), |r| format!("{r:.0}")),
@@ -152,8 +177,14 @@ pub fn render(runs: &[(String, Run)]) -> String {
         let c = compare::compare(runs);
         html.push_str("\n<h2>File by file</h2>\n<p>Each run against the first; ratios are a run's time over the first run's on the files both solved (times below 0.01 s count as 0.01 s). Files that some runs solved and others did not are in bold.</p>\n");
         html.push_str(&c.summary_html());
+        html.push_str("<h2>Scatter plots</h2>\n<p>Each run against the first: a point per file (its time under each), log scale; blue both solved it, red only the first, green only the run.</p>\n");
+        for k in 1..runs.len() {
+            html.push_str(&scatter::render(&c, k));
+        }
+        html.push_str("<p>Filter the files: <input id=\"filter\" placeholder=\"part of a path, an answer, a run\"> (click a column's header to sort any table by it)</p>\n");
         html.push_str(&c.table_html());
     }
+    html.push_str(SCRIPT);
     html.push_str("\n</body>\n</html>\n");
     html
 }
