@@ -190,22 +190,7 @@ pub fn lower(items: &[Item], track_data: bool) -> Result<PointerProgram, String>
     l.containers = super::lower_container::uses_offsetof(items);
     for item in items {
         match item {
-            Item::Decl(d) => {
-                let known = l.records.len();
-                if let Err(why) = l.declaration(d, true) {
-                    if !only_declares(d) {
-                        return Err(why);
-                    }
-                    // A header's type or prototype the program may never use: an error only
-                    // where it is used (its typedef names stay unknown, its structs broken).
-                    for r in &mut l.records[known..] {
-                        if !r.defined {
-                            r.defined = true;
-                            r.broken = Some(why.clone());
-                        }
-                    }
-                }
-            }
+            Item::Decl(d) => l.file_scope_declaration(d)?,
             Item::Func(f) => {
                 if let Some(n) = f.decl.name.as_deref().filter(|n| l.defs.contains_key(*n)) {
                     // Its result type, for `is_ptr` (a type it cannot read: not a pointer).
@@ -362,7 +347,7 @@ impl Lower {
     }
 
     /// A declaration (global when `global`): types, typedefs, variables and initialisers.
-    /// (See [`only_declares`] for the file-scope ones whose errors wait for a use.)
+    /// (See [`Lower::file_scope_declaration`] for the ones whose errors wait for a use.)
     pub(super) fn declaration(&mut self, d: &Declaration, global: bool) -> Result<(), String> {
         let is_typedef = d.specs.words.iter().any(|(w, _)| *w == Spec::Typedef);
         if d.specs.words.iter().any(|(w, _)| *w == Spec::Static) && !global {
@@ -611,19 +596,4 @@ impl Lower {
         self.loops.pop();
         r
     }
-}
-
-/// Whether a file-scope declaration only declares (a typedef, an `extern` object, prototypes,
-/// a struct or enum type) and defines no object: what it cannot read is harmless until used.
-fn only_declares(d: &Declaration) -> bool {
-    let has = |spec: Spec| d.specs.words.iter().any(|(w, _)| *w == spec);
-    let prototypes = d.items.iter().all(|item| {
-        item.decl
-            .suffixes
-            .iter()
-            .any(|s| matches!(s, super::super::ast::Suffix::Params(..)))
-    });
-    has(Spec::Typedef)
-        || (has(Spec::Extern) && d.items.iter().all(|i| i.init.is_none()))
-        || prototypes
 }

@@ -3,7 +3,7 @@
 //!
 //! Must not: accept a type whose values it cannot tell apart as pointers or integers.
 
-use super::super::ast::{Spec, Specs, TypeName};
+use super::super::ast::{Declaration, Spec, Specs, TypeName};
 use super::lower::{Lower, Name};
 use super::pir::Storage;
 use super::ta::DATA;
@@ -55,6 +55,25 @@ impl Record {
 }
 
 impl Lower {
+    /// A file-scope declaration. One that only declares ([`only_declares`]) and cannot be read
+    /// is a header's type or prototype the program may never use: an error only where it is
+    /// used (its typedef names stay unknown, its structs broken).
+    pub(super) fn file_scope_declaration(&mut self, d: &Declaration) -> Result<(), String> {
+        let known = self.records.len();
+        if let Err(why) = self.declaration(d, true) {
+            if !only_declares(d) {
+                return Err(why);
+            }
+            for r in &mut self.records[known..] {
+                if !r.defined {
+                    r.defined = true;
+                    r.broken = Some(why.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The struct type (if any) and the number of `*` that specifiers denote.
     pub(super) fn base_type(&mut self, specs: &Specs) -> Result<(Option<usize>, usize), String> {
         for (w, _) in &specs.words {
@@ -219,4 +238,19 @@ impl Lower {
         let k = r.parts.iter().position(|(n, _)| n == f)?;
         Some((r.pointers.len() + k, r.parts[k].1))
     }
+}
+
+/// Whether a file-scope declaration only declares (a typedef, an `extern` object, prototypes,
+/// a struct or enum type) and defines no object: what it cannot read is harmless until used.
+fn only_declares(d: &Declaration) -> bool {
+    let has = |spec: Spec| d.specs.words.iter().any(|(w, _)| *w == spec);
+    let prototypes = d.items.iter().all(|item| {
+        item.decl
+            .suffixes
+            .iter()
+            .any(|s| matches!(s, super::super::ast::Suffix::Params(..)))
+    });
+    has(Spec::Typedef)
+        || (has(Spec::Extern) && d.items.iter().all(|i| i.init.is_none()))
+        || prototypes
 }
