@@ -186,6 +186,37 @@ pub struct BatchOptions {
     pub data_model: Option<String>,
 }
 
+/// Gives each C input a witness file under `dir`: `CATEGORY/NAME.PROPERTY.yml` (or
+/// `CATEGORY/NAME.yml` for a program), a counter added where two would share a name; creates
+/// the folders. `Err` is the folder that cannot be created.
+pub fn witness_paths(dir: &Path, inputs: &mut [Input]) -> Result<(), String> {
+    let mut taken = std::collections::HashSet::new();
+    for input in inputs.iter_mut() {
+        if !(is_program(&input.path) || input.task.is_some()) {
+            continue;
+        }
+        let category = track_of(&input.path);
+        let stem = input
+            .path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let base = match &input.task {
+            Some(t) => format!("{stem}.{}", t.property),
+            None => stem,
+        };
+        let folder = dir.join(&category);
+        std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let mut path = folder.join(format!("{base}.yml"));
+        let mut k = 2;
+        while !taken.insert(path.clone()) {
+            path = folder.join(format!("{base}.{k}.yml"));
+            k += 1;
+        }
+        input.witness = Some(path);
+    }
+    Ok(())
+}
+
 /// The track of a file: its parent directory's name.
 pub fn track_of(p: &Path) -> String {
     p.parent()

@@ -7,12 +7,26 @@
 //! out, so the command line can say what was left and why. A task that cannot be read is one
 //! `error` input with the task's located message.
 //!
-//! Must not: run anything, or decide answers.
+//! Must not: run anything, decide answers, or read a task definition itself (the caller passes
+//! the reader: the C front end's, which knows which properties are checked).
 
 use super::walk::{Input, Problem, TaskInput};
-use crate::frontend::c::task::{self, Check};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// A property of a task, as the reader passed to [`expand`] gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskProperty {
+    /// Its name (`unreach-call`, ...), as `verify --property` takes it.
+    pub name: String,
+    /// The task's expected verdict (`true`, `false(valid-deref)`, ...), if it states one.
+    pub expected: Option<String>,
+    /// Whether Hornbeam checks it.
+    pub checked: bool,
+}
+
+/// Reads a task definition's properties, or says (located) why it cannot.
+pub type TaskReader<'a> = &'a dyn Fn(&Path) -> Result<Vec<TaskProperty>, String>;
 
 /// The files a set file's patterns match, pattern by pattern, each pattern's matches sorted; a
 /// pattern that matches nothing matches nothing (as in BenchExec). `Err` is a located message
@@ -46,20 +60,19 @@ pub struct Expanded {
     pub unsupported: BTreeMap<String, usize>,
 }
 
-/// Expands each task among `inputs` into its properties: the ones named in `selected`, or
-/// (when empty) every one the task states a verdict for or Hornbeam checks. Other inputs pass
-/// through unchanged.
-pub fn expand(inputs: Vec<Input>, selected: &[String]) -> Expanded {
+/// Expands each task among `inputs` into its properties (as `read` gives them): the ones
+/// named in `selected`, or (when empty) every one the task states a verdict for or Hornbeam
+/// checks. Other inputs pass through unchanged.
+pub fn expand(inputs: Vec<Input>, selected: &[String], read: TaskReader) -> Expanded {
     let mut out = Expanded::default();
     for input in inputs {
         if input.problem.is_some() || !super::walk::is_task(&input.path) {
             out.inputs.push(input);
             continue;
         }
-        let task = match task::read(&input.path) {
-            Ok(t) => t,
-            Err(e) => {
-                let reason = e.render();
+        let properties = match read(&input.path) {
+            Ok(p) => p,
+            Err(reason) => {
                 out.inputs.push(Input {
                     problem: Some(Problem::Task { reason }),
                     ..input
@@ -67,32 +80,26 @@ pub fn expand(inputs: Vec<Input>, selected: &[String]) -> Expanded {
                 continue;
             }
         };
-        let wanted = |name: &str| selected.is_empty() || selected.iter().any(|s| s == name);
-        for p in task.select(None).filter(|p| wanted(&p.name)) {
-            if let Check::Unsupported(_) = p.check {
-                *out.unsupported.entry(p.name.clone()).or_default() += 1;
+        // Worth a run or a report, and selected.
+        let wanted = |p: &TaskProperty| {
+            (p.expected.is_some() || p.checked)
+                && (selected.is_empty() || selected.contains(&p.name))
+        };
+        for p in properties.into_iter().filter(wanted) {
+            if !p.checked {
+                *out.unsupported.entry(p.name).or_default() += 1;
                 continue;
             }
             out.inputs.push(Input {
                 task: Some(TaskInput {
-                    property: p.name.clone(),
-                    expected: p.expected.as_ref().map(ToString::to_string),
+                    property: p.name,
+                    expected: p.expected,
                 }),
                 ..input.clone()
             });
         }
     }
     out
-}
-
-/// The name a `--property` value selects: a property file's stem, or the name itself.
-pub fn property_name(arg: &str) -> String {
-    match arg.strip_suffix(".prp") {
-        Some(_) => Path::new(arg)
-            .file_stem()
-            .map_or_else(|| arg.to_owned(), |s| s.to_string_lossy().into_owned()),
-        None => arg.to_owned(),
-    }
 }
 
 #[cfg(test)]
@@ -127,14 +134,5 @@ mod tests {
         std::fs::write(&set, "a/*.yml\na/[.yml\n").expect("writes");
         let err = read_set(&set).expect_err("refused");
         assert!(err.starts_with("2:"), "{err}");
-    }
-
-    #[test]
-    fn property_files_name_their_property() {
-        assert_eq!(
-            property_name("../properties/unreach-call.prp"),
-            "unreach-call"
-        );
-        assert_eq!(property_name("valid-memsafety"), "valid-memsafety");
     }
 }

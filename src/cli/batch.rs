@@ -20,6 +20,7 @@ use hornbeam::batch::{
     self, expected::Expected, output, report, shard, BatchOptions, Record, Run, Shard,
 };
 use hornbeam::engine::schedule::Selection;
+use hornbeam::frontend::c::task;
 use indicatif::{ProgressBar, ProgressStyle};
 use progress::{heartbeat, print_scores, progress_line, Tally};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -222,9 +223,9 @@ pub fn run(args: &BatchArgs) -> i32 {
     let selected: Vec<String> = args
         .property
         .iter()
-        .map(|p| batch::tasks::property_name(p))
+        .map(|p| task::property_name(p))
         .collect();
-    let expanded = batch::tasks::expand(collected.inputs, &selected);
+    let expanded = batch::tasks::expand(collected.inputs, &selected, &read_task);
     if !expanded.unsupported.is_empty() {
         let counts: Vec<String> = expanded
             .unsupported
@@ -241,7 +242,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         None => expanded.inputs,
     };
     if let Some(dir) = &args.witness_dir {
-        if let Err(e) = witness_paths(dir, &mut files) {
+        if let Err(e) = batch::witness_paths(dir, &mut files) {
             return super::input_error(&e);
         }
     }
@@ -445,35 +446,18 @@ pub fn run(args: &BatchArgs) -> i32 {
     }
 }
 
-/// Gives each C input a witness file under `dir`: `CATEGORY/NAME.PROPERTY.yml` (or
-/// `CATEGORY/NAME.yml` for a program), a counter added where two would share a name; creates
-/// the folders. `Err` is the folder that cannot be created.
-fn witness_paths(dir: &Path, inputs: &mut [batch::Input]) -> Result<(), String> {
-    let mut taken = std::collections::HashSet::new();
-    for input in inputs.iter_mut() {
-        if !(batch::is_program(&input.path) || input.task.is_some()) {
-            continue;
-        }
-        let category = batch::track_of(&input.path);
-        let stem = input
-            .path
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        let base = match &input.task {
-            Some(t) => format!("{stem}.{}", t.property),
-            None => stem,
-        };
-        let folder = dir.join(&category);
-        std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-        let mut path = folder.join(format!("{base}.yml"));
-        let mut k = 2;
-        while !taken.insert(path.clone()) {
-            path = folder.join(format!("{base}.{k}.yml"));
-            k += 1;
-        }
-        input.witness = Some(path);
-    }
-    Ok(())
+/// A task definition's properties for the batch, read by the C front end (which knows which
+/// it checks); `Err` is the located message.
+fn read_task(path: &Path) -> Result<Vec<batch::tasks::TaskProperty>, String> {
+    let t = task::read(path).map_err(|e| e.render())?;
+    Ok(t.properties
+        .iter()
+        .map(|p| batch::tasks::TaskProperty {
+            name: p.name.clone(),
+            expected: p.expected.as_ref().map(ToString::to_string),
+            checked: matches!(p.check, task::Check::Supported(_)),
+        })
+        .collect())
 }
 
 /// Runs `report`; returns the exit status.

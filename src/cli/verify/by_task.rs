@@ -10,8 +10,7 @@
 
 use super::{verify_program, Job, VerifyArgs};
 use crate::cli::input_error;
-use hornbeam::frontend::c::task::{self, Check, Task};
-use std::path::Path;
+use hornbeam::frontend::c::task::{self, Check, Task, TaskProperty};
 use std::time::Instant;
 
 /// Runs `verify` on a task file: (stdout, stderr, exit status).
@@ -28,29 +27,20 @@ pub(super) fn run(args: &VerifyArgs) -> (String, String, i32) {
             task.data_model
         )));
     }
-    let selected = match args.property.as_deref() {
-        None => None,
-        Some(arg) => match selected_name(&task, arg) {
-            Ok(name) => Some(name),
-            Err(message) => return refused(input_error(&message)),
-        },
-    };
-    match selected {
-        Some(name) => one(args, &task, &name),
+    match args.property.as_deref() {
         None => every(args, &task),
+        Some(arg) => match selected(&task, arg) {
+            Ok(p) => one(args, &task, p),
+            Err(message) => refused(input_error(&message)),
+        },
     }
 }
 
 /// The task property `--property` names: a name, or a property file whose stem is one.
-fn selected_name(task: &Task, arg: &str) -> Result<String, String> {
-    let name = match arg.ends_with(".prp") {
-        true => Path::new(arg)
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned()),
-        false => arg.to_owned(),
-    };
-    if task.properties.iter().any(|p| p.name == name) {
-        return Ok(name);
+fn selected<'t>(task: &'t Task, arg: &str) -> Result<&'t TaskProperty, String> {
+    let name = task::property_name(arg);
+    if let Some(p) = task.properties.iter().find(|p| p.name == name) {
+        return Ok(p);
     }
     let names: Vec<&str> = task.properties.iter().map(|p| p.name.as_str()).collect();
     Err(format!(
@@ -61,10 +51,7 @@ fn selected_name(task: &Task, arg: &str) -> Result<String, String> {
 }
 
 /// The one selected property, printed as a program's verdict.
-fn one(args: &VerifyArgs, task: &Task, name: &str) -> (String, String, i32) {
-    let Some(p) = task.properties.iter().find(|p| p.name == name) else {
-        return (String::new(), String::new(), 2);
-    };
+fn one(args: &VerifyArgs, task: &Task, p: &TaskProperty) -> (String, String, i32) {
     match &p.check {
         Check::Unsupported(why) => (
             String::new(),
@@ -86,7 +73,7 @@ fn one(args: &VerifyArgs, task: &Task, name: &str) -> (String, String, i32) {
 /// Every property of the task, a block each; the time limit is shared out evenly among the
 /// properties still to run.
 fn every(args: &VerifyArgs, task: &Task) -> (String, String, i32) {
-    let properties: Vec<_> = task.select(None).collect();
+    let properties: Vec<_> = task.relevant().collect();
     let supported = properties
         .iter()
         .filter(|p| matches!(p.check, Check::Supported(_)))

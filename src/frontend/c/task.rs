@@ -73,16 +73,23 @@ pub struct Task {
 }
 
 impl Task {
-    /// The properties `selected` names (`None`: every property Hornbeam checks or the task
-    /// states a verdict for), in the task's order.
-    pub fn select<'a>(
-        &'a self,
-        selected: Option<&'a str>,
-    ) -> impl Iterator<Item = &'a TaskProperty> {
-        self.properties.iter().filter(move |p| match selected {
-            Some(name) => p.name == name,
-            None => p.expected.is_some() || matches!(p.check, Check::Supported(_)),
-        })
+    /// The properties worth a run or a report: every one Hornbeam checks or the task states a
+    /// verdict for (not, say, a coverage property), in the task's order.
+    pub fn relevant(&self) -> impl Iterator<Item = &TaskProperty> {
+        self.properties
+            .iter()
+            .filter(|p| p.expected.is_some() || matches!(p.check, Check::Supported(_)))
+    }
+}
+
+/// The name a `--property` value selects a task's property by: a property file's stem (as
+/// BenchExec passes it), or the name itself.
+pub fn property_name(arg: &str) -> String {
+    match arg.strip_suffix(".prp") {
+        Some(_) => Path::new(arg)
+            .file_stem()
+            .map_or_else(|| arg.to_owned(), |s| s.to_string_lossy().into_owned()),
+        None => arg.to_owned(),
     }
 }
 
@@ -342,6 +349,15 @@ mod tests {
             verdicts,
             [Some("true".into()), Some("false(valid-deref)".into()), None]
         );
+    }
+
+    #[test]
+    fn property_files_name_their_property() {
+        assert_eq!(
+            property_name("../properties/unreach-call.prp"),
+            "unreach-call"
+        );
+        assert_eq!(property_name("valid-memsafety"), "valid-memsafety");
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! Must not: drop a parameter whose name the body mentions anywhere (a shadowing declaration
 //! counts as a mention too: the check is by name, conservatively), or touch other functions.
 
-use crate::frontend::c::ast::{Declarator, Expr, ExprKind, Item, Stmt, StmtKind, Suffix};
+use super::unreferenced::Mentions;
+use crate::frontend::c::ast::{Item, Suffix};
 use std::borrow::Cow;
 
 /// The items, with `main`'s parameters removed when it has a pointer parameter and the body
@@ -29,7 +30,12 @@ pub(super) fn drop_unused_main_params(items: &[Item]) -> Cow<'_, [Item]> {
         return Cow::Borrowed(items);
     }
     let names: Vec<&str> = ps.iter().filter_map(|p| p.decl.name.as_deref()).collect();
-    if names.len() != ps.len() || names.iter().any(|n| stmt_names(&f.body, n)) {
+    // Conservatively: a declaration of the name, or anything whose names cannot be read,
+    // counts as a mention.
+    let mut body = Mentions::default();
+    body.stmt(&f.body);
+    let named = |n: &str| body.incomplete || body.opaque || body.names.contains(n);
+    if names.len() != ps.len() || names.iter().any(|n| named(n)) {
         return Cow::Borrowed(items);
     }
     let mut out = items.to_vec();
@@ -37,71 +43,4 @@ pub(super) fn drop_unused_main_params(items: &[Item]) -> Cow<'_, [Item]> {
         f.decl.suffixes[0] = Suffix::Params(vec![], false);
     }
     Cow::Owned(out)
-}
-
-/// Whether `name` occurs in the statement (iteratively: statements nest deeply).
-fn stmt_names(s: &Stmt, name: &str) -> bool {
-    let mut stmts = vec![s];
-    let mut exprs: Vec<&Expr> = vec![];
-    while let Some(s) = stmts.pop() {
-        match &s.kind {
-            StmtKind::Expr(e) | StmtKind::Case(e) => exprs.push(e),
-            StmtKind::Decl(d) => {
-                for item in &d.items {
-                    if declarator_names(&item.decl, name) {
-                        return true;
-                    }
-                    exprs.extend(item.init.iter());
-                }
-            }
-            StmtKind::Block(b) => stmts.extend(b.iter()),
-            StmtKind::If(c, a, b) => {
-                exprs.push(c);
-                stmts.push(a);
-                stmts.extend(b.as_deref());
-            }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
-                exprs.push(c);
-                stmts.push(b);
-            }
-            StmtKind::For(i, c, st, b) => {
-                stmts.extend(i.as_deref());
-                exprs.extend(c.iter().chain(st.iter()));
-                stmts.push(b);
-            }
-            StmtKind::Return(e) => exprs.extend(e.iter()),
-            StmtKind::Label(_, b) => stmts.push(b),
-            StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Goto(_)
-            | StmtKind::Default
-            | StmtKind::Empty => {}
-            // The resolver reports it; conservatively a mention.
-            StmtKind::TooDeep => return true,
-        }
-    }
-    exprs.iter().any(|e| expr_names(e, name))
-}
-
-/// Whether a declarator's array sizes (or the name it declares) mention `name`.
-fn declarator_names(d: &Declarator, name: &str) -> bool {
-    d.name.as_deref() == Some(name)
-        || d.suffixes.iter().any(|s| match s {
-            Suffix::Array(Some(e), _) => expr_names(e, name),
-            Suffix::Array(None, _) => false,
-            Suffix::Params(..) | Suffix::TooDeep(_) | Suffix::Indirect(_) => true,
-        })
-}
-
-/// Whether `name` occurs in the expression.
-fn expr_names(e: &Expr, name: &str) -> bool {
-    let mut stack = vec![e];
-    while let Some(e) = stack.pop() {
-        match &e.kind {
-            ExprKind::Ident(n) if n == name => return true,
-            ExprKind::Unsupported(_) | ExprKind::TooDeep => return true,
-            _ => stack.extend(e.operands()),
-        }
-    }
-    false
 }

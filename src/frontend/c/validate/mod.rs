@@ -206,7 +206,7 @@ fn violation(src: &str, text: &str, program: &super::Program) -> Validation {
     };
     let line_of = |off: usize| crate::syntax::parse::line_col(src, off).0;
     let run = verify::replay(program, &v.values, &line_of);
-    let at = |s: Span| crate::syntax::parse::line_col(src, s.start);
+    let at = |off: usize| crate::syntax::parse::line_col(src, off);
     match run.outcome {
         interp::Outcome::Error => {
             let reached = run
@@ -215,7 +215,7 @@ fn violation(src: &str, text: &str, program: &super::Program) -> Validation {
                 .map(|x| x.at)
                 .or(run.error_at.map(|s| s.start));
             match reached {
-                Some(off) if at(Span::new(off, off)) == v.target => Validation::Confirmed(format!(
+                Some(off) if at(off) == v.target => Validation::Confirmed(format!(
                     "the program, run with the witness's {} values, reaches the error at its target",
                     v.values.len()
                 )),
@@ -252,16 +252,9 @@ fn correctness(
     };
     let tr = super::translate_with(store, program, &encode);
     let system = &tr.system;
-    let params: Vec<Vec<crate::term::VarId>> = (0..system.num_preds())
-        .map(|p| {
-            system
-                .pred(PredId(p as u32))
-                .sorts
-                .iter()
-                .enumerate()
-                .map(|(k, s)| store.new_var(&format!("a{k}"), s.clone()))
-                .collect()
-        })
+    let params: Vec<Vec<crate::term::VarId>> = system
+        .pred_ids()
+        .map(|p| system.fresh_params(store, p))
         .collect();
     let mut bodies: HashMap<PredId, Vec<crate::term::TermId>> = HashMap::new();
     let line_col = |off: usize| crate::syntax::parse::line_col(src, off);
