@@ -61,6 +61,7 @@ def main():
     ap.add_argument("--hornbeam", default="target/release/hornbeam")
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--originals", action="store_true", help="validate no mutations")
     a = ap.parse_args()
     witnesses = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.folder) for f in fs
                        if f.endswith(".yml"))
@@ -75,7 +76,7 @@ def main():
         program = m.group(1).strip().strip("'\"")
         kind = "correctness" if "invariant_set" in text else "violation"
         jobs.append((w, program, kind, "original", w))
-        for name, mutated in mutations(text):
+        for name, mutated in ([] if a.originals else mutations(text)):
             path = os.path.join(scratch, "%d-%s.yml" % (len(jobs), name))
             with open(path, "w") as f:
                 f.write(mutated)

@@ -49,14 +49,16 @@ fn as_int(store: &TermStore, v: Val) -> TermId {
 fn value(store: &TermStore, e: &Expr, names: &Names) -> Result<Val, String> {
     let int = |e: &Expr| value(store, e, names).map(|v| as_int(store, v));
     let boolean = |e: &Expr| value(store, e, names).map(|v| as_bool(store, v));
-    match &e.kind {
-        ExprKind::Ident(n) => match names.get(n) {
+    if let Some(n) = path(e) {
+        return match names.get(&n) {
             Some((t, ty)) if ty.signed => Ok(Val::Int(*t)),
             Some(_) => Err(format!(
                 "the unsigned variable `{n}` outside a cast to a wider signed type"
             )),
             None => Err(format!("`{n}` is not a variable at the loop head")),
-        },
+        };
+    }
+    match &e.kind {
         ExprKind::Int(text) => literal(text).map(|i| Val::Int(store.int(i))),
         ExprKind::Unary(UnOp::Neg, a) => Ok(Val::Int(store.app(Op::Neg, vec![int(a)?]))),
         ExprKind::Unary(UnOp::Plus, a) => Ok(Val::Int(int(a)?)),
@@ -122,20 +124,32 @@ fn binary(store: &TermStore, op: BinOp, a: &Expr, b: &Expr, names: &Names) -> Re
     }
 }
 
-/// A cast to a signed integer type: the identity on a variable narrower than the target (its
-/// value is in range), or on a constant in range; anything else is refused.
+/// The name of a variable or of a member of a struct variable (`s.f.g`), as the loop head's
+/// arguments are named; `None` for other expressions.
+fn path(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n.clone()),
+        ExprKind::Member(base, field, false) => Some(format!("{}.{field}", path(base)?)),
+        _ => None,
+    }
+}
+
+/// A cast to a signed integer type: the identity on a variable (or member) narrower than the
+/// target (its value is in range), or on a constant in range; anything else is refused.
 fn cast(store: &TermStore, tn: &TypeName, a: &Expr, names: &Names) -> Result<Val, String> {
     let Some(bits) = signed_bits(tn) else {
         return Err("a cast to a type other than a signed integer type".to_owned());
     };
-    match &a.kind {
-        ExprKind::Ident(n) => match names.get(n) {
+    if let Some(n) = path(a) {
+        return match names.get(&n) {
             Some((t, ty)) if ty.bits < bits || (ty.signed && ty.bits <= bits) => Ok(Val::Int(*t)),
             Some(_) => Err(format!(
                 "a cast of `{n}` to a type that may not hold its values"
             )),
             None => Err(format!("`{n}` is not a variable at the loop head")),
-        },
+        };
+    }
+    match &a.kind {
         ExprKind::Int(text) => {
             let i = literal(text)?;
             let limit = BigInt::from(1) << (bits - 1);

@@ -11,7 +11,10 @@
 //!   atom is its invariant, a clause into a loop head a query that the invariant fails) go to
 //!   the engines (`engine::driver`, as `verify` does); a model completes the proof (checked
 //!   again whole), a counterexample rejects the witness where it ends: an invariant that does
-//!   not hold on some execution, or invariants that do not imply the property.
+//!   not hold on some execution, or invariants that do not imply the property. A witness that
+//!   states no loop head's invariant (only `1` elsewhere: a shape proof's, whose invariants C
+//!   cannot state) claims nothing to check: it is confirmed when `verify` proves the program,
+//!   every back end included, and rejected when `verify` finds the error reached.
 //! - A **violation witness** (`violation_sequence`) is confirmed when the program, run
 //!   concretely with the witness's values (its `function_return` and `assumption` waypoints),
 //!   reaches the error (or, under a memory property, the violation) at the `target` waypoint;
@@ -84,6 +87,14 @@ struct Invariant {
     value: String,
 }
 
+impl Invariant {
+    /// Whether the invariant is the constant `1`, which holds anywhere.
+    fn is_one(&self) -> bool {
+        matches!(super::parse::parse_expr(&self.value),
+            Ok(e) if matches!(&e.kind, super::ast::ExprKind::Int(t) if t == "1"))
+    }
+}
+
 /// The witness's `specification` and `data_model` (its metadata), for defaults.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metadata {
@@ -123,7 +134,18 @@ pub fn validate(
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
-    let program = super::read_program_checked(src, options.data_model, options.property.checks())?;
+    let program =
+        match super::read_program_checked(src, options.data_model, options.property.checks()) {
+            Ok(p) => p,
+            // The clauses cannot model the program (under a memory property, say), but a witness
+            // that claims nothing can still be confirmed by a proof of the program.
+            Err(e) => match &claim {
+                Claim::Correctness(invs) if invs.iter().all(Invariant::is_one) => {
+                    return Ok(Ok(by_verify(store, src, invs.len(), options)))
+                }
+                _ => return Err(e),
+            },
+        };
     if threads::is_concurrent(&program) {
         return Ok(Ok(Validation::Unknown(
             "witnesses of concurrent programs are not validated (format 2.0 has no threads)"
@@ -273,11 +295,9 @@ fn correctness(
             .iter()
             .find(|lh| line_col(lh.span.start).1 == inv.column)
             .or(on_line.first());
-        let parsed = super::parse::parse_expr(&inv.value);
         let Some(head) = head else {
             // `1` holds anywhere: nothing to check.
-            if matches!(&parsed, Ok(e) if matches!(&e.kind, super::ast::ExprKind::Int(t) if t == "1"))
-            {
+            if inv.is_one() {
                 continue;
             }
             return Validation::Unknown(format!(
@@ -285,7 +305,7 @@ fn correctness(
                 inv.line
             ));
         };
-        let e = match parsed {
+        let e = match super::parse::parse_expr(&inv.value) {
             Ok(e) => e,
             Err(e) => {
                 return Validation::Unknown(format!(
@@ -309,6 +329,9 @@ fn correctness(
                 ))
             }
         }
+    }
+    if bodies.is_empty() {
+        return by_verify(store, src, invs.len(), options);
     }
     let mut model = Model::new();
     let mut fixed = Model::new();
@@ -366,6 +389,37 @@ fn correctness(
         Answer::Unknown(why) => Validation::Unknown(format!(
             "the invariants are not inductive alone, and what they leave open was not found: {why}"
         )),
+    }
+}
+
+/// A correctness witness that states no loop head's invariant (its invariants are `1` away
+/// from loop heads, as for a program whose proof is the shape engine's): it claims nothing a
+/// proof of the program could contradict, so it is confirmed when `verify` proves the program
+/// (every back end, the shape engine included; a clause model checked as always) and rejected
+/// when `verify` finds an execution that reaches the error.
+fn by_verify(store: &TermStore, src: &str, stated: usize, options: &Options) -> Validation {
+    let verify_options = verify::VerifyOptions {
+        data_model: options.data_model,
+        timeout: options.deadline.remaining(),
+        checks: options.property.checks(),
+        ..verify::VerifyOptions::default()
+    };
+    match verify::verify(store, src, &verify_options) {
+        Err(e) => Validation::Unknown(format!("the program is not verified: {}", e.message)),
+        Ok(v) => match v.verdict {
+            verify::Verdict::Safe(_) => Validation::Confirmed(format!(
+                "its {stated} invariant(s) state nothing at a loop head, and the program is \
+                 proved safe ({})",
+                v.engine
+            )),
+            verify::Verdict::Unsafe { target, .. } => Validation::Rejected {
+                at: Some(target),
+                why: "the program is not safe: an execution reaches the error here".to_owned(),
+            },
+            verify::Verdict::Unknown(why) => {
+                Validation::Unknown(format!("the program is not proved safe: {why}"))
+            }
+        },
     }
 }
 
