@@ -31,16 +31,23 @@ fn hornbeam(args: &[&str]) -> (String, String, i32) {
 
 /// The witness `verify` writes for `tests/data/c/<rel>` (its first line must be `answer`).
 fn witness_of(rel: &str, answer: &str, name: &str) -> (PathBuf, String) {
+    witness_with(rel, answer, name, &[])
+}
+
+/// [`witness_of`] with more arguments for `verify` (a property, say).
+fn witness_with(rel: &str, answer: &str, name: &str, more: &[&str]) -> (PathBuf, String) {
     let dir = common::scratch("test-validate", name);
     let w = dir.join("w.yml");
     let program = data(&format!("c/{rel}"));
-    let (out, err, _) = hornbeam(&[
+    let mut args = vec![
         "verify",
         program.to_str().expect("utf-8"),
         "--deterministic",
         "--witness",
         w.to_str().expect("utf-8"),
-    ]);
+    ];
+    args.extend(more);
+    let (out, err, _) = hornbeam(&args);
     assert!(out.starts_with(answer), "{rel}: {out}{err}");
     let text = std::fs::read_to_string(&w).unwrap_or_else(|e| panic!("{rel}: {e}: {err}"));
     (program, text)
@@ -77,22 +84,26 @@ fn with_values(text: &str, value: &str) -> String {
 
 #[test]
 fn correctness_witnesses_are_confirmed_and_their_mutations_rejected() {
-    for (k, rel) in [
-        "safe/count-to-constant.c",
-        "safe/fs-fig1.c",
-        "safe/sr-fig2.c",
-        "safe/static-locals.c",
-        "safe/functions.c",
+    // With whether the witness states a loop invariant: `0` there does not hold when the loop
+    // is first reached. The others state `1` at the start of `main`, which no loop head can
+    // check: two have no loop, and `*p`'s bound is no C expression over the loop's variables.
+    for (k, (rel, at_loop)) in [
+        ("safe/count-to-constant.c", true),
+        ("safe/fs-fig1.c", true),
+        ("safe/sr-fig2.c", true),
+        ("safe/static-locals.c", false),
+        ("safe/functions.c", false),
+        ("safe/witness-euclidean-division.c", true),
+        ("safe/witness-pointer-bound.c", false),
+        ("safe/witness-struct-members.c", true),
     ]
-    .iter()
+    .into_iter()
     .enumerate()
     {
         let (program, text) = witness_of(rel, "safe", &format!("c{k}"));
         let (verdict, why) = validate(&program, &text, &format!("c{k}-original"));
         assert_eq!(verdict, "confirmed", "{rel}: {why}\n{text}");
-        // `0` does not hold when the loop is first reached (the last two have no loop: their
-        // witness states `1` at the start of `main`, which no loop head can check).
-        if k < 3 {
+        if at_loop {
             let false_ = with_values(&text, "0");
             let (verdict, why) = validate(&program, &false_, &format!("c{k}-false"));
             assert_eq!(verdict, "rejected", "{rel}: {why}");
@@ -106,6 +117,32 @@ fn correctness_witnesses_are_confirmed_and_their_mutations_rejected() {
         why.contains("fs-fig1.c:12:3: the invariants do not imply the property"),
         "{why}"
     );
+}
+
+#[test]
+fn a_shape_proof_s_witness_is_confirmed_by_a_proof_of_the_program() {
+    // The forests have no C expression: the witness states `1` at `main`'s start, which
+    // claims nothing, and the validator proves the program (the shape engine again).
+    let (program, text) = witness_with(
+        "shape-safe/list-of-circular-dlls.c",
+        "safe",
+        "shape",
+        &["--property", "valid-memsafety"],
+    );
+    assert!(text.contains("value: '1'"), "{text}");
+    let dir = common::scratch("test-validate", "shape-v");
+    let w = dir.join("w.yml");
+    std::fs::write(&w, &text).expect("write");
+    let (out, err, code) = hornbeam(&[
+        "validate",
+        program.to_str().expect("utf-8"),
+        w.to_str().expect("utf-8"),
+        "--property",
+        "valid-memsafety",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("confirmed\n"), "{out}");
+    assert!(out.contains("proved safe (shape)"), "{out}");
 }
 
 #[test]

@@ -268,7 +268,9 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
                 );
             } else if let Some(program) = &program {
                 let text = |task: &witness::Task| {
-                    let invs = invariants::exact_invariants(&store, &tr, program, &model);
+                    let deadline = hornbeam::clock::Deadline::after(options.validation_limit);
+                    let invs =
+                        invariants::witness_invariants(&store, &tr, program, &model, deadline);
                     witness::correctness(task, program, &invs)
                 };
                 code = write_witness(args, job, &src, &mut err, text);

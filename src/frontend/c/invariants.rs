@@ -2,15 +2,19 @@
 //! over the program's variable names; and, for witness files, the part of it that is a C
 //! expression with the same meaning in the program ([`exact_invariants`]). Arrays (arguments of
 //! sort `(Array Int Int)`) print as `a[k]` with row-major element numbers `k` in the first
-//! and are left out of the second (a conjunct that mentions one is dropped).
+//! and are left out of the second (a conjunct that mentions one is dropped). What a witness
+//! states ([`witness_invariants`]) is the second where still inductive, else its loop heads
+//! that lost nothing.
 //!
-//! Must not: check the model (the witness layer did).
+//! Must not: check the model (the witness layer did); only its weakened form is checked here.
 
 use super::encode::Translation;
 use super::ir::Program;
 use super::types::CType;
+use crate::chc::PredId;
+use crate::clock::Deadline;
 use crate::term::{Op, Term, TermId, TermStore, VarId};
-use crate::witness::Model;
+use crate::witness::{Interp, Model, ModelCheck};
 use std::collections::HashMap;
 
 /// One loop invariant.
@@ -63,9 +67,9 @@ pub fn invariants(store: &TermStore, tr: &Translation, model: &Model) -> Vec<Inv
 /// The invariant of every loop head as a C expression that means, evaluated in the program at
 /// the loop statement, what the model means: only variables named there (no `x@entry`, no
 /// local out of scope or shadowed; a static local by its own name), each variable narrower
-/// than 64 bits cast to `long long` so that arithmetic neither wraps nor overflows, remainders
-/// by positive constants written Euclidean. A conjunct that cannot be written so (a value at
-/// entry, an unsigned 64-bit variable, a division, a constant beyond `long long`) is left
+/// than 64 bits cast to `long long` so that arithmetic neither wraps nor overflows, division
+/// and remainder by constants written Euclidean. A conjunct that cannot be written so (a value
+/// at entry, an unsigned 64-bit variable, an array, a constant beyond `long long`) is left
 /// out, which weakens the invariant but keeps it one; a loop with nothing left gets `1`.
 pub fn exact_invariants(
     store: &TermStore,
@@ -73,6 +77,75 @@ pub fn exact_invariants(
     program: &Program,
     model: &Model,
 ) -> Vec<Invariant> {
+    let mut out: Vec<Invariant> = exact_parts(store, tr, program, model)
+        .into_iter()
+        .map(|e| e.invariant)
+        .collect();
+    out.sort_by_key(|i| i.offset);
+    out
+}
+
+/// The invariants a correctness witness states: [`exact_invariants`] when they are inductive
+/// with `true` at every other predicate (what a validator checks first: each clause, fresh,
+/// before `deadline`); else only the loop heads whose invariant lost nothing in the writing,
+/// since a weakened one may be true yet not inductive, and a loop head the witness leaves
+/// out is one a validator solves for.
+pub fn witness_invariants(
+    store: &TermStore,
+    tr: &Translation,
+    program: &Program,
+    model: &Model,
+    deadline: Deadline,
+) -> Vec<Invariant> {
+    let parts = exact_parts(store, tr, program, model);
+    let mut out: Vec<Invariant> = if parts.iter().all(|e| e.whole) {
+        parts.into_iter().map(|e| e.invariant).collect()
+    } else {
+        let system = &tr.system;
+        let mut claimed = Model::new();
+        for p in system.pred_ids() {
+            let params = system.fresh_params(store, p);
+            claimed.set(
+                p,
+                Interp {
+                    params,
+                    body: store.bool(true),
+                },
+            );
+        }
+        for e in &parts {
+            claimed.set(e.pred, e.claim.clone());
+        }
+        match crate::witness::validate_model(store, system, &claimed, deadline) {
+            ModelCheck::Valid => parts.into_iter().map(|e| e.invariant).collect(),
+            _ => parts
+                .into_iter()
+                .filter(|e| e.whole)
+                .map(|e| e.invariant)
+                .collect(),
+        }
+    };
+    out.sort_by_key(|i| i.offset);
+    out
+}
+
+/// A loop head's invariant as [`exact_invariants`] writes it, with what it means.
+struct ExactPart {
+    invariant: Invariant,
+    /// The loop head's predicate.
+    pred: PredId,
+    /// The conjuncts written, over the model's parameters.
+    claim: Interp,
+    /// Whether nothing was left out.
+    whole: bool,
+}
+
+fn exact_parts(
+    store: &TermStore,
+    tr: &Translation,
+    program: &Program,
+    model: &Model,
+) -> Vec<ExactPart> {
     let mut out = vec![];
     for lh in &tr.loops {
         let Some(i) = model.get(lh.pred).filter(|_| !lh.env) else {
@@ -90,11 +163,17 @@ pub fn exact_invariants(
             }
         }
         let mut parts = vec![];
+        let mut kept = vec![];
+        let mut whole = true;
         for c in conjuncts(store, i.body) {
-            if let Some(text) = exact(store, c, &names) {
-                if text != "1" {
-                    parts.push(text);
+            match exact(store, c, &names) {
+                Some(text) => {
+                    kept.push(c);
+                    if text != "1" {
+                        parts.push(text);
+                    }
                 }
+                None => whole = false,
             }
         }
         // A loop head of which nothing is exact (the proof needs nothing there, or nothing
@@ -103,14 +182,21 @@ pub fn exact_invariants(
             true => "1".to_owned(),
             false => parts.join(" && "),
         };
-        out.push(Invariant {
-            func: lh.func,
-            offset: lh.span.start,
-            text,
-            env: false,
+        out.push(ExactPart {
+            invariant: Invariant {
+                func: lh.func,
+                offset: lh.span.start,
+                text,
+                env: false,
+            },
+            pred: lh.pred,
+            claim: Interp {
+                params: i.params.clone(),
+                body: store.and(kept),
+            },
+            whole,
         });
     }
-    out.sort_by_key(|i| i.offset);
     out
 }
 
@@ -157,8 +243,8 @@ fn exact(store: &TermStore, t: TermId, names: &HashMap<VarId, (String, CType)>) 
     ok.then(|| render(store, t, &display, true))
 }
 
-/// Whether `c_expr` writes `t` with its meaning: integer operators C has (remainders only by
-/// positive constants, no division), constants within `long long`.
+/// Whether `c_expr` writes `t` with its meaning: integer operators C has (division and
+/// remainder by non-zero constants, written Euclidean), constants within `long long`.
 fn supported(store: &TermStore, t: TermId, limit: &num_bigint::BigInt) -> bool {
     match &store.get(t).term {
         Term::Var(_) | Term::Bool(_) => true,
@@ -166,8 +252,8 @@ fn supported(store: &TermStore, t: TermId, limit: &num_bigint::BigInt) -> bool {
         Term::Real(_) | Term::Quant(..) => false,
         Term::App(op, args) => {
             let known = match op {
-                Op::Mod => matches!(&store.get(args[1]).term,
-                    Term::Int(k) if k.sign() == num_bigint::Sign::Plus),
+                Op::Mod | Op::IntDiv => matches!(&store.get(args[1]).term,
+                    Term::Int(k) if k.sign() != num_bigint::Sign::NoSign),
                 Op::Not
                 | Op::And
                 | Op::Or
@@ -191,14 +277,19 @@ fn supported(store: &TermStore, t: TermId, limit: &num_bigint::BigInt) -> bool {
     }
 }
 
+fn is_one(store: &TermStore, t: TermId) -> bool {
+    matches!(&store.get(t).term, Term::Int(k) if *k == num_bigint::BigInt::from(1))
+}
+
 /// A term as a C expression (integer division and remainder are SMT-LIB's Euclidean ones,
 /// which agree with C's on non-negative operands).
 pub fn c_expr(store: &TermStore, t: TermId, names: &HashMap<VarId, String>) -> String {
     render(store, t, names, false)
 }
 
-/// [`c_expr`]; with `euclid`, a remainder by a positive constant `k` is written
-/// `((a % k) + k) % k`, Euclidean in C too.
+/// [`c_expr`]; with `euclid`, a remainder by a constant `k` is written
+/// `((a % |k|) + |k|) % |k|` and a quotient `(a - that) / |k|` (negated for `k < 0`): Euclidean
+/// in C too.
 fn render(store: &TermStore, t: TermId, names: &Names, euclid: bool) -> String {
     let node = store.get(t);
     match &node.term {
@@ -251,10 +342,30 @@ fn render(store: &TermStore, t: TermId, names: &Names, euclid: bool) -> String {
                 Op::Sub => join(store, args, " - ", names, euclid),
                 Op::Neg => format!("(-{})", a(0)),
                 Op::Mul => join(store, args, " * ", names, euclid),
-                Op::IntDiv | Op::RealDiv => format!("({} / {})", a(0), a(1)),
+                Op::IntDiv | Op::Mod if euclid && is_one(store, args[1]) => match op {
+                    Op::IntDiv => a(0),
+                    _ => "0".to_owned(),
+                },
+                Op::IntDiv => match &store.get(args[1]).term {
+                    // Euclidean: (a - a mod |k|) / |k|, negated for k < 0; the division is
+                    // exact, so C's truncation does not matter.
+                    Term::Int(k) if euclid && k.sign() != num_bigint::Sign::NoSign => {
+                        let m = k.magnitude();
+                        let x = a(0);
+                        let q = format!("(({x} - ((({x} % {m}) + {m}) % {m})) / {m})");
+                        match k.sign() {
+                            num_bigint::Sign::Minus => format!("(-{q})"),
+                            _ => q,
+                        }
+                    }
+                    _ => format!("({} / {})", a(0), a(1)),
+                },
+                Op::RealDiv => format!("({} / {})", a(0), a(1)),
                 Op::Mod => match &store.get(args[1]).term {
-                    Term::Int(k) if euclid && k.sign() == num_bigint::Sign::Plus => {
-                        format!("((({} % {k}) + {k}) % {k})", a(0))
+                    // Euclidean: the remainder by |k|, never negative.
+                    Term::Int(k) if euclid && k.sign() != num_bigint::Sign::NoSign => {
+                        let m = k.magnitude();
+                        format!("((({} % {m}) + {m}) % {m})", a(0))
                     }
                     _ => format!("({} % {})", a(0), a(1)),
                 },

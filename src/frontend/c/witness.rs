@@ -205,7 +205,7 @@ fn to_yaml<C: Serialize>(entry: Entry<C>) -> String {
     serde_yaml_ng::to_string(&[entry]).unwrap_or_default()
 }
 
-/// A correctness witness: the loop invariants (as [`super::invariants::exact_invariants`]
+/// A correctness witness: the loop invariants (as [`super::invariants::witness_invariants`]
 /// gives them) at their loop statements. The format asks for at least one invariant: a proof
 /// without loop heads (a program without loops) states `1` at the first statement of `main`.
 pub fn correctness(task: &Task<'_>, program: &Program, invariants: &[Invariant]) -> String {
