@@ -21,5 +21,5 @@ cp -r "$tasks" target/svcomp-tasks/c
 sed -i "s/^format_version: '1.1'/format_version: '2.0'/" target/svcomp-tasks/c/*/*.yml
 PYTHONPATH=. target/benchexec-venv/bin/benchexec contrib/benchexec/svcomp.xml \
     --tool-directory "$tool_dir" --no-container -N 2 --outputpath target/benchexec-results/
-target/benchexec-venv/bin/table-generator target/benchexec-results/*.results.default.xml.bz2 \
+PYTHONPATH=. target/benchexec-venv/bin/table-generator target/benchexec-results/*.results.default.xml.bz2 \
     --outputpath target/benchexec-results/ -f csv -f html

@@ -253,12 +253,10 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
     match verdict {
         Verdict::Safe(model) => {
             out.push_str("safe\n");
-            if let (None, Some(_)) = (&program, &args.witness) {
-                no_witness(
-                    args,
-                    "the clauses do not model this program: its shape proof has no witness",
-                    &mut err,
-                );
+            if program.is_none() {
+                // A shape proof of a program the clauses do not model: no C invariant to state.
+                let text = |task: &witness::Task| witness::correctness_without_invariants(task);
+                code = write_witness(args, job, &src, &mut err, text);
             } else if schedule.is_some() {
                 // The product's invariants speak of its counters, not of the program.
                 no_witness(
@@ -271,7 +269,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
                     let deadline = hornbeam::clock::Deadline::after(options.validation_limit);
                     let invs =
                         invariants::witness_invariants(&store, &tr, program, &model, deadline);
-                    witness::correctness(task, program, &invs)
+                    Some(witness::correctness(task, program, &invs))
                 };
                 code = write_witness(args, job, &src, &mut err, text);
             }
@@ -330,7 +328,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
                 );
             } else if let Some(program) = program {
                 let text =
-                    |task: &witness::Task| witness::violation(task, program, &values, target);
+                    |task: &witness::Task| Some(witness::violation(task, program, &values, target));
                 code = write_witness(args, job, &src, &mut err, text);
             }
         }
@@ -358,14 +356,15 @@ fn no_witness(args: &VerifyArgs, why: &str, err: &mut String) {
     }
 }
 
-/// With `--witness FILE`, writes the witness `text` makes for the task; returns the exit
-/// status: 0, or 1 when the file cannot be written (the reason on stderr).
+/// With `--witness FILE`, writes the witness `text` makes for the task (`None`: none can be
+/// made, said on stderr); returns the exit status: 0, or 1 when the file cannot be written
+/// (the reason on stderr).
 fn write_witness(
     args: &VerifyArgs,
     job: &Job,
     src: &str,
     err: &mut String,
-    text: impl FnOnce(&witness::Task) -> String,
+    text: impl FnOnce(&witness::Task) -> Option<String>,
 ) -> i32 {
     let Some(path) = &args.witness else {
         return 0;
@@ -380,7 +379,14 @@ fn write_witness(
         data_model: job.data_model,
         property: job.property,
     };
-    let text = text(&task);
+    let Some(text) = text(&task) else {
+        no_witness(
+            args,
+            "`main` has no statement to state an invariant at",
+            err,
+        );
+        return 0;
+    };
     if text.len() > witness::MAX_WITNESS_BYTES {
         no_witness(
             args,

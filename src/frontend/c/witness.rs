@@ -15,6 +15,7 @@
 //! Must not: decide an answer, check an invariant or a counterexample (the caller did), touch
 //! the file system or print.
 
+use super::ast::{Item, StmtKind};
 use super::invariants::Invariant;
 use super::ir::{IExprKind, IStmt, IStmtKind, Program, VarRef};
 use super::property::Property;
@@ -209,28 +210,62 @@ fn to_yaml<C: Serialize>(entry: Entry<C>) -> String {
 /// gives them) at their loop statements. The format asks for at least one invariant: a proof
 /// without loop heads (a program without loops) states `1` at the first statement of `main`.
 pub fn correctness(task: &Task<'_>, program: &Program, invariants: &[Invariant]) -> String {
-    let mut content: Vec<InvariantItem> = invariants
+    let stated = invariants
         .iter()
-        .map(|inv| InvariantItem {
-            invariant: LoopInvariant {
-                kind: "loop_invariant".to_owned(),
-                location: location(
-                    task,
-                    inv.offset,
-                    Some(program.functions[inv.func].name.clone()),
-                ),
-                value: inv.text.clone(),
-                format: "c_expression".to_owned(),
-            },
+        .map(|inv| {
+            let f = program.functions[inv.func].name.clone();
+            (inv.offset, f, inv.text.clone())
         })
         .collect();
     let main = &program.functions[program.main];
     let first = main.body.iter().map(|s| s.span.start).min();
-    if let (true, Some(offset)) = (content.is_empty(), first) {
+    invariant_set(task, stated, first)
+}
+
+/// The correctness witness of a proof that has no invariant in C (the shape engine's, of a
+/// program whose clauses the front end does not build): `1` at the first statement of
+/// `main`, found in the syntax tree; `None` when the program has no such statement.
+pub fn correctness_without_invariants(task: &Task<'_>) -> Option<String> {
+    let first = main_start(task.src)?;
+    Some(invariant_set(task, vec![], Some(first)))
+}
+
+/// The offset of the first statement of `main` in the program's syntax tree (every execution
+/// reaches it); `None` when the program does not parse or `main` has no statement.
+pub fn main_start(src: &str) -> Option<usize> {
+    let items = super::parse::parse_unit(src).ok()?;
+    items.iter().find_map(|item| match item {
+        Item::Func(f) if f.decl.name.as_deref() == Some("main") => match &f.body.kind {
+            StmtKind::Block(b) => b.first().map(|s| s.span.start),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// An `invariant_set` of `loop_invariant`s (offset, function, C expression), or, when there
+/// are none, of `1` at `main_start` (the offset of `main`'s first statement).
+fn invariant_set(
+    task: &Task<'_>,
+    stated: Vec<(usize, String, String)>,
+    main_start: Option<usize>,
+) -> String {
+    let mut content: Vec<InvariantItem> = stated
+        .into_iter()
+        .map(|(offset, function, value)| InvariantItem {
+            invariant: LoopInvariant {
+                kind: "loop_invariant".to_owned(),
+                location: location(task, offset, Some(function)),
+                value,
+                format: "c_expression".to_owned(),
+            },
+        })
+        .collect();
+    if let (true, Some(offset)) = (content.is_empty(), main_start) {
         content.push(InvariantItem {
             invariant: LoopInvariant {
                 kind: "location_invariant".to_owned(),
-                location: location(task, offset, Some(main.name.clone())),
+                location: location(task, offset, Some("main".to_owned())),
                 value: "1".to_owned(),
                 format: "c_expression".to_owned(),
             },

@@ -90,9 +90,32 @@ struct Invariant {
 impl Invariant {
     /// Whether the invariant is the constant `1`, which holds anywhere.
     fn is_one(&self) -> bool {
-        matches!(super::parse::parse_expr(&self.value),
-            Ok(e) if matches!(&e.kind, super::ast::ExprKind::Int(t) if t == "1"))
+        self.is_constant("1")
     }
+
+    fn is_constant(&self, k: &str) -> bool {
+        matches!(super::parse::parse_expr(&self.value),
+            Ok(e) if matches!(&e.kind, super::ast::ExprKind::Int(t) if t == k))
+    }
+}
+
+/// The rejection of a witness that states `0` at the first statement of `main`, which every
+/// execution reaches (elsewhere `0` holds where nothing arrives, and is not read).
+fn false_at_start(src: &str, invs: &[Invariant]) -> Option<Validation> {
+    let start = witness::main_start(src)?;
+    let line = crate::syntax::parse::line_col(src, start).0;
+    let wrong = invs.iter().find(|inv| {
+        inv.line == line
+            && inv.function.as_deref().is_none_or(|f| f == "main")
+            && inv.is_constant("0")
+    })?;
+    Some(Validation::Rejected {
+        at: Some(start),
+        why: format!(
+            "the invariant `{}` here is false, and every execution reaches the start of `main`",
+            wrong.value
+        ),
+    })
 }
 
 /// The witness's `specification` and `data_model` (its metadata), for defaults.
@@ -134,6 +157,11 @@ pub fn validate(
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
+    if let Claim::Correctness(invs) = &claim {
+        if let Some(v) = false_at_start(src, invs) {
+            return Ok(Ok(v));
+        }
+    }
     let program =
         match super::read_program_checked(src, options.data_model, options.property.checks()) {
             Ok(p) => p,
