@@ -174,6 +174,18 @@ fn violation_witnesses_are_confirmed_and_their_mutations_rejected() {
 }
 
 #[test]
+fn violation_witnesses_hold_the_values_that_decide_the_path() {
+    // Twenty array values and `k` are drawn; the error needs `a[1] == 3` and `k == 7`.
+    let (program, text) = witness_of("unsafe/witness-value-prefix.c", "unsafe", "prefix");
+    let returns = text.matches("function_return").count();
+    assert_eq!(returns, 3, "{text}");
+    assert_eq!(validate(&program, &text, "prefix-original").0, "confirmed");
+    let changed = text.replace("\\result == 3", "\\result == 4");
+    assert_ne!(changed, text);
+    assert_eq!(validate(&program, &changed, "prefix-value").0, "rejected");
+}
+
+#[test]
 fn witnesses_in_another_tool_s_style_are_read() {
     let program = data("c/safe/fs-fig1.c");
     let read =

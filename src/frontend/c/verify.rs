@@ -16,6 +16,7 @@
 //! witnesses); call a program unsafe without a concrete run that reaches the error.
 
 mod by_shape;
+mod essential;
 use super::error::CErrorKind;
 use super::interp::sched::{self, Step};
 use super::ir::MemChecks;
@@ -30,6 +31,7 @@ use crate::syntax::parse::line_col;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
 use by_shape::{shape_alone, shape_engine, shape_safe};
+pub use essential::essential_values;
 use std::time::{Duration, Instant};
 
 /// How to verify.

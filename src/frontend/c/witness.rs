@@ -1,7 +1,7 @@
 //! SV-COMP witnesses in the YAML format 2.0 of the sv-witnesses project: a correctness witness
 //! (one `invariant_set` entry of `loop_invariant`s, C expressions at the loop statements'
 //! keywords) after `safe`, a violation witness (one `violation_sequence` entry: a segment per
-//! nondet value, a `function_return` waypoint `\result == v` at the closing parenthesis of the
+//! nondet value it is given (the caller passes those that decide the path), a `function_return` waypoint `\result == v` at the closing parenthesis of the
 //! `__VERIFIER_nondet_*` call (or TriCera's `nondet()`), then a final segment with the `target` waypoint at the error)
 //! after `unsafe`; and a reader of violation witnesses that gives back the nondet values, so a
 //! witness can be replayed in [`super::interp`].
