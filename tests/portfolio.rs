@@ -199,15 +199,23 @@ fn the_deterministic_schedule_answers_alike_twice() {
     }
 }
 
-/// `solve --threads 2`: the schedule split over two threads (time slices, not the
+/// `solve --threads N` for 2, 4 and 8: the schedule split over threads (time slices, not the
 /// deterministic schedule), so only what cannot depend on timing is checked: no answer
-/// contradicts a file's folder, and each thread's stats are there.
+/// contradicts a file's folder, and each thread's stats are there (seven at most: the
+/// schedule has work for seven).
 #[test]
-fn two_threads_never_contradict_a_file() {
+fn split_schedules_never_contradict_a_file() {
+    for threads in [2, 4, 8] {
+        split_schedule_never_contradicts_a_file(threads);
+    }
+}
+
+fn split_schedule_never_contradicts_a_file(n: usize) {
+    let arg = n.to_string();
     for (folder, wrong) in [("sat", "unsat"), ("unsat", "sat")] {
         for file in common::corpus(folder) {
             let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-                .args(["solve", "--timeout", "10", "--stats", "--threads", "2"])
+                .args(["solve", "--timeout", "10", "--stats", "--threads", &arg])
                 .arg(&file)
                 .output()
                 .expect("runs");
@@ -232,7 +240,7 @@ fn two_threads_never_contradict_a_file() {
             let threads = stats["engine_stats"]["threads"]
                 .as_array()
                 .unwrap_or_else(|| panic!("{}: no threads in {stats}", file.display()));
-            assert_eq!(threads.len(), 2, "{stats}");
+            assert_eq!(threads.len(), n.min(7), "{stats}");
         }
     }
 }

@@ -165,7 +165,8 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
                     portfolio.run(cx, s, st)
                 }),
                 n => {
-                    let parts = super::parallel::parts(&portfolio, n);
+                    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+                    let parts = super::parallel::parts(&portfolio, n, cores);
                     let (engine, answer, finish) = super::parallel::run(
                         &parts,
                         store,

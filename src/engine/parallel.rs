@@ -33,27 +33,48 @@ use crate::smt::Interrupt;
 use crate::term::{TermStore, VarMap};
 use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Waits `d`, or less when `deadline` is cancelled or passes first.
+fn wait(d: Duration, deadline: &Deadline) {
+    let until = Instant::now() + d;
+    while Instant::now() < until && !deadline.is_cancelled() && !deadline.expired() {
+        std::thread::sleep(
+            Duration::from_millis(5).min(until.saturating_duration_since(Instant::now())),
+        );
+    }
+}
 
 /// The schedule split over `threads` threads by its entries'
 /// [`thread`](super::schedule::Entry::thread) (two parts for the default schedule: BMC's slice
 /// (without the probe that starts the sequential schedule), PDR and BMC again, beside a quick
 /// PDR try (an entry only parts run), slicing,
 /// PDR's probe, the samples and CEGAR seeded with
-/// what they found; over the reals PDR starts at once, beside the BMC pass). The parts share a
+/// what they found; over the reals PDR starts at once, beside the BMC pass; threads 2 and
+/// above run other configurations, see `schedule::wide`). There are at most
+/// [`Schedule::width`](super::schedule::Schedule::width) parts: more threads would have
+/// nothing of their own to do. The parts share a
 /// [`Board`]: the candidates slicing and the samples leave over the unsplit system seed a later
 /// seeded entry of the other part (the long PDR run) that found none of its own, as in the
-/// sequential schedule. The last entry of each part gets all the time left.
-pub fn parts(base: &Portfolio, threads: usize) -> Vec<Portfolio> {
-    let n = threads.clamp(1, 2);
+/// sequential schedule. The last entry of each part gets all the time left. A part beyond
+/// the machine's `cores` starts after the schedule's `oversubscribed_start`, so that it does
+/// not take a core from the first parts while they answer the easy systems.
+pub fn parts(base: &Portfolio, threads: usize, cores: usize) -> Vec<Portfolio> {
+    let n = threads.clamp(1, base.schedule.width().max(1));
     let board = Board::default();
     (0..n)
         .map(|t| Portfolio {
             board: Some(board.clone()),
+            start_after: match t >= cores.max(2) {
+                true => base.schedule.oversubscribed_start,
+                false => Duration::ZERO,
+            },
             ..Portfolio::new(base.schedule.part(t, n))
         })
         .filter(|p| !p.schedule.entries.is_empty())
         .collect()
 }
+
 /// A thread's answer, in a form that crosses threads.
 enum Outcome {
     Sat(ExportedModel),
@@ -106,6 +127,7 @@ pub fn run<R: Send>(
                 .spawn_scoped(scope, move || {
                     let (interrupt, _registered) = Interrupt::here();
                     let _ = tx.send(Message::Started(interrupt));
+                    wait(part.start_after, &deadline);
                     let store = TermStore::new();
                     let mut sub = Stats::default();
                     let (engine, outcome, r) = match exported.import(&store) {

@@ -125,6 +125,9 @@ pub struct Portfolio {
     /// Where the parts of a parallel schedule leave candidates for each other (`None`: this
     /// portfolio runs alone).
     pub board: Option<Board>,
+    /// How long a part of a parallel schedule waits before it starts (a thread beyond the
+    /// machine's cores: [`Schedule::oversubscribed_start`]).
+    pub start_after: Duration,
 }
 
 /// The candidates one part of a parallel schedule leaves for the others: the latest
@@ -160,6 +163,7 @@ impl Portfolio {
         Portfolio {
             schedule,
             board: None,
+            start_after: Duration::ZERO,
         }
     }
 

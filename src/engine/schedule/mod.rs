@@ -1,7 +1,8 @@
 //! The portfolio's schedule as data: one list of entries, each an engine kind with its budget
 //! (a time slice, a share of the time left, or all of it), the system it runs on (split by
 //! Boolean valuations or not), whether it takes the candidate invariants found before it, and
-//! the thread that runs it when the schedule is split over two threads. The engine names
+//! the thread that runs it when the schedule is split over threads (two, or up to
+//! [`Schedule::width`] with the entries of [`wide`]). The engine names
 //! ([`EngineKind`]) and `--engine` lists ([`Selection`]) are declared once, in `selection`;
 //! [`Schedule::engine`] is the one place a kind becomes an engine.
 //!
@@ -18,6 +19,12 @@ use super::slicing::{Slicing, Weakening};
 use super::Engine;
 use crate::transform::SplitBooleans;
 use std::time::Duration;
+
+mod wide;
+
+/// [`Schedule::oversubscribed_start`] by default: most answers of the public files come within
+/// a second (the median is near 0.1 s), and a thread that starts later does not slow them.
+const OVERSUBSCRIBED_START: Duration = Duration::from_secs(1);
 
 /// How much of the time an entry gets (under work bounds: no time slice at all).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -125,10 +132,13 @@ pub struct Entry {
     pub view: View,
     /// It gets the candidate invariants earlier entries left (when they are over its system).
     pub seeded: bool,
-    /// Under `--threads 2`: the thread (0 or 1) that runs it.
+    /// When the schedule is split: the thread that runs it (0 or 1 on two threads; threads 2
+    /// and above, [`wide`]'s, only when there are that many).
     pub thread: usize,
     /// Whether it runs on one thread, on two, or both.
     pub runs: Runs,
+    /// Its engine's options, where they are not the schedule's.
+    pub settings: Option<Settings>,
 }
 
 /// Whether an entry runs when the schedule is on one thread, split over two, or both.
@@ -155,6 +165,7 @@ impl Entry {
             seeded: false,
             thread: 0,
             runs: Runs::Always,
+            settings: None,
         }
     }
 }
@@ -209,6 +220,10 @@ pub struct Schedule {
     pub bounds: Option<WorkBounds>,
     /// Options of the engines.
     pub settings: Settings,
+    /// When a part of a split schedule on a thread beyond the machine's cores starts: late
+    /// enough that the answers found within it are not slowed down by threads that share
+    /// cores ([`super::parallel::parts`]).
+    pub oversubscribed_start: Duration,
 }
 
 impl Default for Schedule {
@@ -311,10 +326,11 @@ impl Default for Schedule {
             },
         ];
         Schedule {
-            entries,
+            entries: entries.into_iter().chain(wide::entries()).collect(),
             split_bools: Some(SplitBooleans::default()),
             bounds: None,
             settings: Settings::default(),
+            oversubscribed_start: OVERSUBSCRIBED_START,
         }
     }
 }
@@ -367,7 +383,14 @@ impl Schedule {
             split_bools: splits.then(SplitBooleans::default),
             bounds: None,
             settings: Settings::default(),
+            oversubscribed_start: OVERSUBSCRIBED_START,
         }
+    }
+
+    /// The number of threads this schedule gives work to when split: one more than the
+    /// highest thread of an entry.
+    pub fn width(&self) -> usize {
+        self.entries.iter().map(|e| e.thread + 1).max().unwrap_or(1)
     }
 
     /// The schedule's part for one thread of `threads` (its entries with that thread; under
@@ -377,7 +400,7 @@ impl Schedule {
             entries: self
                 .entries
                 .iter()
-                .filter(|e| threads <= 1 || e.thread % threads == thread)
+                .filter(|e| threads <= 1 || e.thread == thread)
                 // A part of a split schedule runs as one thread: its split entries always,
                 // its sequential ones never.
                 .filter(|e| threads <= 1 || e.runs != Runs::Sequential)
@@ -405,7 +428,7 @@ impl Schedule {
     /// The engine of a kind, under this schedule's work bounds and settings: the one place a
     /// kind becomes an engine.
     pub fn engine(&self, kind: EngineKind) -> Box<dyn Engine> {
-        self.build(kind, false)
+        self.build(kind, false, None)
     }
 
     /// The engine of an entry: as [`Schedule::engine`], and under work bounds an entry whose
@@ -413,14 +436,15 @@ impl Schedule {
     /// (which gets all the time left).
     pub fn engine_for(&self, entry: &Entry, last: bool) -> Box<dyn Engine> {
         let capped = matches!(entry.budget, Budget::Share { cap: Some(_), .. });
-        self.build(entry.kind, capped && !last)
+        self.build(entry.kind, capped && !last, entry.settings)
     }
 
-    fn build(&self, kind: EngineKind, capped: bool) -> Box<dyn Engine> {
+    fn build(&self, kind: EngineKind, capped: bool, settings: Option<Settings>) -> Box<dyn Engine> {
         let b = self.bounds;
+        let settings = settings.unwrap_or(self.settings);
         match kind {
             EngineKind::Slicing => Box::new(Slicing {
-                weakening: self.settings.weakening,
+                weakening: settings.weakening,
                 ..Slicing::default()
             }),
             EngineKind::Samples => Box::new(Samples::default()),
@@ -432,7 +456,7 @@ impl Schedule {
             EngineKind::Cegar => Box::new(Cegar {
                 max_iterations: b.map_or(Cegar::default().max_iterations, |b| b.cegar_iterations),
                 max_checks: b.filter(|_| capped).map(|b| b.capped_cegar_checks),
-                cex_shape: self.settings.cex_shape,
+                cex_shape: settings.cex_shape,
                 ..Cegar::default()
             }),
             EngineKind::Pdr => Box::new(Pdr {
