@@ -35,13 +35,27 @@ use crate::witness::{Answer, ExportedDerivation, ExportedModel, Reason};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Waits `d`, or less when `deadline` is cancelled or passes first.
+/// Waits `d`, or less when `deadline` is cancelled or passes first (polled every
+/// millisecond: a winner's answer waits for every thread to end).
 fn wait(d: Duration, deadline: &Deadline) {
     let until = Instant::now() + d;
     while Instant::now() < until && !deadline.is_cancelled() && !deadline.expired() {
         std::thread::sleep(
-            Duration::from_millis(5).min(until.saturating_duration_since(Instant::now())),
+            Duration::from_millis(1).min(until.saturating_duration_since(Instant::now())),
         );
+    }
+}
+
+/// Gives the calling thread the lowest scheduling priority (Linux: nice 19 for this thread
+/// alone), so that a part beyond the machine's cores only takes the time the first parts
+/// leave. Elsewhere, or when the system refuses, the thread keeps its priority.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` has no preconditions; `setpriority` on this thread's id changes only
+    // its own niceness, and a failure is only a return value, ignored.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 19);
     }
 }
 
@@ -57,18 +71,15 @@ fn wait(d: Duration, deadline: &Deadline) {
 /// [`Board`]: the candidates slicing and the samples leave over the unsplit system seed a later
 /// seeded entry of the other part (the long PDR run) that found none of its own, as in the
 /// sequential schedule. The last entry of each part gets all the time left. A part beyond
-/// the machine's `cores` starts after the schedule's `oversubscribed_start`, so that it does
-/// not take a core from the first parts while they answer the easy systems.
+/// the machine's `cores` starts after the schedule's `oversubscribed_start`, at the lowest
+/// priority, so that it takes no core from the first parts: it only uses the time they leave.
 pub fn parts(base: &Portfolio, threads: usize, cores: usize) -> Vec<Portfolio> {
     let n = threads.clamp(1, base.schedule.width().max(1));
     let board = Board::default();
     (0..n)
         .map(|t| Portfolio {
             board: Some(board.clone()),
-            start_after: match t >= cores.max(2) {
-                true => base.schedule.oversubscribed_start,
-                false => Duration::ZERO,
-            },
+            oversubscribed: t >= cores.max(2),
             ..Portfolio::new(base.schedule.part(t, n))
         })
         .filter(|p| !p.schedule.entries.is_empty())
@@ -125,9 +136,26 @@ pub fn run<R: Send>(
                 .name(format!("portfolio-{i}"))
                 .stack_size(512 << 20)
                 .spawn_scoped(scope, move || {
+                    // Before the thread's Z3 context exists (10-20 ms of a core to make).
+                    if part.oversubscribed {
+                        lowest_priority();
+                        wait(part.schedule.oversubscribed_start, &deadline);
+                        // Stopped while it waited (another part answered, or the caller
+                        // gave up): nothing to report but the stop.
+                        if deadline.is_cancelled() {
+                            let stopped = Outcome::Unknown(Reason::Timeout);
+                            let _ = tx.send(Message::Done(
+                                i,
+                                "portfolio",
+                                Box::new(stopped),
+                                Stats::default(),
+                                None,
+                            ));
+                            return;
+                        }
+                    }
                     let (interrupt, _registered) = Interrupt::here();
                     let _ = tx.send(Message::Started(interrupt));
-                    wait(part.start_after, &deadline);
                     let store = TermStore::new();
                     let mut sub = Stats::default();
                     let (engine, outcome, r) = match exported.import(&store) {

@@ -125,9 +125,9 @@ pub struct Portfolio {
     /// Where the parts of a parallel schedule leave candidates for each other (`None`: this
     /// portfolio runs alone).
     pub board: Option<Board>,
-    /// How long a part of a parallel schedule waits before it starts (a thread beyond the
-    /// machine's cores: [`Schedule::oversubscribed_start`]).
-    pub start_after: Duration,
+    /// Whether this part of a parallel schedule runs on a thread beyond the machine's cores:
+    /// it then starts after [`Schedule::oversubscribed_start`], at the lowest priority.
+    pub oversubscribed: bool,
 }
 
 /// The candidates one part of a parallel schedule leaves for the others: the latest
@@ -163,7 +163,7 @@ impl Portfolio {
         Portfolio {
             schedule,
             board: None,
-            start_after: Duration::ZERO,
+            oversubscribed: false,
         }
     }
 

@@ -1,0 +1,16 @@
+; Fig. 2 with y moving twice as fast as z: a = b implies y = x at the end (proof: a = b =>
+; y = x + 2z, an invariant with a coefficient that the paper's example does not need).
+(set-logic HORN)
+(declare-fun L1 (Int Int Int Int Int) Bool)
+(declare-fun L2 (Int Int Int Int Int) Bool)
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int))
+  (=> (and (= x a) (= y b) (= z 0)) (L1 x y z a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int))
+  (=> (L1 x y z a b) (L1 x (+ y 2) (+ z 1) a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int))
+  (=> (L1 x y z a b) (L2 x y z a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int))
+  (=> (and (L2 x y z a b) (not (= z 0))) (L2 x (- y 2) (- z 1) a b))))
+(assert (forall ((a Int) (b Int) (x Int) (y Int) (z Int))
+  (=> (and (L2 x y z a b) (= z 0) (= a b) (not (= y x))) false)))
+(check-sat)
