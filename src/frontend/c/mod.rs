@@ -81,8 +81,10 @@ pub fn read_program_checked(
 /// Under a memory property a call of `reach_error()` is no error: the execution goes on as the
 /// program's definition says. The front end replaces that definition (it is a built-in), so it
 /// takes it as ending the execution, which holds for SV-COMP's definitions (`assert(0)`,
-/// `__assert_fail`, `abort()`, or none); a definition that may return (an empty body, or
-/// anything else) is `unsupported`.
+/// `__assert_fail`, `abort()`, or none), and for an empty definition when every call of it
+/// is followed at once by `abort()` or `exit(...)` (`ERROR: {reach_error();abort();}`: the
+/// call does nothing, the next statement ends the execution). Any other definition that may
+/// return is `unsupported`.
 pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
     let mut from = 0;
     while let Some(k) = src[from..].find("reach_error") {
@@ -100,7 +102,11 @@ pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
         }
         let body = &after[1..after.find('}').unwrap_or(after.len())];
         let stops = ["assert", "abort", "exit", "__VERIFIER_error", "goto"];
-        if !stops.iter().any(|s| body.contains(s)) {
+        let empty = body
+            .trim_matches(|c: char| c.is_whitespace() || c == ';')
+            .is_empty();
+        let returns_harmlessly = empty && calls_then_stop(src);
+        if !(stops.iter().any(|s| body.contains(s)) || returns_harmlessly) {
             return Err(CError::unsupported(
                 ast::Span::new(at, at + "reach_error".len()),
                 "a definition of `reach_error` that may return, under a memory property".to_owned(),
@@ -108,6 +114,55 @@ pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
         }
     }
     Ok(())
+}
+
+/// Whether every call of `reach_error` in `src` is a statement of a block (after `{`, `}`,
+/// `;` or a label's `:`) followed at once by `abort()` or `exit(`: then, whatever the call
+/// does, the execution ends there. A call elsewhere (the body of an `if` or a loop, inside an
+/// expression) or followed by anything else answers `false`, as does a text that does not
+/// lex. The name after a type (`void reach_error()`) is its declaration or definition.
+fn calls_then_stop(src: &str) -> bool {
+    use lexer::Tok;
+    let Ok(toks) = lexer::tokenize(src) else {
+        return false;
+    };
+    let tok = |k: usize| toks.get(k).map(|t| &t.1);
+    let named = |k: usize, n: &str| matches!(tok(k), Some(Tok::Ident(x)) if x == n);
+    for (k, (_, t, _)) in toks.iter().enumerate() {
+        if !matches!(t, Tok::Ident(n) if n == "reach_error") {
+            continue;
+        }
+        let before = k.checked_sub(1).and_then(tok);
+        match before {
+            Some(Tok::LBrace | Tok::RBrace | Tok::Semi | Tok::Colon) => {}
+            // A type before the name: its declaration or definition.
+            Some(
+                Tok::KwVoid
+                | Tok::KwInt
+                | Tok::KwLong
+                | Tok::KwShort
+                | Tok::KwChar
+                | Tok::KwUnsigned
+                | Tok::KwSigned
+                | Tok::KwBool
+                | Tok::KwFloat
+                | Tok::KwDouble
+                | Tok::Ident(_)
+                | Tok::TypeName(_),
+            ) => continue,
+            _ => return false,
+        }
+        let call = matches!(
+            (tok(k + 1), tok(k + 2), tok(k + 3)),
+            (Some(Tok::LParen), Some(Tok::RParen), Some(Tok::Semi))
+        );
+        let stops = (named(k + 4, "abort") && matches!(tok(k + 5), Some(Tok::LParen)))
+            || (named(k + 4, "exit") && matches!(tok(k + 5), Some(Tok::LParen)));
+        if !(call && stops) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Parses, resolves and translates a C program into clauses over `store`.

@@ -2,4 +2,11 @@
 // property: valid-memsafety
 #include <stdlib.h>
 void reach_error() {}
-int main(void) { return 0; }
+int main(void) {
+  int *p = malloc(sizeof(int));
+  if (p == 0) {
+    reach_error();
+  }
+  free(p);
+  return 0;
+}
