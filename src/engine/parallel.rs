@@ -79,6 +79,7 @@ pub fn parts(base: &Portfolio, threads: usize, cores: usize) -> Vec<Portfolio> {
     (0..n)
         .map(|t| Portfolio {
             board: Some(board.clone()),
+            // The first two parts run as they always did, even on one core.
             oversubscribed: t >= cores.max(2),
             ..Portfolio::new(base.schedule.part(t, n))
         })

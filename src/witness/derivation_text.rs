@@ -11,7 +11,7 @@ use crate::chc::{ClauseId, Head, System};
 use crate::clock::Deadline;
 use crate::smt::{SatResult, Smt};
 use crate::syntax::derivation::StepText;
-use crate::term::{TermId, TermStore, Value, VarId};
+use crate::term::{TermStore, Value, VarId};
 use std::collections::BTreeMap;
 
 /// The verdict on a derivation read from text.
@@ -23,15 +23,6 @@ pub enum DerivationCheck {
     Invalid(usize, String),
     /// The values of a step's local variables could not be found in time.
     Unknown(usize, String),
-}
-
-fn term_of(store: &TermStore, v: &Value) -> Option<TermId> {
-    match v {
-        Value::Bool(b) => Some(store.bool(*b)),
-        Value::Int(i) => Some(store.int(i.clone())),
-        Value::Real(r) => Some(store.real(r.clone())),
-        _ => None,
-    }
 }
 
 /// Completes and replays the steps (see the module).
@@ -88,9 +79,8 @@ pub fn check_derivation_text(
             let mut smt = Smt::new(store, deadline.clone());
             smt.assert(c.constraint);
             for (v, val) in &known {
-                if let Some(t) = term_of(store, val) {
-                    smt.assert(store.eq(store.var(*v), t));
-                }
+                let t = store.value_term(val, &store.var_sort(*v));
+                smt.assert(store.eq(store.var(*v), t));
             }
             match smt.check() {
                 SatResult::Sat => {}

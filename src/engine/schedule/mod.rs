@@ -428,7 +428,7 @@ impl Schedule {
     /// The engine of a kind, under this schedule's work bounds and settings: the one place a
     /// kind becomes an engine.
     pub fn engine(&self, kind: EngineKind) -> Box<dyn Engine> {
-        self.build(kind, false, None)
+        self.build(kind, false, self.settings)
     }
 
     /// The engine of an entry: as [`Schedule::engine`], and under work bounds an entry whose
@@ -436,12 +436,15 @@ impl Schedule {
     /// (which gets all the time left).
     pub fn engine_for(&self, entry: &Entry, last: bool) -> Box<dyn Engine> {
         let capped = matches!(entry.budget, Budget::Share { cap: Some(_), .. });
-        self.build(entry.kind, capped && !last, entry.settings)
+        self.build(
+            entry.kind,
+            capped && !last,
+            entry.settings.unwrap_or(self.settings),
+        )
     }
 
-    fn build(&self, kind: EngineKind, capped: bool, settings: Option<Settings>) -> Box<dyn Engine> {
+    fn build(&self, kind: EngineKind, capped: bool, settings: Settings) -> Box<dyn Engine> {
         let b = self.bounds;
-        let settings = settings.unwrap_or(self.settings);
         match kind {
             EngineKind::Slicing => Box::new(Slicing {
                 weakening: settings.weakening,

@@ -169,6 +169,21 @@ pub struct Finished {
     pub violation: Option<Violation>,
 }
 
+impl Finished {
+    /// Where the run reached the error (the byte offset of the violation under a memory
+    /// property, else of the error call), when it ended there at a known place.
+    pub fn reached(&self) -> Option<usize> {
+        match self.outcome {
+            Outcome::Error => self
+                .violation
+                .as_ref()
+                .map(|x| x.at)
+                .or(self.error_at.map(|s| s.start)),
+            _ => None,
+        }
+    }
+}
+
 /// Like [`run_with`], also saying where the error was reached.
 pub fn run_traced(
     p: &Program,

@@ -1,10 +1,9 @@
 //! Loop invariants for the user: a model's interpretation of each loop head, as a C expression
 //! over the program's variable names; and, for witness files, the part of it that is a C
-//! expression with the same meaning in the program ([`exact_invariants`]). Arrays (arguments of
+//! expression with the same meaning in the program ([`witness_invariants`]). Arrays (arguments of
 //! sort `(Array Int Int)`) print as `a[k]` with row-major element numbers `k` in the first
-//! and are left out of the second (a conjunct that mentions one is dropped). What a witness
-//! states ([`witness_invariants`]) is the second where still inductive, else its loop heads
-//! that lost nothing.
+//! and are left out of the second (a conjunct that mentions one is dropped); where what is
+//! left is no longer inductive, only the loop heads that lost nothing are stated.
 //!
 //! Must not: check the model (the witness layer did); only its weakened form is checked here.
 
@@ -64,32 +63,18 @@ pub fn invariants(store: &TermStore, tr: &Translation, model: &Model) -> Vec<Inv
     out
 }
 
-/// The invariant of every loop head as a C expression that means, evaluated in the program at
-/// the loop statement, what the model means: only variables named there (no `x@entry`, no
-/// local out of scope or shadowed; a static local by its own name), each variable narrower
-/// than 64 bits cast to `long long` so that arithmetic neither wraps nor overflows, division
-/// and remainder by constants written Euclidean. A conjunct that cannot be written so (a value
-/// at entry, an unsigned 64-bit variable, an array, a constant beyond `long long`) is left
-/// out, which weakens the invariant but keeps it one; a loop with nothing left gets `1`.
-pub fn exact_invariants(
-    store: &TermStore,
-    tr: &Translation,
-    program: &Program,
-    model: &Model,
-) -> Vec<Invariant> {
-    let mut out: Vec<Invariant> = exact_parts(store, tr, program, model)
-        .into_iter()
-        .map(|e| e.invariant)
-        .collect();
-    out.sort_by_key(|i| i.offset);
-    out
-}
-
-/// The invariants a correctness witness states: [`exact_invariants`] when they are inductive
-/// with `true` at every other predicate (what a validator checks first: each clause, fresh,
-/// before `deadline`); else only the loop heads whose invariant lost nothing in the writing,
-/// since a weakened one may be true yet not inductive, and a loop head the witness leaves
-/// out is one a validator solves for.
+/// The invariants a correctness witness states: each loop head's as a C expression that
+/// means, evaluated in the program at the loop statement, what the model means: only variables
+/// named there (no `x@entry`, no local out of scope or shadowed; a static local by its own
+/// name), each variable narrower than 64 bits cast to `long long` so that arithmetic neither
+/// wraps nor overflows, division and remainder by constants written Euclidean. A conjunct that
+/// cannot be written so (a value at entry, an unsigned 64-bit variable, an array, a constant
+/// beyond `long long`) is left out, which weakens the invariant but keeps it one; a loop with
+/// nothing left gets `1`. All of them when, so weakened, they are still inductive with `true`
+/// at every other predicate (what a validator checks first: each clause, fresh, before
+/// `deadline`); else only the loop heads whose invariant lost nothing, since a weakened one may
+/// be true yet not inductive, and a loop head the witness leaves out is one a validator solves
+/// for.
 pub fn witness_invariants(
     store: &TermStore,
     tr: &Translation,
@@ -98,38 +83,29 @@ pub fn witness_invariants(
     deadline: Deadline,
 ) -> Vec<Invariant> {
     let parts = exact_parts(store, tr, program, model);
-    let mut out: Vec<Invariant> = if parts.iter().all(|e| e.whole) {
-        parts.into_iter().map(|e| e.invariant).collect()
-    } else {
+    let all = parts.iter().all(|e| e.whole) || {
         let system = &tr.system;
         let mut claimed = Model::new();
         for p in system.pred_ids() {
             let params = system.fresh_params(store, p);
-            claimed.set(
-                p,
-                Interp {
-                    params,
-                    body: store.bool(true),
-                },
-            );
+            let body = store.bool(true);
+            claimed.set(p, Interp { params, body });
         }
         for e in &parts {
             claimed.set(e.pred, e.claim.clone());
         }
-        match crate::witness::validate_model(store, system, &claimed, deadline) {
-            ModelCheck::Valid => parts.into_iter().map(|e| e.invariant).collect(),
-            _ => parts
-                .into_iter()
-                .filter(|e| e.whole)
-                .map(|e| e.invariant)
-                .collect(),
-        }
+        crate::witness::validate_model(store, system, &claimed, deadline) == ModelCheck::Valid
     };
+    let mut out: Vec<Invariant> = parts
+        .into_iter()
+        .filter(|e| all || e.whole)
+        .map(|e| e.invariant)
+        .collect();
     out.sort_by_key(|i| i.offset);
     out
 }
 
-/// A loop head's invariant as [`exact_invariants`] writes it, with what it means.
+/// A loop head's invariant as [`witness_invariants`] writes it, with what it means.
 struct ExactPart {
     invariant: Invariant,
     /// The loop head's predicate.
@@ -219,7 +195,7 @@ fn join(store: &TermStore, args: &[TermId], sep: &str, names: &Names, euclid: bo
 type Names = HashMap<VarId, String>;
 
 /// A term as an exact C expression over the named variables, or `None` (see
-/// [`exact_invariants`]).
+/// [`witness_invariants`]).
 fn exact(store: &TermStore, t: TermId, names: &HashMap<VarId, (String, CType)>) -> Option<String> {
     let limit = num_bigint::BigInt::from(i64::MAX);
     let mut display: HashMap<VarId, String> = HashMap::new();

@@ -102,13 +102,15 @@ impl Invariant {
 /// The rejection of a witness that states `0` at the first statement of `main`, which every
 /// execution reaches (elsewhere `0` holds where nothing arrives, and is not read).
 fn false_at_start(src: &str, invs: &[Invariant]) -> Option<Validation> {
+    let zeros: Vec<&Invariant> = invs.iter().filter(|inv| inv.is_constant("0")).collect();
+    if zeros.is_empty() {
+        return None; // without parsing the program for `main`'s start
+    }
     let start = witness::main_start(src)?;
     let line = crate::syntax::parse::line_col(src, start).0;
-    let wrong = invs.iter().find(|inv| {
-        inv.line == line
-            && inv.function.as_deref().is_none_or(|f| f == "main")
-            && inv.is_constant("0")
-    })?;
+    let wrong = zeros
+        .into_iter()
+        .find(|inv| inv.line == line && inv.function.as_deref().is_none_or(|f| f == "main"))?;
     Some(Validation::Rejected {
         at: Some(start),
         why: format!(
@@ -258,27 +260,20 @@ fn violation(src: &str, text: &str, program: &super::Program) -> Validation {
     let run = verify::replay(program, &v.values, &line_of);
     let at = |off: usize| crate::syntax::parse::line_col(src, off);
     match run.outcome {
-        interp::Outcome::Error => {
-            let reached = run
-                .violation
-                .as_ref()
-                .map(|x| x.at)
-                .or(run.error_at.map(|s| s.start));
-            match reached {
-                Some(off) if at(off) == v.target => Validation::Confirmed(format!(
-                    "the program, run with the witness's {} values, reaches the error at its target",
-                    v.values.len()
-                )),
-                Some(off) => Validation::Rejected {
-                    at: Some(off),
-                    why: format!(
-                        "the run reaches the error here, not at the target {}:{}",
-                        v.target.0, v.target.1
-                    ),
-                },
-                None => Validation::Unknown("the run reaches the error at no known place".to_owned()),
-            }
-        }
+        interp::Outcome::Error => match run.reached() {
+            Some(off) if at(off) == v.target => Validation::Confirmed(format!(
+                "the program, run with the witness's {} values, reaches the error at its target",
+                v.values.len()
+            )),
+            Some(off) => Validation::Rejected {
+                at: Some(off),
+                why: format!(
+                    "the run reaches the error here, not at the target {}:{}",
+                    v.target.0, v.target.1
+                ),
+            },
+            None => Validation::Unknown("the run reaches the error at no known place".to_owned()),
+        },
         interp::Outcome::NoError(why) | interp::Outcome::Undefined(why) => Validation::Rejected {
             at: None,
             why: format!("the run along the witness does not reach the error: {why}"),

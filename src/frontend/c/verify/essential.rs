@@ -7,7 +7,6 @@
 //!
 //! Must not: keep a reduction that the replay does not confirm (the same error reached).
 
-use super::super::interp::{self, Finished};
 use super::super::ir::Program;
 use super::super::trace::NondetValue;
 use super::replay;
@@ -36,7 +35,7 @@ pub fn essential_values(
     let stop = || deadline.expired() || deadline.is_cancelled();
     for (site, n) in sites {
         let reaches = |len: usize| {
-            reached(&replay(program, &prefix(&kept, site, len), line_of)) == Some(target)
+            replay(program, &prefix(&kept, site, len), line_of).reached() == Some(target)
         };
         // `hi` is always a length the replay confirmed (the whole site at first). Lengths
         // 0, 1, 2, 4, ... first: a replay costs a whole run however short the prefix, and the
@@ -81,16 +80,4 @@ fn prefix(values: &[NondetValue], site: usize, len: usize) -> Vec<NondetValue> {
         })
         .cloned()
         .collect()
-}
-
-/// Where a run reached the error, when it did.
-fn reached(run: &Finished) -> Option<usize> {
-    match run.outcome {
-        interp::Outcome::Error => run
-            .violation
-            .as_ref()
-            .map(|x| x.at)
-            .or(run.error_at.map(|s| s.start)),
-        _ => None,
-    }
 }
