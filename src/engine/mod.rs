@@ -1,4 +1,4 @@
-//! Engines (bmc, explore, slicing, samples, cegar, pdr): one module per engine, each behind the
+//! Engines (bmc, explore, slicing, samples, cegar, pdr, kind): one module per engine, each behind the
 //! one-method [`Engine`] trait; the portfolio composes them as its [`schedule`] says.
 //!
 //! An engine reads a system and returns an [`Answer`]; it never calls another engine (the
@@ -14,6 +14,7 @@ pub mod bmc;
 pub mod cegar;
 pub mod driver;
 pub mod explore;
+pub mod kind;
 pub mod parallel;
 pub mod pdr;
 pub mod portfolio;

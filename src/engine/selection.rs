@@ -27,17 +27,20 @@ pub enum EngineKind {
     /// Property-directed reachability: both answers; the candidates it is given are lemmas of
     /// every frame.
     Pdr,
+    /// k-induction: both answers, on linear systems (read as transition systems).
+    Kind,
 }
 
 impl EngineKind {
     /// Every kind, in the order the help text lists them.
-    pub const ALL: [EngineKind; 6] = [
+    pub const ALL: [EngineKind; 7] = [
         EngineKind::Bmc,
         EngineKind::Explore,
         EngineKind::Slicing,
         EngineKind::Samples,
         EngineKind::Cegar,
         EngineKind::Pdr,
+        EngineKind::Kind,
     ];
 
     /// The name on the command line and in `--stats` (`"engine"`, the phases).
@@ -49,6 +52,7 @@ impl EngineKind {
             EngineKind::Explore => "explore",
             EngineKind::Cegar => "cegar",
             EngineKind::Pdr => "pdr",
+            EngineKind::Kind => "kind",
         }
     }
 
@@ -56,7 +60,11 @@ impl EngineKind {
     pub fn refutes(self) -> bool {
         matches!(
             self,
-            EngineKind::Bmc | EngineKind::Explore | EngineKind::Cegar | EngineKind::Pdr
+            EngineKind::Bmc
+                | EngineKind::Explore
+                | EngineKind::Cegar
+                | EngineKind::Pdr
+                | EngineKind::Kind
         )
     }
 }

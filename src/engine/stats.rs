@@ -8,6 +8,7 @@
 use super::bmc::BmcStats;
 use super::cegar::CegarStats;
 use super::explore::ExploreStats;
+use super::kind::KindStats;
 use super::pdr::PdrStats;
 use super::seeds::SamplesStats;
 use super::slicing::SlicingStats;
@@ -33,6 +34,8 @@ pub enum Stats {
     Cegar(CegarStats),
     /// See [`PdrStats`].
     Pdr(PdrStats),
+    /// See [`KindStats`].
+    Kind(KindStats),
     /// See [`PortfolioStats`].
     Portfolio(PortfolioStats),
 }

@@ -12,6 +12,7 @@
 use super::bmc::Bmc;
 use super::cegar::{Cegar, CexShape};
 use super::explore::Explore;
+use super::kind::Kind;
 use super::pdr::Pdr;
 use super::seeds::Samples;
 pub use super::selection::{Choice, EngineKind, Selection, SelectionError, View};
@@ -179,6 +180,8 @@ pub struct WorkBounds {
     pub cegar_iterations: usize,
     /// Most PDR frames.
     pub pdr_frames: usize,
+    /// Deepest k of k-induction.
+    pub kind_depth: usize,
     /// Most SMT checks of CEGAR where its time slice has a cap (before PDR): the work
     /// analogue of the 4 s cap (CEGAR makes about 700 checks a second on the slowest test
     /// program, `tests/data/c/safe/goto-into-block.c`, whose proof PDR finds at once).
@@ -191,6 +194,7 @@ impl Default for WorkBounds {
             bmc_depth: 20,
             cegar_iterations: 40,
             pdr_frames: 40,
+            kind_depth: 20,
             capped_cegar_checks: 3000,
         }
     }
@@ -250,6 +254,10 @@ impl Default for Schedule {
         let cegar = |cap| Budget::Share { share: 0.8, cap };
         let probe = |ms| Budget::Probe(Duration::from_millis(ms));
         let entries = vec![
+            // k-induction first: on linear systems whose property is k-inductive for a small k
+            // it answers in a few milliseconds, and on non-linear ones it gives up at once
+            // (see the portfolio's header).
+            e(Kind, probe(100)),
             // Over the reals: a BMC pass, then PDR with all the time it takes. On two threads
             // PDR starts at once, and BMC has all the time beside it: the engines after it on
             // its thread answered no LRA-TS file, while the VMT refutations of 25-35 steps take
@@ -466,6 +474,9 @@ impl Schedule {
                 max_level: b.map_or(Pdr::default().max_level, |b| b.pdr_frames),
                 ..Pdr::default()
             }),
+            EngineKind::Kind => Box::new(Kind {
+                max_depth: b.map_or(Kind::default().max_depth, |b| b.kind_depth),
+            }),
         }
     }
 }
@@ -511,18 +522,18 @@ mod tests {
             let part = s.part(e.thread, 2);
             assert!(part.entries_for(traits).iter().any(|k| same(k, e)));
         }
-        // BMC's probe runs first on one thread, and not in its part: the part starts with
-        // BMC's slice.
+        // BMC's probe runs right after k-induction's on one thread, and not in its part:
+        // there BMC's slice follows k-induction's probe.
         let probe = s
             .entries
             .iter()
             .find(|e| e.runs == Runs::Sequential && e.when.holds(traits));
         let probe = probe.expect("a sequential entry");
-        assert!(same(alone[0], probe));
+        assert!(same(alone[1], probe));
         let part = s.part(probe.thread, 2);
-        let first = part.entries_for(traits)[0];
-        assert_eq!(first.kind, EngineKind::Bmc);
-        assert_eq!(first.budget, Budget::Slice(Duration::from_secs(1)));
+        let second = part.entries_for(traits)[1];
+        assert_eq!(second.kind, EngineKind::Bmc);
+        assert_eq!(second.budget, Budget::Slice(Duration::from_secs(1)));
     }
 
     #[test]
@@ -551,9 +562,14 @@ mod tests {
     #[test]
     fn probes_run_first_and_not_under_work_bounds() {
         let s = Schedule::default();
-        let first = s.entries_for(Traits::default())[0];
-        assert_eq!(first.kind, EngineKind::Bmc);
-        assert!(matches!(first.budget, Budget::Probe(_)));
+        let entries = s.entries_for(Traits::default());
+        assert_eq!(
+            (entries[0].kind, entries[1].kind),
+            (EngineKind::Kind, EngineKind::Bmc)
+        );
+        assert!(entries[..2]
+            .iter()
+            .all(|e| matches!(e.budget, Budget::Probe(_))));
         let bounded = Schedule::deterministic();
         let entries = bounded.entries_for(Traits::default());
         assert!(entries

@@ -1,0 +1,237 @@
+//! k-induction on linear systems: both answers, on systems whose clauses have at most one body
+//! atom, read as transition systems whose location is the predicate that holds ([`unroll`]):
+//! the LRA-TS track's systems of one predicate, and the loops of programs in the LIA ones.
+//!
+//! At each depth `k = 0, 1, …` one incremental solver ([`unroll`]) checks the base case (an
+//! initial state reaching a bad state in exactly `k` steps: `unsat` with that derivation) and
+//! then the inductive step (a path of `k` steps through good states into a bad one). When no
+//! such path exists the property is k-inductive, and [`invariant`] turns it into an inductive
+//! invariant by `k - 1` pre-images of the bad states; that model is validated here against
+//! every clause. The good states assumed along the path are the bad states' complement with
+//! the queries' local variables eliminated; where that elimination fails the engine gives up.
+//!
+//! Seeds (candidate invariants of the engines before it) are assumed in every state of the
+//! unrolling, as k-induction's invariant strengthening: the invariant is then the property's
+//! conjoined with them, and fails its check (an `unknown`) where they are not invariant.
+//!
+//! Where PDR's lemmas over the reals stall (clock synchronisation systems whose property holds
+//! after a few steps of every path), the property itself is often k-inductive for a small `k`.
+//! Must not: run on a non-linear system (it answers `unknown` at once), or return a model it
+//! has not validated.
+
+mod invariant;
+mod unroll;
+
+use super::{Context, Engine, Stats};
+use crate::chc::System;
+use crate::smt::{SatResult, Smt};
+use crate::term::{TermId, TermStore};
+use crate::witness::{
+    validate_model, Answer, DerivNode, Derivation, Interp, Model, ModelCheck, Reason,
+};
+use invariant::Backward;
+use unroll::{State, TransitionSystem, Unrolling};
+
+/// k-induction's counters for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct KindStats {
+    /// The last depth checked (absent when none was).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u64>,
+    /// Clause instances in the unrolling.
+    pub instances: u64,
+    /// SMT checks of the unrolling.
+    pub smt_checks: u64,
+    /// Pre-images of the bad states computed for the invariant.
+    pub preimages: u64,
+}
+
+/// k-induction with a depth bound.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// Deepest `k` tried before answering `unknown`.
+    pub max_depth: usize,
+}
+
+impl Default for Kind {
+    fn default() -> Self {
+        Kind { max_depth: 1_000 }
+    }
+}
+
+/// That every predicate's seed holds in `state` where the predicate does.
+fn assumed(store: &TermStore, system: &System, seeds: &Model, state: &State) -> TermId {
+    store.and(system.pred_ids().filter_map(|p| {
+        let seed = seeds.get(p)?;
+        let args = &state.args[p.0 as usize];
+        let holds = store.rename(seed.body, &seed.params, args);
+        Some(store.implies(state.at(store, p), holds))
+    }))
+}
+
+impl Engine for Kind {
+    fn solve(&self, cx: &Context<'_>, system: &System, stats: &mut Stats) -> Answer {
+        let mut counters = KindStats::default();
+        let answer = self.run(cx, system, &mut counters);
+        *stats = Stats::Kind(counters);
+        answer
+    }
+}
+
+impl Kind {
+    fn run(&self, cx: &Context<'_>, system: &System, stats: &mut KindStats) -> Answer {
+        let store = cx.store;
+        let ts = match TransitionSystem::of(system) {
+            Ok(ts) => ts,
+            Err(why) => return Answer::Unknown(Reason::GaveUp(format!("kind: {why}"))),
+        };
+        if let Some(answer) = Self::ground_queries(cx, system, &ts) {
+            return answer;
+        }
+        if system.num_preds() == 0 {
+            return Self::validated(cx, system, Model::new(), 0);
+        }
+        let Some(mut backward) = Backward::new(store, system, &ts, &cx.deadline) else {
+            return Answer::Unknown(Self::stopped_or(
+                cx,
+                "the bad states' local variables could not be eliminated",
+            ));
+        };
+        let mut u = Unrolling::new(store, system, &ts, Smt::new(store, cx.deadline.clone()));
+        let seeds = cx.candidates.seeds();
+        if let Some(seeds) = seeds {
+            u.smt.assert(assumed(store, system, seeds, u.state(0)));
+        }
+        let answer = loop {
+            if cx.stopped() {
+                break Answer::Unknown(Reason::Timeout);
+            }
+            let k = u.depth();
+            if k > self.max_depth {
+                break Answer::Unknown(Reason::Limit(format!(
+                    "kind: depth bound {} reached",
+                    self.max_depth
+                )));
+            }
+            stats.depth = Some(k as u64);
+            let bad = u.bad_literal(k);
+            let init = u.init_literal();
+            match u.smt.check_assuming(&[init, bad]) {
+                SatResult::Sat => {
+                    break match u.derivation(k) {
+                        Some(d) => Answer::Unsat(d),
+                        None => Answer::Unknown(Reason::GaveUp(
+                            "kind: could not read the counterexample".into(),
+                        )),
+                    }
+                }
+                SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
+                SatResult::Unsat => {}
+            }
+            match u.smt.check_assuming(&[bad]) {
+                SatResult::Sat => {}
+                SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
+                SatResult::Unsat => break self.invariant(cx, system, &mut backward, k, stats),
+            }
+            // The state at depth k is good on every path the next checks consider.
+            let here = backward.good(u.state(k));
+            u.smt.assert(here);
+            u.extend();
+            if let Some(seeds) = seeds {
+                u.smt.assert(assumed(store, system, seeds, u.state(k + 1)));
+            }
+        };
+        stats.instances = u.instances;
+        stats.smt_checks = u.smt.stats().checks;
+        answer
+    }
+
+    /// The model of a property found k-inductive at depth `k`, validated.
+    fn invariant(
+        &self,
+        cx: &Context<'_>,
+        system: &System,
+        backward: &mut Backward<'_>,
+        k: usize,
+        stats: &mut KindStats,
+    ) -> Answer {
+        while backward.len() < k {
+            if backward.next(&cx.deadline).is_none() {
+                return Answer::Unknown(Self::stopped_or(cx, "a pre-image could not be computed"));
+            }
+            stats.preimages += 1;
+        }
+        let mut model = backward.invariant(k);
+        let Some(seeds) = cx.candidates.seeds() else {
+            return Self::validated(cx, system, model, k);
+        };
+        // The seeds were assumed in every state: the invariant is the property's with them,
+        // and it fails its check (an `unknown`, not a bug) where they are not invariant.
+        let store = cx.store;
+        for p in system.pred_ids() {
+            if let (Some(i), Some(seed)) = (model.get(p).cloned(), seeds.get(p)) {
+                let seed = store.rename(seed.body, &seed.params, &i.params);
+                let body = store.and([i.body, seed]);
+                model.set(p, Interp { body, ..i });
+            }
+        }
+        match Self::validated(cx, system, model, k) {
+            Answer::Unknown(Reason::WitnessFailed(why)) => Answer::Unknown(Reason::GaveUp(
+                format!("{why} (with the seeds it assumed, which are not invariant)"),
+            )),
+            answer => answer,
+        }
+    }
+
+    /// A derivation of a query without body atoms whose constraint holds, `unknown` when a
+    /// check is undecided, `None` when every such constraint is unsatisfiable.
+    fn ground_queries(cx: &Context<'_>, system: &System, ts: &TransitionSystem) -> Option<Answer> {
+        for &cid in &ts.ground_queries {
+            let clause = system.clause(cid);
+            let mut smt = Smt::new(cx.store, cx.deadline.clone());
+            smt.assert(clause.constraint);
+            match smt.check() {
+                SatResult::Unsat => continue,
+                SatResult::Unknown(r) => return Some(Answer::Unknown(Self::stopped_or(cx, &r))),
+                SatResult::Sat => {}
+            }
+            let vars = clause.vars(cx.store);
+            let Some(values) = smt.values(vars.iter().copied()) else {
+                return Some(Answer::Unknown(Self::stopped_or(
+                    cx,
+                    "no values for a ground query",
+                )));
+            };
+            let node = DerivNode {
+                clause: cid,
+                assignment: values.into_iter().collect(),
+                children: Vec::new(),
+            };
+            return Some(Answer::Unsat(Derivation { nodes: vec![node] }));
+        }
+        None
+    }
+
+    /// `model` if it satisfies every clause of `system`.
+    fn validated(cx: &Context<'_>, system: &System, model: Model, k: usize) -> Answer {
+        match validate_model(cx.store, system, &model, cx.check_deadline.clone()) {
+            ModelCheck::Valid => Answer::Sat(model),
+            ModelCheck::Invalid { clause, reason, .. } => {
+                Answer::Unknown(Reason::WitnessFailed(format!(
+                    "kind: the invariant of depth {k} fails clause {}: {reason}",
+                    clause.0
+                )))
+            }
+            ModelCheck::Unknown(r) => Answer::Unknown(Reason::Unchecked(format!("kind: {r}"))),
+        }
+    }
+
+    /// `Timeout` once stopped, else giving up for `why`.
+    fn stopped_or(cx: &Context<'_>, why: &str) -> Reason {
+        if cx.stopped() {
+            Reason::Timeout
+        } else {
+            Reason::GaveUp(format!("kind: {why}"))
+        }
+    }
+}
