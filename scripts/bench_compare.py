@@ -5,7 +5,8 @@ one run at a time (the default two threads need both cores), alternating which g
 Files: those a `bench_batch.py` result (--from, its hornbeam.json) records as answered (`sat`
 or `unsat`) within --within seconds, in that file's order. Prints, per file, both wall times
 and answers, then, over the files both binaries answer, the median time of each per answer
-and the median of the per-file ratios (second over first). Meant for changes that save time
+and the median (and quartiles) of the per-file ratios (second over first). The same binary
+given twice measures the spread. Meant for changes that save time
 around the engines (startup, scheduling), where a whole-set run would drown them in its
 unanswered files.
 
@@ -35,9 +36,11 @@ def main():
              if r["answer"] in wanted and r["time"] <= args.within]
     rows = []
     for i, f in enumerate(files):
-        order = [args.a, args.b] if i % 2 == 0 else [args.b, args.a]
-        got = {b: solve(b, f, args.threads, args.timeout) for b in order}
-        (aa, ta), (ab, tb) = got[args.a], got[args.b]
+        # By position, not by path: the same binary twice (the spread) is two runs.
+        order = [0, 1] if i % 2 == 0 else [1, 0]
+        bins = [args.a, args.b]
+        got = {k: solve(bins[k], f, args.threads, args.timeout) for k in order}
+        (aa, ta), (ab, tb) = got[0], got[1]
         rows.append((f, aa, ta, ab, tb))
         print(f"{Path(f).name[:50]}\t{aa} {ta:.3f}\t{ab} {tb:.3f}", flush=True)
     answered = ("sat", "unsat")
@@ -48,8 +51,11 @@ def main():
     for answer in answered:
         sel = [r for r in both if r[1] == answer]
         if sel:
+            ratios = sorted(r[4] / r[2] for r in sel)
+            quart = [ratios[int(q * (len(ratios) - 1))] for q in (0.25, 0.75)]
             print(f"{answer}: {len(sel)} files, median {statistics.median(r[2] for r in sel):.3f} s "
-                  f"-> {statistics.median(r[4] for r in sel):.3f} s")
+                  f"-> {statistics.median(r[4] for r in sel):.3f} s; median ratio "
+                  f"{statistics.median(ratios):.2f} (quartiles {quart[0]:.2f}-{quart[1]:.2f})")
     if both:
         print(f"all: {len(both)} files, median {statistics.median(r[2] for r in both):.3f} s -> "
               f"{statistics.median(r[4] for r in both):.3f} s; median ratio "
