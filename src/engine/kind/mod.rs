@@ -8,7 +8,8 @@
 //! such path exists the property is k-inductive, and [`invariant`] turns it into an inductive
 //! invariant by `k - 1` pre-images of the bad states; that model is validated here against
 //! every clause. The good states assumed along the path are the bad states' complement with
-//! the queries' local variables eliminated; where that elimination fails the engine gives up.
+//! the queries' local variables eliminated; where that elimination (or a pre-image) fails,
+//! only the base case goes on: BMC, whose counterexamples still count.
 //!
 //! Seeds (candidate invariants of the engines before it) are assumed in every state of the
 //! unrolling, as k-induction's invariant strengthening: the invariant is then the property's
@@ -91,12 +92,10 @@ impl Kind {
         if system.num_preds() == 0 {
             return Self::validated(cx, system, Model::new(), 0);
         }
-        let Some(mut backward) = Backward::new(store, system, &ts, &cx.deadline) else {
-            return Answer::Unknown(Self::stopped_or(
-                cx,
-                "the bad states' local variables could not be eliminated",
-            ));
-        };
+        // Without the bad states' complement (their local variables not eliminated: over
+        // datatypes, say) only the base case runs: BMC, whose counterexamples still count.
+        let mut backward = Backward::new(store, system, &ts, &cx.deadline);
+        let mut proving = backward.is_some();
         let mut u = Unrolling::new(store, system, &ts, Smt::new(store, cx.deadline.clone()));
         let seeds = cx.candidates.seeds();
         if let Some(seeds) = seeds {
@@ -128,14 +127,21 @@ impl Kind {
                 SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
                 SatResult::Unsat => {}
             }
-            match u.smt.check_assuming(&[bad]) {
-                SatResult::Sat => {}
-                SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
-                SatResult::Unsat => break self.invariant(cx, system, &mut backward, k, stats),
+            if let Some(b) = backward.as_mut().filter(|_| proving) {
+                match u.smt.check_assuming(&[bad]) {
+                    SatResult::Sat => {}
+                    SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
+                    SatResult::Unsat => match self.invariant(cx, system, b, k, stats) {
+                        // The pre-images could not be computed: go on with the base case.
+                        Answer::Unknown(Reason::GaveUp(_)) if !cx.stopped() => proving = false,
+                        answer => break answer,
+                    },
+                }
             }
             // The state at depth k is good on every path the next checks consider.
-            let here = backward.good(u.state(k));
-            u.smt.assert(here);
+            if let Some(b) = &backward {
+                u.smt.assert(b.good(u.state(k)));
+            }
             u.extend();
             if let Some(seeds) = seeds {
                 u.smt.assert(assumed(store, system, seeds, u.state(k + 1)));

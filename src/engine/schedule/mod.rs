@@ -78,6 +78,9 @@ pub enum When {
     /// Systems with neither a real-valued nor a datatype-valued predicate argument (integers,
     /// Booleans and arrays of them).
     Lia,
+    /// Systems with a clause of more than one body atom (which k-induction leaves to the
+    /// others).
+    NonLinear,
 }
 
 impl When {
@@ -90,6 +93,7 @@ impl When {
             When::Datatypes => traits.datatypes,
             When::NoDatatypes => !traits.datatypes,
             When::Lia => !traits.over_reals && !traits.datatypes,
+            When::NonLinear => !traits.linear,
         }
     }
 }
@@ -102,6 +106,8 @@ pub struct Traits {
     pub over_reals: bool,
     /// Some predicate has a datatype-valued argument.
     pub datatypes: bool,
+    /// Every clause has at most one body atom.
+    pub linear: bool,
 }
 
 impl Traits {
@@ -115,6 +121,7 @@ impl Traits {
         Traits {
             over_reals: has(&|s| *s == crate::term::Sort::Real),
             datatypes: has(&|s| matches!(s, crate::term::Sort::Datatype(_))),
+            linear: system.is_linear(),
         }
     }
 }
@@ -255,9 +262,9 @@ impl Default for Schedule {
         let probe = |ms| Budget::Probe(Duration::from_millis(ms));
         let entries = vec![
             // k-induction first: on linear systems whose property is k-inductive for a small k
-            // it answers in a few milliseconds, and on non-linear ones it gives up at once
-            // (see the portfolio's header).
-            e(Kind, probe(100)),
+            // it answers in a few milliseconds, and its base case is BMC's probe there; on
+            // non-linear ones it gives up at once (see the portfolio's header).
+            e(Kind, probe(50)),
             // Over the reals: a BMC pass, then PDR with all the time it takes. On two threads
             // PDR starts at once, and BMC has all the time beside it: the engines after it on
             // its thread answered no LRA-TS file, while the VMT refutations of 25-35 steps take
@@ -274,10 +281,10 @@ impl Default for Schedule {
             // Quick tries first: shallow counterexamples and easy invariants answer within
             // a few milliseconds, and would otherwise wait behind the slower phases. On two
             // threads BMC's slice comes at once on its thread: a probe there would make it
-            // start over after 50 ms.
+            // start over after 50 ms. On linear systems k-induction's probe was BMC's.
             Entry {
                 runs: Runs::Sequential,
-                ..not_reals(e(Bmc, probe(50)))
+                ..only(When::NonLinear)(e(Bmc, probe(50)))
             },
             // On two threads, PDR alone at once beside BMC, before the Boolean split and
             // slicing: the Kind 2 and VMT systems whose invariants it finds within 100 ms waited
