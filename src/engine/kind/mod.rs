@@ -1,11 +1,11 @@
 //! k-induction on linear systems: both answers, on systems whose clauses have at most one body
-//! atom, read as transition systems whose location is the predicate that holds ([`unroll`]):
+//! atom, read as transition systems whose location is the predicate that holds (`unroll`):
 //! the LRA-TS track's systems of one predicate, and the loops of programs in the LIA ones.
 //!
-//! At each depth `k = 0, 1, …` one incremental solver ([`unroll`]) checks the base case (an
+//! At each depth `k = 0, 1, …` one incremental solver (`unroll`) checks the base case (an
 //! initial state reaching a bad state in exactly `k` steps: `unsat` with that derivation) and
 //! then the inductive step (a path of `k` steps through good states into a bad one). When no
-//! such path exists the property is k-inductive, and [`invariant`] turns it into an inductive
+//! such path exists the property is k-inductive, and `invariant` turns it into an inductive
 //! invariant by `k - 1` pre-images of the bad states; that model is validated here against
 //! every clause. The good states assumed along the path are the bad states' complement with
 //! the queries' local variables eliminated; where that elimination (or a pre-image) fails,
