@@ -34,11 +34,12 @@ const ASCENT_OUTSIDE_ANALYSIS: &[&str] = &[
     "src/frontend/c/resolve/points_to.rs",
 ];
 
-/// Import cycles between files (session 42: 12, two across folders, `frontend/c/cfa/mod.rs` ↔
-/// `ir.rs` and `lexer.rs` ↔ `preproc/mod.rs`): at most this many in all ...
-const MAX_CYCLES: usize = 12;
+/// Import cycles between files (session 42: 12, two across folders; `frontend/c/lexer.rs` ↔
+/// `preproc/mod.rs` went with `tokenize.rs`, and `frontend/c/cfa/mod.rs` ↔ `ir.rs` is left):
+/// at most this many in all ...
+const MAX_CYCLES: usize = 11;
 /// ... and at most this many whose files lie in more than one folder.
-const MAX_CYCLES_ACROSS_FOLDERS: usize = 2;
+const MAX_CYCLES_ACROSS_FOLDERS: usize = 1;
 
 /// A source set: path (`src/...`) → text.
 type Sources = BTreeMap<String, String>;

@@ -38,6 +38,7 @@ pub mod resolve;
 pub mod shape;
 pub mod task;
 pub mod threads;
+pub mod tokenize;
 pub mod trace;
 pub mod types;
 pub mod validate;
@@ -123,7 +124,7 @@ pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
 /// lex. The name after a type (`void reach_error()`) is its declaration or definition.
 fn calls_then_stop(src: &str) -> bool {
     use lexer::Tok;
-    let Ok(toks) = lexer::tokenize(src) else {
+    let Ok(toks) = tokenize::tokenize(src) else {
         return false;
     };
     let tok = |k: usize| toks.get(k).map(|t| &t.1);

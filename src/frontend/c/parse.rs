@@ -7,7 +7,8 @@
 use super::ast::{Item, Span};
 use super::error::{CError, CErrorKind};
 use super::grammar;
-use super::lexer::{tokenize, Tok};
+use super::lexer::Tok;
+use super::tokenize::tokenize;
 use lalrpop_util::ParseError;
 
 /// Parses a whole translation unit.

@@ -1,6 +1,6 @@
 //! Tests of the preprocessor: directives, conditionals, macro expansion and their errors.
 
-use super::super::lexer::tokenize;
+use super::super::tokenize::tokenize;
 use super::*;
 
 fn texts(src: &str) -> Result<Vec<String>, CError> {

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 /// The types of `<pthread.h>` the subset knows (handles and mutexes are integers: a thread's
 /// number, a mutex's state), unless the program declares them itself.
 pub(super) fn builtin_typedefs() -> HashMap<String, CType> {
-    crate::frontend::c::lexer::PTHREAD_TYPES
+    crate::frontend::c::tokenize::PTHREAD_TYPES
         .iter()
         .map(|n| ((*n).to_owned(), CType::INT))
         .collect()
