@@ -6,7 +6,8 @@
 //! - only `src/smt` names `z3`, and only `src/analysis` invokes `ascent!` (the exceptions still
 //!   to be moved are listed, and the list must shrink, never grow);
 //! - import cycles between files are counted, those whose files lie in more than one folder
-//!   apart, and neither count may grow past its bound here (lower the bound when a cycle goes).
+//!   apart (none is left), and neither count may grow past its bound here (lower the bound
+//!   when a cycle goes).
 //!
 //! Each check runs on the real tree and, in its own test, on a planted source set that breaks
 //! it, so that the checker itself is shown to catch what it is for.
@@ -35,11 +36,11 @@ const ASCENT_OUTSIDE_ANALYSIS: &[&str] = &[
 ];
 
 /// Import cycles between files (session 42: 12, two across folders; `frontend/c/lexer.rs` ↔
-/// `preproc/mod.rs` went with `tokenize.rs`, and `frontend/c/cfa/mod.rs` ↔ `ir.rs` is left):
-/// at most this many in all ...
-const MAX_CYCLES: usize = 11;
+/// `preproc/mod.rs` went with `tokenize.rs`, `frontend/c/cfa/mod.rs` ↔ `ir.rs` with
+/// `program.rs`): at most this many in all ...
+const MAX_CYCLES: usize = 10;
 /// ... and at most this many whose files lie in more than one folder.
-const MAX_CYCLES_ACROSS_FOLDERS: usize = 1;
+const MAX_CYCLES_ACROSS_FOLDERS: usize = 0;
 
 /// A source set: path (`src/...`) → text.
 type Sources = BTreeMap<String, String>;

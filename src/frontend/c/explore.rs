@@ -13,7 +13,8 @@
 use super::cfa::Op;
 use super::interp::sched::{self, Scheduler};
 use super::interp::{run_with, Budget, Chooser, Outcome};
-use super::ir::{IExpr, IExprKind, Program};
+use super::ir::{IExpr, IExprKind};
+use super::program::Program;
 use super::threads::Concurrent;
 use super::trace::NondetValue;
 use super::types::CType;

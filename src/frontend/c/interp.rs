@@ -17,7 +17,8 @@
 
 use super::ast::{BinOp, Span};
 use super::cfa::{LocKind, Op};
-use super::ir::{IExpr, IExprKind, Program, VarRef};
+use super::ir::{IExpr, IExprKind, VarRef};
+use super::program::Program;
 use super::trace::NondetValue;
 use super::types::CType;
 use array::ArrayVal;

@@ -8,7 +8,7 @@
 //! Must not: check the model (the witness layer did); only its weakened form is checked here.
 
 use super::encode::Translation;
-use super::ir::Program;
+use super::program::Program;
 use super::types::CType;
 use crate::chc::PredId;
 use crate::clock::Deadline;

@@ -8,10 +8,12 @@
 //! against its own bound (an index outside `0..size` is undefined behaviour). The size of a
 //! variable-length dimension is a hidden local set at the declaration.
 //!
-//! Must not: depend on terms or clauses; it is plain data.
+//! The program and its functions, which hold these statements lowered to control-flow
+//! automata, are in [`super::program`].
+//!
+//! Must not: depend on terms or clauses, or on the control-flow automata; it is plain data.
 
 use super::ast::{BinOp, Span};
-use super::cfa::Cfa;
 use super::types::CType;
 use num_bigint::BigInt;
 
@@ -21,9 +23,9 @@ pub use heap::*;
 /// A variable: a global or a local (parameters are the first locals) of the current function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VarRef {
-    /// Index into [`Program::globals`].
+    /// Index into [`Program::globals`](super::program::Program::globals).
     Global(usize),
-    /// Index into the function's [`Function::locals`].
+    /// Index into the function's [`Function::locals`](super::program::Function::locals).
     Local(usize),
 }
 
@@ -274,7 +276,7 @@ pub enum IStmtKind {
     Assume(IExpr),
     /// `abort()`, `exit(...)`: the execution stops (no error).
     Abort,
-    /// `goto`: to the label of [`Function::labels`] with this index.
+    /// `goto`: to the label of [`Function::labels`](super::program::Function::labels) with this index.
     Goto(usize),
     /// A label (a named one, or a `case`/`default` of a switch) marking the next statement.
     Label(usize),
@@ -306,7 +308,7 @@ pub enum ThreadOp {
     Create {
         /// The `pthread_t` variable whose address is given.
         handle: VarRef,
-        /// The thread function (an index into [`Program::functions`]).
+        /// The thread function (an index into [`Program::functions`](super::program::Program::functions)).
         func: usize,
     },
     /// `pthread_join(handle, ...)`: blocks until the thread `handle` names has ended.
@@ -330,30 +332,6 @@ pub struct Label {
     pub span: Span,
 }
 
-/// A function definition.
-#[derive(Clone, Debug)]
-pub struct Function {
-    /// Its name.
-    pub name: String,
-    /// Return type (`None` for `void`).
-    pub ret: Option<CType>,
-    /// Number of parameters: locals `0..params`.
-    pub params: usize,
-    /// Parameters then every other local, each block-scoped declaration its own variable.
-    pub locals: Vec<VarInfo>,
-    /// The body as the resolver reads it.
-    pub body: Vec<IStmt>,
-    /// The body as a control-flow automaton, lowered from [`Self::body`]: what the encoding
-    /// and the interpreter run.
-    pub cfa: Cfa,
-    /// The names in scope at each loop statement and label, in source order.
-    pub loop_scopes: Vec<LoopScope>,
-    /// Its labels, indexed by [`IStmtKind::Goto`] and [`IStmtKind::Label`].
-    pub labels: Vec<Label>,
-    /// Where.
-    pub span: Span,
-}
-
 /// The names in scope at a loop statement or a label (where a loop head's invariant holds) and
 /// the variable each denotes there (a local shadows a global; a static local is the global it
 /// names).
@@ -372,38 +350,6 @@ pub struct NondetSite {
     pub ty: CType,
     /// Where.
     pub span: Span,
-}
-
-/// A whole resolved program.
-#[derive(Clone, Debug)]
-pub struct Program {
-    /// Global variables.
-    pub globals: Vec<VarInfo>,
-    /// Their initial values (zero when not initialised), constants of their types; for an
-    /// array, the value of the elements [`Program::global_elems`] does not list.
-    pub global_init: Vec<BigInt>,
-    /// Per global array, its initialised elements (row-major index, value); empty for
-    /// scalars.
-    pub global_elems: Vec<Vec<(BigInt, BigInt)>>,
-    /// Defined functions.
-    pub functions: Vec<Function>,
-    /// The index of `main`.
-    pub main: usize,
-    /// Every nondet call site, indexed by [`IExprKind::Nondet`].
-    pub nondet_sites: Vec<NondetSite>,
-    /// The error call in the program's own definition of `__VERIFIER_assert` (or `assert`),
-    /// which the built-in replaces: where a failing assertion reaches the error.
-    pub assert_error: Option<Span>,
-    /// The heap: its allocation sites and what is checked (see [`Heap`]).
-    pub heap: Heap,
-    /// The address range of every address-taken cell outside the heap, by first address.
-    pub ranges: Vec<AddressRange>,
-    /// `__invalid_dereference(address)`, which ends an execution at an invalid dereference
-    /// (undefined behaviour), when the lowering needed it. A dereference is lowered as a case
-    /// split over the pointer's points-to set, so an address that lies in an object (a range
-    /// of [`Program::ranges`], or a live heap element) reaching this call shows that set
-    /// incomplete: the interpreter stops such a run with [`crate::frontend::c::interp::Outcome::Gap`].
-    pub invalid_fn: Option<usize>,
 }
 
 /// The addresses of one address-taken cell: `first .. first + len` (one per element).
@@ -428,36 +374,6 @@ pub fn mark_callers(marked: &mut [bool], callees: &[Vec<usize>]) {
                 marked[f] = true;
                 changed = true;
             }
-        }
-    }
-}
-
-impl Program {
-    /// The call graph read off the CFAs: per function, the functions its edges call.
-    pub fn callees(&self) -> Vec<Vec<usize>> {
-        self.functions
-            .iter()
-            .map(|f| {
-                let mut out = vec![];
-                for e in &f.cfa.edges {
-                    let mut stack = e.op.exprs();
-                    while let Some(x) = stack.pop() {
-                        if let IExprKind::Call(g, _) = x.kind {
-                            out.push(g);
-                        }
-                        stack.extend(x.operands());
-                    }
-                }
-                out
-            })
-            .collect()
-    }
-
-    /// The declaration of a variable of function `f`.
-    pub fn var(&self, f: usize, v: VarRef) -> &VarInfo {
-        match v {
-            VarRef::Global(i) => &self.globals[i],
-            VarRef::Local(i) => &self.functions[f].locals[i],
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod ir;
 pub mod lexer;
 pub mod parse;
 pub mod preproc;
+pub mod program;
 pub mod property;
 pub mod refine;
 pub mod resolve;
@@ -55,7 +56,7 @@ pub use encode::{
     translate, translate_extra, translate_with, EncodeOptions, ExtraCuts, Translation,
 };
 pub use error::{CError, CErrorKind};
-pub use ir::Program;
+pub use program::Program;
 pub use types::DataModel;
 
 use crate::term::TermStore;

@@ -17,7 +17,8 @@
 
 use super::ast::{Item, StmtKind};
 use super::invariants::Invariant;
-use super::ir::{IExprKind, IStmt, IStmtKind, Program, VarRef};
+use super::ir::{IExprKind, IStmt, IStmtKind, VarRef};
+use super::program::Program;
 use super::property::Property;
 use super::trace::NondetValue;
 use super::types::DataModel;

@@ -5,7 +5,8 @@
 
 use super::{Cfa, Edge, EdgeId, LocId, LocKind, Location, Op};
 use crate::frontend::c::ast::{BinOp, Span};
-use crate::frontend::c::ir::{Function, IExpr, IExprKind, IStmt, IStmtKind, VarRef};
+use crate::frontend::c::ir::{IExpr, IExprKind, IStmt, IStmtKind, VarRef};
+use crate::frontend::c::program::Function;
 use crate::frontend::c::types::CType;
 use num_bigint::BigInt;
 

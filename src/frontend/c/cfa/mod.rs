@@ -63,7 +63,7 @@ pub enum LocKind {
     Abort,
     /// The head of a loop statement (for `do ... while`, its body's first location).
     LoopHead,
-    /// The label of [`super::ir::Function::labels`] with this index.
+    /// The label of [`super::program::Function::labels`] with this index.
     Label(usize),
     /// Any other location.
     Plain,

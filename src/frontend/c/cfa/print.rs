@@ -5,7 +5,8 @@
 
 use super::{Cfa, LocId, LocKind, Op};
 use crate::frontend::c::ast::BinOp;
-use crate::frontend::c::ir::{Fill, IExpr, IExprKind, Program, ThreadOp, VarRef};
+use crate::frontend::c::ir::{Fill, IExpr, IExprKind, ThreadOp, VarRef};
+use crate::frontend::c::program::Program;
 use std::fmt::Write;
 
 /// A location's name: `entry`, `exit`, `error`, `abort7`, `loop3`, the label's name, or `l5`.

@@ -7,7 +7,8 @@
 use super::print::{dot, loc_name, op_text};
 use super::structure::{analyze, var_number, CfaFacts, Structure};
 use super::LocKind;
-use crate::frontend::c::ir::{Program, VarRef};
+use crate::frontend::c::ir::VarRef;
+use crate::frontend::c::program::Program;
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -8,7 +8,8 @@
 
 use super::{Cfa, Edge, LocId, Op};
 use crate::analysis::decompose;
-use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, ThreadOp, VarRef};
+use crate::frontend::c::ir::{Dim, IExpr, IExprKind, ThreadOp, VarRef};
+use crate::frontend::c::program::Program;
 
 #[allow(missing_docs)]
 mod program {

@@ -2,7 +2,7 @@
 //! those get an `_err` predicate and make their callers consider a failing call.
 //! Must not: emit clauses.
 
-use crate::frontend::c::ir::Program;
+use crate::frontend::c::program::Program;
 
 /// Functions that may reach the error (directly or through calls).
 pub(super) fn may_fail(p: &Program) -> Vec<bool> {

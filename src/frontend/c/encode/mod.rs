@@ -65,7 +65,8 @@ pub use state::{Event, EventKind};
 
 use super::ast::Span;
 use super::cfa::{structure, LocId};
-use super::ir::{Program, VarRef};
+use super::ir::VarRef;
+use super::program::Program;
 use super::types::CType;
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Sort, TermId, TermStore, VarId};

@@ -6,7 +6,8 @@
 //! without a verdict. Part of [`super`]; must not execute statements.
 
 use super::{run_full, Budget, Chooser, Finished, Machine, Outcome, Run};
-use crate::frontend::c::ir::{Dim, Fill, IExpr, Program, VarRef};
+use crate::frontend::c::ir::{Dim, Fill, IExpr, VarRef};
+use crate::frontend::c::program::Program;
 use crate::frontend::c::trace::{Element, NondetValue};
 use crate::frontend::c::types::CType;
 use num_bigint::BigInt;

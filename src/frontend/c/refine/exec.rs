@@ -14,7 +14,8 @@
 use crate::frontend::c::ast::{BinOp, Span};
 use crate::frontend::c::cfa::{LocId, Op};
 use crate::frontend::c::error::CError;
-use crate::frontend::c::ir::{IExpr, IExprKind, Program, ThreadOp, VarRef};
+use crate::frontend::c::ir::{IExpr, IExprKind, ThreadOp, VarRef};
+use crate::frontend::c::program::Program;
 use crate::term::{Sort, TermId, TermStore, VarId};
 
 /// Most paths one step may have (atomic sections with many branches), and most edges a path

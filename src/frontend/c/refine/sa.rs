@@ -21,7 +21,8 @@ use super::exec::{Exec, SymState};
 use crate::frontend::c::ast::Span;
 use crate::frontend::c::cfa::{LocId, LocKind, Op};
 use crate::frontend::c::error::CError;
-use crate::frontend::c::ir::{IExpr, IExprKind, Program, ThreadOp, VarRef};
+use crate::frontend::c::ir::{IExpr, IExprKind, ThreadOp, VarRef};
+use crate::frontend::c::program::Program;
 use crate::frontend::c::threads;
 use crate::term::{Sort, TermId, TermStore, VarId};
 

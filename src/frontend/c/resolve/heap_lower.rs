@@ -20,6 +20,7 @@
 use super::super::ast::{BinOp, Span};
 use super::super::error::CError;
 use super::super::ir::*;
+use super::super::program::{Function, Program};
 use super::super::types::CType;
 use super::lower::{Lower, Objects};
 use super::pointers::{Site, SiteKind};

@@ -16,6 +16,7 @@
 use super::super::ast::Span;
 use super::super::error::CError;
 use super::super::ir::*;
+use super::super::program::Program;
 use super::super::types::CType;
 use super::heap_lower::Build;
 use super::unsupported;

@@ -36,6 +36,7 @@
 use super::super::ast::{BinOp, Span};
 use super::super::error::CError;
 use super::super::ir::*;
+use super::super::program::{Function, Program};
 use super::super::types::CType;
 use super::pointers::{Site, SiteKind, SITE_BASE};
 use super::points_to::{key, report, Extract, Facts};

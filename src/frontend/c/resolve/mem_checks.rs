@@ -10,6 +10,7 @@
 use super::super::ast::{BinOp, Span};
 use super::super::error::CError;
 use super::super::ir::*;
+use super::super::program::{Function, Program};
 use super::super::types::CType;
 use super::heap_lower::{add_violation_fn, bin, int, mk};
 use super::unsupported;

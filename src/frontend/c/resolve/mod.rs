@@ -20,6 +20,7 @@ use super::ast::*;
 use super::cfa::{self, Cfa};
 use super::error::{CError, CErrorKind};
 use super::ir::*;
+use super::program::{Function, Program};
 use super::types::{CType, DataModel};
 use num_bigint::BigInt;
 use std::collections::HashMap;

@@ -5,6 +5,7 @@
 //! Must not: lower sites or lay out addresses (that is `lower.rs`).
 
 use super::super::ir::*;
+use super::super::program::Program;
 use super::lower::Objects;
 use super::pointers::{Site, SiteKind, SITE_BASE};
 use std::collections::HashMap;

@@ -5,6 +5,7 @@
 
 use super::super::error::CError;
 use super::super::ir::*;
+use super::super::program::Program;
 use super::lower::Objects;
 use super::pointers::{Site, SiteKind};
 use super::unsupported;

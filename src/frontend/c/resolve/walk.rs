@@ -6,6 +6,7 @@
 
 use super::super::ast::Span;
 use super::super::ir::*;
+use super::super::program::Program;
 
 /// Per function: whether it can call itself (directly or not).
 pub(super) fn recursive_functions(program: &Program) -> Vec<bool> {

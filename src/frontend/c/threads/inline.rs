@@ -16,7 +16,8 @@ use super::touches_globals;
 use crate::frontend::c::ast::Span;
 use crate::frontend::c::cfa::{self, Edge, LocId, LocKind, Location, Op};
 use crate::frontend::c::error::CError;
-use crate::frontend::c::ir::{Dim, IExpr, IExprKind, Program, VarInfo, VarRef};
+use crate::frontend::c::ir::{Dim, IExpr, IExprKind, VarInfo, VarRef};
+use crate::frontend::c::program::Program;
 
 /// At most this many locations in a thread's CFA after inlining (chains of functions that
 /// each call the next twice would grow exponentially).

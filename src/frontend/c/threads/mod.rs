@@ -45,7 +45,8 @@ pub mod rely;
 use super::ast::Span;
 use super::cfa::{Cfa, EdgeId, LocId, Op};
 use super::error::CError;
-use super::ir::{IExpr, IExprKind, Program, ThreadOp, VarRef};
+use super::ir::{IExpr, IExprKind, ThreadOp, VarRef};
+use super::program::Program;
 
 /// One thread of a concurrent program.
 #[derive(Clone, Debug)]

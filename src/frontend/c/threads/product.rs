@@ -42,9 +42,8 @@ use super::explicit::EXPLICIT_STATES;
 use super::Concurrent;
 use crate::frontend::c::ast::{BinOp, Span};
 use crate::frontend::c::cfa::{self, Cfa, Edge, EdgeId, LocId, LocKind, Location, Op};
-use crate::frontend::c::ir::{
-    Dim, IExpr, IExprKind, NondetSite, Program, ThreadOp, VarInfo, VarRef,
-};
+use crate::frontend::c::ir::{Dim, IExpr, IExprKind, NondetSite, ThreadOp, VarInfo, VarRef};
+use crate::frontend::c::program::Program;
 use crate::frontend::c::types::CType;
 use std::collections::HashMap;
 

@@ -5,7 +5,8 @@
 //! Must not: answer anything but `safe` from the shape engine (its "don't know" leaves the
 //! program to the concrete runs and the clause engines, or to the refusal).
 
-use super::super::ir::{InvalidOps, MemChecks, Program};
+use super::super::ir::{InvalidOps, MemChecks};
+use super::super::program::Program;
 use super::super::property::PropertyKind;
 use super::super::shape;
 use super::super::{CError, Translation};

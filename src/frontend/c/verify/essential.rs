@@ -7,7 +7,7 @@
 //!
 //! Must not: keep a reduction that the replay does not confirm (the same error reached).
 
-use super::super::ir::Program;
+use super::super::program::Program;
 use super::super::trace::NondetValue;
 use super::replay;
 use crate::clock::Deadline;
