@@ -14,7 +14,7 @@ pub use print::SystemPrinter;
 pub use transfer::ExportedSystem;
 
 use crate::term::{Sort, TermId, TermStore, VarId};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// A predicate symbol of a [`System`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,6 +93,27 @@ impl Clause {
             vs.extend(a.args.iter().copied());
         }
         vs
+    }
+
+    /// An instance of the clause: its variables renamed by `fixed` (atom arguments to the
+    /// variables an unrolling matches them with), every other variable to a fresh copy named
+    /// after it with `tag` appended. Returns the renaming of every variable and the renamed
+    /// constraint.
+    pub fn instance(
+        &self,
+        store: &TermStore,
+        fixed: impl IntoIterator<Item = (VarId, VarId)>,
+        tag: &str,
+    ) -> (HashMap<VarId, VarId>, TermId) {
+        let mut rename: HashMap<VarId, VarId> = fixed.into_iter().collect();
+        for v in self.vars(store) {
+            rename.entry(v).or_insert_with(|| {
+                store.new_var(&format!("{}{tag}", store.var_name(v)), store.var_sort(v))
+            });
+        }
+        let map: HashMap<VarId, TermId> = rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
+        let constraint = store.substitute(self.constraint, &map);
+        (rename, constraint)
     }
 }
 

@@ -26,7 +26,7 @@ use crate::chc::{ClauseId, PredId, System};
 use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, Value, VarId};
 use crate::witness::{Answer, DerivNode, Derivation, Reason};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// A check taking this many milliseconds makes the next one wait one more level.
@@ -143,18 +143,10 @@ impl<'a, 's> Unroller<'a, 's> {
             }
             self.instances += 1;
             let selector = store.new_var(&format!("sel{}{tag}", cid.0), Sort::Bool);
-            let mut rename: HashMap<VarId, VarId> = HashMap::new();
-            if let Some(h) = clause.head_atom() {
-                rename.extend(h.args.iter().copied().zip(args.iter().copied()));
-            }
-            for v in clause.vars(store) {
-                rename.entry(v).or_insert_with(|| {
-                    store.new_var(&format!("{}{tag}", store.var_name(v)), store.var_sort(v))
-                });
-            }
-            let map: HashMap<VarId, TermId> =
-                rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
-            let mut parts = vec![store.substitute(clause.constraint, &map)];
+            let head = clause.head_atom().map(|h| h.args.as_slice()).unwrap_or(&[]);
+            let fixed = head.iter().copied().zip(args.iter().copied());
+            let (rename, constraint) = clause.instance(store, fixed, tag);
+            let mut parts = vec![constraint];
             let mut options = Vec::new();
             for (atom, cands) in clause.body.iter().zip(premises) {
                 let mut opts = Vec::new();
@@ -283,10 +275,7 @@ impl<'a, 's> Unroller<'a, 's> {
         }
         let ch = &self.nodes[n].choices[k];
         let clause = ch.clause;
-        let pairs: Vec<(VarId, VarId)> = ch.rename.iter().map(|(a, b)| (*a, *b)).collect();
-        let values = self.smt.values(pairs.iter().map(|p| p.1))?;
-        let assignment: BTreeMap<_, _> =
-            pairs.iter().map(|(o, c)| (*o, values[c].clone())).collect();
+        let assignment = self.smt.values_of(&ch.rename)?;
         out.nodes.push(DerivNode {
             clause,
             assignment,

@@ -246,6 +246,18 @@ impl<'s> Smt<'s> {
         }
         Some(out)
     }
+
+    /// After `Sat`: the values of the copies a renaming maps to, keyed by the variables they
+    /// copy (a clause instance's variables read back as the clause's: a derivation step).
+    pub fn values_of(&mut self, rename: &HashMap<VarId, VarId>) -> Option<BTreeMap<VarId, Value>> {
+        let copies = self.values(rename.values().copied())?;
+        Some(
+            rename
+                .iter()
+                .map(|(o, c)| (*o, copies[c].clone()))
+                .collect(),
+        )
+    }
 }
 
 impl Smt<'_> {

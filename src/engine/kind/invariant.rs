@@ -72,10 +72,14 @@ impl<'a> Backward<'a> {
     /// That `state` is not bad: in each location, outside `B_0` there.
     pub fn good(&self, state: &State) -> TermId {
         let s = self.store;
-        s.and(self.system.pred_ids().map(|p| {
+        s.and(self.system.pred_ids().filter_map(|p| {
             let i = p.0 as usize;
-            let bad = s.rename(self.layers[0][i], &self.params[i], &state.args[i]);
-            s.implies(state.at(s, p), s.not(bad))
+            // Most locations have no query: nothing to assume there.
+            let bad = self.layers[0][i];
+            (bad != s.ff()).then(|| {
+                let bad = s.rename(bad, &self.params[i], &state.args[i]);
+                s.implies(state.at(s, p), s.not(bad))
+            })
         }))
     }
 

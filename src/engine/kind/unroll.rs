@@ -19,7 +19,7 @@ use crate::chc::{ClauseId, PredId, System};
 use crate::smt::Smt;
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use crate::witness::{DerivNode, Derivation};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The clauses of a linear system by role.
 pub struct TransitionSystem {
@@ -128,13 +128,9 @@ impl<'a, 's> Unrolling<'a, 's> {
         };
         let s0 = u.new_state(0);
         u.states.push(s0.clone());
-        u.inits = ts
-            .inits
-            .iter()
-            .map(|&c| u.instance(c, None, Some(&s0), "@init"))
-            .collect();
-        let chosen = store.or(u.inits.iter().map(|i| store.var(i.selector)));
-        u.smt.assert(store.implies(store.var(init), chosen));
+        let (inits, taken) = u.instances(&ts.inits, None, Some(&s0), "@init");
+        u.inits = inits;
+        u.smt.assert(store.implies(store.var(init), taken));
         u
     }
 
@@ -184,25 +180,17 @@ impl<'a, 's> Unrolling<'a, 's> {
     ) -> Instance {
         let store = self.store;
         let clause = self.system.clause(c);
-        let mut rename = HashMap::new();
+        let mut fixed = Vec::new();
         let mut parts = Vec::new();
-        if let (Some(a), Some(from)) = (clause.body.first(), from) {
-            let copies = &from.args[a.pred.0 as usize];
-            rename.extend(a.args.iter().copied().zip(copies.iter().copied()));
-            parts.push(from.at(store, a.pred));
+        for (atom, state) in [(clause.body.first(), from), (clause.head_atom(), to)] {
+            if let (Some(a), Some(state)) = (atom, state) {
+                let copies = &state.args[a.pred.0 as usize];
+                fixed.extend(a.args.iter().copied().zip(copies.iter().copied()));
+                parts.push(state.at(store, a.pred));
+            }
         }
-        if let (Some(a), Some(to)) = (clause.head_atom(), to) {
-            let copies = &to.args[a.pred.0 as usize];
-            rename.extend(a.args.iter().copied().zip(copies.iter().copied()));
-            parts.push(to.at(store, a.pred));
-        }
-        for v in clause.vars(store) {
-            rename.entry(v).or_insert_with(|| {
-                store.new_var(&format!("{}{tag}", store.var_name(v)), store.var_sort(v))
-            });
-        }
-        let map: HashMap<VarId, TermId> = rename.iter().map(|(k, v)| (*k, store.var(*v))).collect();
-        parts.push(store.substitute(clause.constraint, &map));
+        let (rename, constraint) = clause.instance(store, fixed, tag);
+        parts.push(constraint);
         let selector = store.new_var(&format!("sel{}{tag}", c.0), Sort::Bool);
         self.smt
             .assert(store.implies(store.var(selector), store.and(parts)));
@@ -214,22 +202,32 @@ impl<'a, 's> Unrolling<'a, 's> {
         }
     }
 
+    /// The instances of `clauses` from `from` to `to`, and the disjunction of their selectors
+    /// (one of them is taken).
+    fn instances(
+        &mut self,
+        clauses: &[ClauseId],
+        from: Option<&State>,
+        to: Option<&State>,
+        tag: &str,
+    ) -> (Vec<Instance>, TermId) {
+        let made: Vec<Instance> = clauses
+            .iter()
+            .map(|&c| self.instance(c, from, to, tag))
+            .collect();
+        let store = self.store;
+        let taken = store.or(made.iter().map(|i| store.var(i.selector)));
+        (made, taken)
+    }
+
     /// Adds `s_{depth+1}` and a step into it from `s_depth`.
     pub fn extend(&mut self) {
         let i = self.depth();
         let next = self.new_state(i + 1);
         let from = self.states[i].clone();
-        let tag = format!("@{i}");
-        let steps: Vec<Instance> = self
-            .ts
-            .steps
-            .clone()
-            .into_iter()
-            .map(|c| self.instance(c, Some(&from), Some(&next), &tag))
-            .collect();
-        let store = self.store;
-        self.smt
-            .assert(store.or(steps.iter().map(|s| store.var(s.selector))));
+        let ts = self.ts;
+        let (steps, taken) = self.instances(&ts.steps, Some(&from), Some(&next), &format!("@{i}"));
+        self.smt.assert(taken);
         self.steps.push(steps);
         self.states.push(next);
     }
@@ -240,18 +238,11 @@ impl<'a, 's> Unrolling<'a, 's> {
             return self.store.var(*lit);
         }
         let state = self.states[i].clone();
-        let tag = format!("@bad{i}");
-        let queries: Vec<Instance> = self
-            .ts
-            .queries
-            .clone()
-            .into_iter()
-            .map(|c| self.instance(c, Some(&state), None, &tag))
-            .collect();
+        let ts = self.ts;
+        let (queries, taken) = self.instances(&ts.queries, Some(&state), None, &format!("@bad{i}"));
         let store = self.store;
         let lit = store.new_var(&format!("kind_bad@{i}"), Sort::Bool);
-        let chosen = store.or(queries.iter().map(|q| store.var(q.selector)));
-        self.smt.assert(store.implies(store.var(lit), chosen));
+        self.smt.assert(store.implies(store.var(lit), taken));
         self.bads.insert(i, (lit, queries));
         store.var(lit)
     }
@@ -260,54 +251,33 @@ impl<'a, 's> Unrolling<'a, 's> {
     /// `k`: the derivation the model describes (`None` if the model does not say).
     pub fn derivation(&mut self, k: usize) -> Option<Derivation> {
         let mut d = Derivation::default();
-        let first = self.chosen(Chosen::Init)?;
-        self.push_node(&mut d, first, Vec::new())?;
-        for i in 0..k {
-            let step = self.chosen(Chosen::Step(i))?;
-            let child = vec![d.nodes.len() - 1];
-            self.push_node(&mut d, step, child)?;
+        let chain = std::iter::once(Chosen::Init)
+            .chain((0..k).map(Chosen::Step))
+            .chain([Chosen::Bad(k)]);
+        for which in chain {
+            let children = d.nodes.len().checked_sub(1).into_iter().collect();
+            let node = self.taken(which, children)?;
+            d.nodes.push(node);
         }
-        let query = self.chosen(Chosen::Bad(k))?;
-        let child = vec![d.nodes.len() - 1];
-        self.push_node(&mut d, query, child)?;
         Some(d)
     }
 
-    /// The instance whose selector the model makes true.
-    fn chosen(&mut self, which: Chosen) -> Option<(Chosen, usize)> {
-        let n = self.instances_of(which).len();
-        (0..n).find_map(|j| {
-            let sel = self.instances_of(which)[j].selector;
-            (self.smt.value(sel) == Some(Value::Bool(true))).then_some((which, j))
-        })
-    }
-
-    fn instances_of(&self, which: Chosen) -> &[Instance] {
-        match which {
+    /// The derivation step of the instance among `which` whose selector the model makes true.
+    fn taken(&mut self, which: Chosen, children: Vec<usize>) -> Option<DerivNode> {
+        let instances = match which {
             Chosen::Init => &self.inits,
             Chosen::Step(i) => &self.steps[i],
             Chosen::Bad(i) => &self.bads[&i].1,
-        }
-    }
-
-    fn push_node(
-        &mut self,
-        d: &mut Derivation,
-        (which, j): (Chosen, usize),
-        children: Vec<usize>,
-    ) -> Option<()> {
-        let inst = &self.instances_of(which)[j];
-        let clause = inst.clause;
-        let pairs: Vec<(VarId, VarId)> = inst.rename.iter().map(|(a, b)| (*a, *b)).collect();
-        let values = self.smt.values(pairs.iter().map(|p| p.1))?;
-        let assignment: BTreeMap<_, _> =
-            pairs.iter().map(|(o, c)| (*o, values[c].clone())).collect();
-        d.nodes.push(DerivNode {
-            clause,
-            assignment,
+        };
+        let smt = &mut self.smt;
+        let inst = instances
+            .iter()
+            .find(|inst| smt.value(inst.selector) == Some(Value::Bool(true)))?;
+        Some(DerivNode {
+            clause: inst.clause,
+            assignment: smt.values_of(&inst.rename)?,
             children,
-        });
-        Some(())
+        })
     }
 }
 

@@ -158,8 +158,8 @@ fn calls_then_stop(src: &str) -> bool {
             (tok(k + 1), tok(k + 2), tok(k + 3)),
             (Some(Tok::LParen), Some(Tok::RParen), Some(Tok::Semi))
         );
-        let stops = (named(k + 4, "abort") && matches!(tok(k + 5), Some(Tok::LParen)))
-            || (named(k + 4, "exit") && matches!(tok(k + 5), Some(Tok::LParen)));
+        let stops = (named(k + 4, "abort") || named(k + 4, "exit"))
+            && matches!(tok(k + 5), Some(Tok::LParen));
         if !(call && stops) {
             return false;
         }
