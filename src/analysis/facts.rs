@@ -77,13 +77,13 @@ pub struct Table {
 
 use ColumnType::{Number as N, Symbol as S};
 
-fn num<const K: usize>(rows: impl IntoIterator<Item = [u32; K]>) -> Vec<Vec<String>> {
+pub(super) fn num<const K: usize>(rows: impl IntoIterator<Item = [u32; K]>) -> Vec<Vec<String>> {
     rows.into_iter()
         .map(|r| r.iter().map(|x| x.to_string()).collect())
         .collect()
 }
 
-fn sym(rows: &[(u32, String)]) -> Vec<Vec<String>> {
+pub(super) fn sym(rows: &[(u32, String)]) -> Vec<Vec<String>> {
     rows.iter()
         .map(|(i, s)| {
             let clean: String = s
@@ -281,27 +281,20 @@ impl Facts {
         ]
     }
 
-    /// The Soufflé declarations of every relation (`.decl` with a comment, and `.input`).
+    /// The Soufflé declarations of every input relation (`.decl` with a comment, and `.input`).
     pub fn souffle_schema(&self) -> String {
-        let mut out = String::from(
-            "// Input relations of a Hornbeam clause system (written by `hornbeam facts`).\n\
-             // Ids: p = predicate, c = clause, v/h = variable; positions, argument indices (i, j)\n\
-             // and conjunct indices (k) count from 0. Each relation is in NAME.facts,\n\
-             // one tuple per line, tab-separated.\n\n",
-        );
-        for t in self.tables() {
-            let cols: Vec<String> = t
-                .columns
-                .iter()
-                .map(|(n, ty)| format!("{n}: {}", ty.souffle()))
-                .collect();
-            out.push_str(&format!("// {}\n", t.doc));
-            out.push_str(&format!(".decl {}({})\n", t.name, cols.join(", ")));
-            out.push_str(&format!(".input {}\n\n", t.name));
-        }
-        out
+        super::schema(SCHEMA_HEADER, &self.tables())
     }
 }
+
+/// The comment that opens the schema of a clause system's relations.
+pub const SCHEMA_HEADER: &str =
+    "// Relations of a Hornbeam clause system (written by `hornbeam facts`).\n\
+     // Ids: p = predicate, c = clause, v/h = variable, l/m = loop; positions, argument indices\n\
+     // (i, j) and conjunct indices (k) count from 0. Each relation is in NAME.facts, one tuple\n\
+     // per line, tab-separated. Normal form: a clause's body atoms and its head never share a\n\
+     // variable (every argument is a fresh variable; the constraint relates them), so data\n\
+     // flow from body to head is read from `definition` and `arg_flow`, not from equal ids.\n";
 
 /// The variables `v` such that `t` is `v = e` or `e = v` with `v` not occurring in `e` (the left
 /// side first).

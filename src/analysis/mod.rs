@@ -10,9 +10,11 @@
 //! Must not: change the system, touch the SMT layer, print, or fail (every system, well-formed
 //! per `chc`, has an analysis). Uses only `term` and `chc`.
 
+pub mod datalog;
 mod decompose;
 mod facts;
 mod programs;
+mod relations;
 mod report;
 mod scc;
 
@@ -21,7 +23,8 @@ mod scc;
 pub mod rules;
 
 pub use decompose::{decompose, Decomposition, GraphLoop};
-pub use facts::{ColumnType, Facts, Table};
+pub use facts::{ColumnType, Facts, Table, SCHEMA_HEADER};
+pub use relations::{relations, schema};
 
 use crate::chc::{ClauseId, PredId, System};
 use crate::term::TermStore;
@@ -82,11 +85,13 @@ pub fn analyze(system: &System, store: &TermStore) -> Analysis {
 impl Analysis {
     /// Runs every analysis on extracted facts.
     pub fn from_facts(facts: &Facts) -> Analysis {
+        Analysis::from_structure(facts, &programs::structure(facts))
+    }
+
+    /// The analysis from the facts and the relations the rule sets derived from them.
+    fn from_structure(facts: &Facts, prog: &programs::Structure) -> Analysis {
         let n = facts.pred.len();
         let m = facts.clause.len();
-        let mut prog = programs::Structure::default();
-        crate::load_facts!(prog, facts);
-        prog.run();
 
         let per_pred = |rel: &[(u32,)]| {
             let mut v = vec![false; n];

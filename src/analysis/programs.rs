@@ -14,3 +14,11 @@ ascent::ascent! {
     pub(super) struct LoopStep;
     include_source!(crate::analysis::rules::chc_loops);
 }
+
+/// Runs the graph, reachability and liveness rules on `facts`.
+pub(super) fn structure(facts: &super::Facts) -> Structure {
+    let mut prog = Structure::default();
+    crate::load_facts!(prog, facts);
+    prog.run();
+    prog
+}

@@ -52,29 +52,91 @@ fn run_program(file: &Path, json: bool, dot: bool) -> i32 {
     0
 }
 
-/// `facts PROG.c`: the CFA relations of every function.
-fn facts_program(file: &Path, out: &Path) -> i32 {
-    let (program, _) = match read_program(file) {
+/// Every relation Hornbeam provides for `file` (a C program or a clause system), with the
+/// comment that opens its schema; or the exit status after an input error.
+fn provided(file: &Path) -> Result<(Vec<analysis::Table>, &'static str), i32> {
+    if is_program(file) {
+        let (program, src) = read_program(file)?;
+        let a = ProgramAnalysis::new(&program);
+        let pos = |offset: usize| hornbeam::syntax::parse::line_col(&src, offset);
+        return Ok((a.tables(&pos), c::cfa::relations::SCHEMA_HEADER));
+    }
+    let store = TermStore::new();
+    let (system, _) = load(&store, file)?;
+    let facts = Facts::extract(&system, &store);
+    Ok((analysis::relations(&facts), analysis::SCHEMA_HEADER))
+}
+
+/// Writes `rows` tab-separated, one tuple per line.
+fn write_rows(path: &Path, rows: &[Vec<String>]) -> std::io::Result<()> {
+    let mut text = String::new();
+    for row in rows {
+        text.push_str(&row.join("\t"));
+        text.push('\n');
+    }
+    std::fs::write(path, text)
+}
+
+/// `analyze --rules RULES.dl FILE`: evaluates a rule file over the relations of `file`, prints
+/// its `.output` relations or writes each to `DIR/NAME.csv`.
+pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>) -> i32 {
+    let rules_name = hornbeam::syntax::display_name(rules);
+    let text = match std::fs::read_to_string(rules) {
+        Ok(t) => t,
+        Err(e) => return input_error(&format!("{rules_name}:1:1: cannot read the rule file: {e}")),
+    };
+    let (tables, _) = match provided(file) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let a = ProgramAnalysis::new(&program);
-    let write = || -> std::io::Result<()> {
-        std::fs::create_dir_all(out)?;
-        for (name, rows) in a.facts() {
-            let mut text = String::new();
-            for row in &rows {
-                text.push_str(&row.join("\t"));
-                text.push('\n');
-            }
-            std::fs::write(out.join(format!("{name}.facts")), text)?;
-        }
-        std::fs::write(out.join("schema.dl"), ProgramAnalysis::souffle_schema())
+    let derived = match analysis::datalog::Rules::parse(&text, &tables).and_then(|r| {
+        Ok((
+            r.outputs()
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>(),
+            r.evaluate(&tables)?,
+        ))
+    }) {
+        Ok((outputs, derived)) => derived
+            .into_iter()
+            .filter(|d| outputs.contains(&d.name))
+            .collect::<Vec<_>>(),
+        Err(e) => return input_error(&e.render(&rules_name)),
     };
-    match write() {
-        Ok(()) => 0,
-        Err(e) => input_error(&format!("{}: {e}", out.display())),
+    if let Some(dir) = dir {
+        let write = || -> std::io::Result<()> {
+            std::fs::create_dir_all(dir)?;
+            for d in &derived {
+                write_rows(&dir.join(format!("{}.csv", d.name)), &d.rows)?;
+            }
+            Ok(())
+        };
+        if let Err(e) = write() {
+            return input_error(&format!("{}: {e}", dir.display()));
+        }
+        return 0;
     }
+    let mut out = String::new();
+    for d in &derived {
+        let cols: Vec<String> = d
+            .columns
+            .iter()
+            .map(|(n, t)| format!("{n}: {}", t.souffle()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "# {}({}): {} tuple(s)",
+            d.name,
+            cols.join(", "),
+            d.rows.len()
+        );
+        for row in &d.rows {
+            let _ = writeln!(out, "{}", row.join("\t"));
+        }
+    }
+    print!("{out}");
+    0
 }
 
 /// Runs `analyze`; returns the exit status.
@@ -116,28 +178,19 @@ pub fn run(file: &Path, json: bool, dot: bool, stats: bool) -> i32 {
     0
 }
 
-/// Runs `facts`; returns the exit status.
+/// Runs `facts`: every relation as `OUT/NAME.facts` and their declarations as
+/// `OUT/schema.dl`; returns the exit status.
 pub fn facts(file: &Path, out: &Path) -> i32 {
-    if is_program(file) {
-        return facts_program(file, out);
-    }
-    let store = TermStore::new();
-    let (system, _) = match load(&store, file) {
+    let (tables, header) = match provided(file) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let facts = Facts::extract(&system, &store);
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(out)?;
-        for t in facts.tables() {
-            let mut text = String::new();
-            for row in &t.rows {
-                text.push_str(&row.join("\t"));
-                text.push('\n');
-            }
-            std::fs::write(out.join(format!("{}.facts", t.name)), text)?;
+        for t in &tables {
+            write_rows(&out.join(format!("{}.facts", t.name)), &t.rows)?;
         }
-        std::fs::write(out.join("schema.dl"), facts.souffle_schema())
+        std::fs::write(out.join("schema.dl"), analysis::schema(header, &tables))
     };
     match write() {
         Ok(()) => 0,

@@ -145,9 +145,23 @@ enum Command {
         /// Print one JSON object with the analysis time on stderr.
         #[arg(long)]
         stats: bool,
+        /// Evaluate a rule file (a Soufflé-compatible subset, see docs/analyses.md) over
+        /// every relation `facts` writes, and print its `.output` relations.
+        #[arg(long, value_name = "FILE.dl", conflicts_with_all = ["json", "dot", "stats"])]
+        rules: Option<PathBuf>,
+        /// With `--rules`: write each `.output` relation to DIR/NAME.csv (tab-separated)
+        /// instead of printing it.
+        #[arg(
+            short = 'D',
+            long = "output-dir",
+            value_name = "DIR",
+            requires = "rules"
+        )]
+        output_dir: Option<PathBuf>,
     },
-    /// Writes the input relations of the analyses as Soufflé `.facts` files and `schema.dl`
-    /// (for a C program: the relations of its control-flow automata).
+    /// Writes every relation of the analyses (input and derived) as Soufflé `.facts` files and
+    /// their declarations as `schema.dl` (for a C program: the relations of its control-flow
+    /// automata, with source lines and columns).
     Facts {
         /// The CHC-COMP file or C program.
         file: PathBuf,
@@ -202,7 +216,12 @@ pub fn run() -> i32 {
             json,
             dot,
             stats,
-        } => run_printing("analyze", move || analyze::run(&file, json, dot, stats)),
+            rules,
+            output_dir,
+        } => run_printing("analyze", move || match rules {
+            Some(rules) => analyze::run_rules(&file, &rules, output_dir.as_deref()),
+            None => analyze::run(&file, json, dot, stats),
+        }),
         Command::Facts { file, out } => run_printing("facts", move || analyze::facts(&file, &out)),
         Command::Batch(args) => batch::run(&args),
         Command::Report(args) => batch::report(&args),

@@ -33,6 +33,7 @@
 
 mod build;
 pub mod print;
+pub mod relations;
 pub mod report;
 pub mod structure;
 

@@ -1,11 +1,11 @@
 //! The structure of a whole program for users (`hornbeam analyze PROG.c`, `hornbeam facts
 //! PROG.c`): per function, its CFA with loops, cut points and live variables, as text, JSON
-//! or a DOT picture, and the `cfa_input` facts as Soufflé tables.
+//! or a DOT picture (its relations as tables are in `relations.rs`).
 //!
 //! Must not: solve, print or write files (the CLI does).
 
 use super::print::{dot, loc_name, op_text};
-use super::structure::{analyze, var_number, CfaFacts, Structure};
+use super::structure::{analyze, Structure};
 use super::LocKind;
 use crate::frontend::c::ir::VarRef;
 use crate::frontend::c::program::Program;
@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 /// The analyses of every function of a program.
 pub struct ProgramAnalysis<'a> {
-    program: &'a Program,
+    pub(super) program: &'a Program,
     /// Per function (indexed like [`Program::functions`]).
     pub functions: Vec<Structure>,
 }
@@ -166,73 +166,9 @@ impl<'a> ProgramAnalysis<'a> {
         s.push_str("}\n");
         s
     }
-
-    /// The `cfa_input` facts of every function as Soufflé tables: the columns of `cfa_input`
-    /// with the function's index first, plus `function(f, name)` and `variable(f, v, name)`.
-    pub fn facts(&self) -> Vec<(&'static str, Vec<Vec<String>>)> {
-        let p = self.program;
-        let mut tables: Vec<(&'static str, Vec<Vec<String>>)> = vec![
-            ("function", vec![]),
-            ("variable", vec![]),
-            ("cfa_edge", vec![]),
-            ("cfa_entry", vec![]),
-            ("uses", vec![]),
-            ("writes", vec![]),
-            ("kills", vec![]),
-        ];
-        for (f, func) in p.functions.iter().enumerate() {
-            let fs = f.to_string();
-            tables[0].1.push(vec![fs.clone(), func.name.clone()]);
-            let vars = (0..p.globals.len())
-                .map(VarRef::Global)
-                .chain((0..func.locals.len()).map(VarRef::Local));
-            for v in vars {
-                tables[1].1.push(vec![
-                    fs.clone(),
-                    var_number(p, v).to_string(),
-                    p.var(f, v).name.clone(),
-                ]);
-            }
-            let facts = CfaFacts::extract(p, f);
-            let row = |xs: &[u32]| {
-                std::iter::once(fs.clone())
-                    .chain(xs.iter().map(u32::to_string))
-                    .collect::<Vec<_>>()
-            };
-            tables[2]
-                .1
-                .extend(facts.cfa_edge.iter().map(|&(e, a, b)| row(&[e, a, b])));
-            tables[3]
-                .1
-                .extend(facts.cfa_entry.iter().map(|&(l,)| row(&[l])));
-            tables[4]
-                .1
-                .extend(facts.uses.iter().map(|&(e, v)| row(&[e, v])));
-            tables[5]
-                .1
-                .extend(facts.writes.iter().map(|&(e, v)| row(&[e, v])));
-            tables[6]
-                .1
-                .extend(facts.kills.iter().map(|&(e, v)| row(&[e, v])));
-        }
-        tables
-    }
-
-    /// Soufflé declarations of the tables of [`Self::facts`].
-    pub fn souffle_schema() -> &'static str {
-        "// The control-flow automata of a C program (hornbeam facts PROG.c); f is a function's\n\
-         // index, locations, edges and variables are numbered per function.\n\
-         .decl function(f: number, name: symbol)\n.input function\n\
-         .decl variable(f: number, v: number, name: symbol)\n.input variable\n\
-         .decl cfa_edge(f: number, e: number, from: number, to: number)\n.input cfa_edge\n\
-         .decl cfa_entry(f: number, l: number)\n.input cfa_entry\n\
-         .decl uses(f: number, e: number, v: number)\n.input uses\n\
-         .decl writes(f: number, e: number, v: number)\n.input writes\n\
-         .decl kills(f: number, e: number, v: number)\n.input kills\n"
-    }
 }
 
-fn kind_name(k: LocKind) -> &'static str {
+pub(super) fn kind_name(k: LocKind) -> &'static str {
     match k {
         LocKind::Entry => "entry",
         LocKind::Exit => "exit",
