@@ -42,7 +42,13 @@ stuck(p) :- pred(p, _), !coreach(p).
 "#;
 
 fn hornbeam(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    hornbeam_in(Path::new("."), args)
+}
+
+/// Runs hornbeam in `dir` (messages name files as they are given).
+fn hornbeam_in(dir: &Path, args: &[&std::ffi::OsStr]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .current_dir(dir)
         .args(args)
         .output()
         .expect("hornbeam runs")
@@ -326,5 +332,89 @@ fn malformed_rule_files_get_located_errors() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(want), "{text}: {stderr}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn gallery(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/gallery")
+        .join(name)
+}
+
+#[test]
+fn the_dead_store_rule_reports_at_lines_and_writes_sarif() {
+    let dir = scratch("dead-stores");
+    let sarif = dir.join("out.sarif");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c");
+    let out = hornbeam_in(
+        &examples,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery("c_dead_stores.dl").as_os_str(),
+            "--sarif".as_ref(),
+            sarif.as_os_str(),
+            "stores.c".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    stores.c:10:7: warning: `unused` is assigned a value that is never read [dead-store]
+    stores.c:15:3: warning: `sum` is assigned a value that is never read [dead-store]
+    ");
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "hornbeam");
+    assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "dead-store");
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(10), Some(7))
+    );
+    assert_eq!(results[1]["level"], "warning");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_useless_predicate_rule_names_predicates() {
+    let dir = scratch("useless");
+    let file = dir.join("useless.smt2");
+    std::fs::write(
+        &file,
+        "(set-logic HORN)\n(declare-fun inv (Int) Bool)\n(declare-fun never (Int) Bool)\n\
+         (declare-fun side (Int) Bool)\n\
+         (assert (forall ((x Int)) (=> (= x 0) (inv x))))\n\
+         (assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 1))) (inv y))))\n\
+         (assert (forall ((x Int)) (=> (inv x) (side x))))\n\
+         (assert (forall ((x Int)) (=> (never x) (inv x))))\n\
+         (assert (forall ((x Int)) (=> (and (inv x) (< x 0)) false)))\n(check-sat)\n",
+    )
+    .unwrap();
+    let out = hornbeam_in(
+        &dir,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery("chc_useless_predicates.dl").as_os_str(),
+            "useless.smt2".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    useless.smt2: note: `side` cannot reach a query [cannot-reach-query]
+    useless.smt2: note: `never` is derivable from no fact [unreachable-predicate]
+    ");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,6 +13,7 @@
 pub mod datalog;
 mod decompose;
 mod facts;
+pub mod findings;
 mod programs;
 mod relations;
 mod report;

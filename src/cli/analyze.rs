@@ -3,6 +3,7 @@
 //! live variables) and `hornbeam facts` (the input relations as Soufflé `.facts` files).
 
 use super::{input_error, load};
+use hornbeam::analysis::findings::{findings, to_sarif};
 use hornbeam::analysis::{self, Analysis, Facts};
 use hornbeam::chc::{PredId, System};
 use hornbeam::frontend::c::{self, cfa::report::ProgramAnalysis};
@@ -78,8 +79,9 @@ fn write_rows(path: &Path, rows: &[Vec<String>]) -> std::io::Result<()> {
 }
 
 /// `analyze --rules RULES.dl FILE`: evaluates a rule file over the relations of `file`, prints
-/// its `.output` relations or writes each to `DIR/NAME.csv`.
-pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>) -> i32 {
+/// its `.output` relations (or writes each to `DIR/NAME.csv`) and its findings, and writes the
+/// findings as SARIF to `sarif`.
+pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>, sarif: Option<&Path>) -> i32 {
     let rules_name = hornbeam::syntax::display_name(rules);
     let text = match std::fs::read_to_string(rules) {
         Ok(t) => t,
@@ -89,51 +91,69 @@ pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let derived = match analysis::datalog::Rules::parse(&text, &tables).and_then(|r| {
-        Ok((
-            r.outputs()
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>(),
-            r.evaluate(&tables)?,
-        ))
-    }) {
-        Ok((outputs, derived)) => derived
-            .into_iter()
-            .filter(|d| outputs.contains(&d.name))
-            .collect::<Vec<_>>(),
+    let evaluated = analysis::datalog::Rules::parse(&text, &tables).and_then(|r| {
+        let outputs: Vec<String> = r.outputs().iter().map(|s| s.to_string()).collect();
+        Ok((outputs, r.evaluate(&tables)?))
+    });
+    let (outputs, derived) = match evaluated {
+        Ok(x) => x,
         Err(e) => return input_error(&e.render(&rules_name)),
     };
-    if let Some(dir) = dir {
-        let write = || -> std::io::Result<()> {
+    let shown: Vec<_> = derived
+        .iter()
+        .filter(|d| outputs.contains(&d.name))
+        .collect();
+    let found = findings(&derived);
+    let name = hornbeam::syntax::display_name(file);
+    let write = || -> std::io::Result<()> {
+        if let Some(dir) = dir {
             std::fs::create_dir_all(dir)?;
-            for d in &derived {
+            for d in &shown {
                 write_rows(&dir.join(format!("{}.csv", d.name)), &d.rows)?;
             }
-            Ok(())
-        };
-        if let Err(e) = write() {
-            return input_error(&format!("{}: {e}", dir.display()));
         }
-        return 0;
+        if let Some(path) = sarif {
+            let uri = file.to_string_lossy().replace('\\', "/");
+            let log = to_sarif(&found, &uri, env!("CARGO_PKG_VERSION"));
+            std::fs::write(path, format!("{log:#}\n"))?;
+        }
+        Ok(())
+    };
+    if let Err(e) = write() {
+        return input_error(&format!("cannot write the results: {e}"));
     }
     let mut out = String::new();
-    for d in &derived {
-        let cols: Vec<String> = d
-            .columns
+    if dir.is_none() {
+        // Findings are printed as such below.
+        for d in shown
             .iter()
-            .map(|(n, t)| format!("{n}: {}", t.souffle()))
-            .collect();
-        let _ = writeln!(
-            out,
-            "# {}({}): {} tuple(s)",
-            d.name,
-            cols.join(", "),
-            d.rows.len()
-        );
-        for row in &d.rows {
-            let _ = writeln!(out, "{}", row.join("\t"));
+            .filter(|d| d.name != analysis::findings::FINDING)
+        {
+            let cols: Vec<String> = d
+                .columns
+                .iter()
+                .map(|(n, t)| format!("{n}: {}", t.souffle()))
+                .collect();
+            let _ = writeln!(
+                out,
+                "# {}({}): {} tuple(s)",
+                d.name,
+                cols.join(", "),
+                d.rows.len()
+            );
+            for row in &d.rows {
+                let _ = writeln!(out, "{}", row.join("\t"));
+            }
         }
+    }
+    for f in &found {
+        let at = match (f.line, f.col) {
+            (0, _) => String::new(),
+            (line, 0) => format!(":{line}"),
+            (line, col) => format!(":{line}:{col}"),
+        };
+        let (level, message, rule) = (f.level.name(), &f.message, &f.rule);
+        let _ = writeln!(out, "{name}{at}: {level}: {message} [{rule}]");
     }
     print!("{out}");
     0

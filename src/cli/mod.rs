@@ -158,6 +158,11 @@ enum Command {
             requires = "rules"
         )]
         output_dir: Option<PathBuf>,
+        /// With `--rules`: write the rule file's findings (its relation `finding(rule: symbol,
+        /// severity: symbol, line: number, col: number, message: symbol)`) as a SARIF 2.1.0
+        /// log to FILE.
+        #[arg(long, value_name = "FILE", requires = "rules")]
+        sarif: Option<PathBuf>,
     },
     /// Writes every relation of the analyses (input and derived) as Soufflé `.facts` files and
     /// their declarations as `schema.dl` (for a C program: the relations of its control-flow
@@ -218,8 +223,11 @@ pub fn run() -> i32 {
             stats,
             rules,
             output_dir,
+            sarif,
         } => run_printing("analyze", move || match rules {
-            Some(rules) => analyze::run_rules(&file, &rules, output_dir.as_deref()),
+            Some(rules) => {
+                analyze::run_rules(&file, &rules, output_dir.as_deref(), sarif.as_deref())
+            }
             None => analyze::run(&file, json, dot, stats),
         }),
         Command::Facts { file, out } => run_printing("facts", move || analyze::facts(&file, &out)),

@@ -37,6 +37,8 @@ pub(super) enum ExprKind {
     Str(String),
     Neg(Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `cat(s, ...)` or `to_string(n)`.
+    Call(String, Vec<Expr>),
 }
 
 impl Expr {
@@ -49,6 +51,7 @@ impl Expr {
                 a.vars(out);
                 b.vars(out);
             }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| a.vars(out)),
             ExprKind::Wild | ExprKind::Num(_) | ExprKind::Str(_) => {}
         }
     }

@@ -8,6 +8,7 @@
 use super::ast::{self, AggKind, BinOp, CmpOp, ExprKind, Literal};
 use super::{RuleError, Symbols};
 use crate::analysis::{ColumnType, Table};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// A declared relation.
@@ -27,17 +28,34 @@ pub(super) enum Ex {
     Const(i64),
     Neg(Box<Ex>),
     Bin(BinOp, Box<Ex>, Box<Ex>),
+    /// The concatenation of symbols.
+    Cat(Vec<Ex>),
+    /// A number's decimal text, as a symbol.
+    ToString(Box<Ex>),
 }
 
 impl Ex {
-    /// The value on `row`; `None` on overflow or division by zero (the row is dropped).
-    pub fn eval(&self, row: &[i64]) -> Option<i64> {
+    /// The value on `row`; `None` on overflow or division by zero (the row is dropped). New
+    /// symbols (of `cat`, `to_string`) are interned in `symbols`.
+    pub fn eval(&self, row: &[i64], symbols: &RefCell<Symbols>) -> Option<i64> {
         match self {
             Ex::Col(i) => Some(row[*i]),
             Ex::Const(c) => Some(*c),
-            Ex::Neg(e) => e.eval(row)?.checked_neg(),
+            Ex::Neg(e) => e.eval(row, symbols)?.checked_neg(),
+            Ex::Cat(parts) => {
+                let mut text = String::new();
+                for p in parts {
+                    let id = p.eval(row, symbols)?;
+                    text.push_str(&symbols.borrow().names[id as usize]);
+                }
+                Some(symbols.borrow_mut().intern(&text))
+            }
+            Ex::ToString(e) => {
+                let n = e.eval(row, symbols)?;
+                Some(symbols.borrow_mut().intern(&n.to_string()))
+            }
             Ex::Bin(op, a, b) => {
-                let (a, b) = (a.eval(row)?, b.eval(row)?);
+                let (a, b) = (a.eval(row, symbols)?, b.eval(row, symbols)?);
                 match op {
                     BinOp::Add => a.checked_add(b),
                     BinOp::Sub => a.checked_sub(b),
@@ -153,6 +171,23 @@ pub(super) fn check(src: &str, file: &ast::File, provided: &[Table]) -> Result<C
         let mut columns = Vec::new();
         for (col, ty, at) in &d.columns {
             columns.push((col.clone(), resolve(&types, ty, *at)?));
+        }
+        if d.name == crate::analysis::findings::FINDING {
+            let agreed = &crate::analysis::findings::FINDING_COLUMNS;
+            if columns.len() != agreed.len() || columns.iter().zip(agreed).any(|(a, b)| a.1 != b.1)
+            {
+                let want: Vec<String> = agreed
+                    .iter()
+                    .map(|(n, t)| format!("{n}: {}", t.souffle()))
+                    .collect();
+                return Err(err(
+                    d.at,
+                    format!(
+                        "`finding` is the relation of findings; its columns are ({})",
+                        want.join(", ")
+                    ),
+                ));
+            }
         }
         index.insert(d.name.clone(), relations.len());
         relations.push(Relation {
@@ -622,7 +657,7 @@ impl Planner<'_> {
                     let id = self.symbols.intern(s);
                     m.pattern.consts.push((i, id));
                 }
-                ExprKind::Neg(_) | ExprKind::Bin(..) => {
+                ExprKind::Neg(_) | ExprKind::Bin(..) | ExprKind::Call(..) => {
                     return Err(self.err(
                         arg.at,
                         "arithmetic inside a body atom is not supported: bind it first \
@@ -712,6 +747,40 @@ fn expr_over(
                 Ex::Neg(Box::new(number(src, a, inner)?)),
                 ColumnType::Number,
             )
+        }
+        ExprKind::Call(name, args) => {
+            let mut parts = Vec::new();
+            for a in args {
+                parts.push(expr_over(src, a, bound, symbols)?);
+            }
+            let want = if name == "cat" {
+                ColumnType::Symbol
+            } else {
+                ColumnType::Number
+            };
+            if name == "to_string" && parts.len() != 1 {
+                return Err(RuleError::at(src, e.at, "`to_string` takes one number"));
+            }
+            for ((_, ty), a) in parts.iter().zip(args) {
+                if *ty != want {
+                    return Err(RuleError::at(
+                        src,
+                        a.at,
+                        format!(
+                            "this argument of `{name}` is a {}, but a {} is expected",
+                            ty.souffle(),
+                            want.souffle()
+                        ),
+                    ));
+                }
+            }
+            let mut exs = parts.into_iter().map(|(ex, _)| ex);
+            let ex = if name == "cat" {
+                Ex::Cat(exs.collect())
+            } else {
+                Ex::ToString(Box::new(exs.next().expect("one argument")))
+            };
+            (ex, ColumnType::Symbol)
         }
         ExprKind::Bin(op, a, b) => {
             let l = expr_over(src, a, bound, symbols)?;

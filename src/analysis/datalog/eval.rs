@@ -7,8 +7,9 @@
 
 use super::ast::{AggKind, CmpOp};
 use super::check::{Checked, Match, Plan, Step};
-use super::RuleError;
+use super::{RuleError, Symbols};
 use datafrog::{Iteration, PrefixFilter, Relation, Variable};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 type Row = Vec<i64>;
@@ -61,6 +62,7 @@ pub(super) fn run(
     src: &str,
     checked: &Checked,
     contents: &mut [Vec<Row>],
+    symbols: &RefCell<Symbols>,
     max_tuples: usize,
 ) -> Result<(), RuleError> {
     let mut total: usize = contents.iter().map(Vec::len).sum();
@@ -116,7 +118,7 @@ pub(super) fn run(
                         ins.push(None);
                         let mut table: HashMap<Row, i64> = HashMap::new();
                         for (k, t) in keyed(m, &contents[m.rel]) {
-                            let v = value.as_ref().map_or(Some(1), |e| e.eval(t));
+                            let v = value.as_ref().map_or(Some(1), |e| e.eval(t, symbols));
                             let Some(v) = v else { continue };
                             table
                                 .entry(k)
@@ -148,7 +150,7 @@ pub(super) fn run(
             for (((plan, (unit, list)), ins), head) in
                 plans.iter().zip(&stages).zip(&inputs).zip(&heads)
             {
-                round(plan, unit, list, ins, head);
+                round(plan, unit, list, ins, head, symbols);
             }
             total += own
                 .iter()
@@ -183,6 +185,7 @@ fn round(
     stages: &[Stage],
     inputs: &[Option<Variable<Row>>],
     head: &Variable<Row>,
+    symbols: &RefCell<Symbols>,
 ) {
     let mut cur = unit;
     for ((step, stage), input) in plan.steps.iter().zip(stages).zip(inputs) {
@@ -205,7 +208,7 @@ fn round(
             (Step::Filter(op, a, b), Stage::Map(out)) => {
                 out.from_leapjoin(
                     cur,
-                    PrefixFilter::from(|r: &Row| match (a.eval(r), b.eval(r)) {
+                    PrefixFilter::from(|r: &Row| match (a.eval(r, symbols), b.eval(r, symbols)) {
                         (Some(x), Some(y)) => compare(*op, x, y),
                         _ => false,
                     }),
@@ -216,10 +219,10 @@ fn round(
             (Step::Bind(e), Stage::Map(out)) => {
                 out.from_leapjoin(
                     cur,
-                    PrefixFilter::from(|r: &Row| e.eval(r).is_some()),
+                    PrefixFilter::from(|r: &Row| e.eval(r, symbols).is_some()),
                     |r, &()| {
                         let mut row = r.clone();
-                        row.push(e.eval(r).expect("filtered"));
+                        row.push(e.eval(r, symbols).expect("filtered"));
                         row
                     },
                 );
@@ -250,7 +253,11 @@ fn round(
     let args = &plan.args;
     head.from_leapjoin(
         cur,
-        PrefixFilter::from(|r: &Row| args.iter().all(|e| e.eval(r).is_some())),
-        |r, &()| args.iter().map(|e| e.eval(r).expect("filtered")).collect(),
+        PrefixFilter::from(|r: &Row| args.iter().all(|e| e.eval(r, symbols).is_some())),
+        |r, &()| {
+            args.iter()
+                .map(|e| e.eval(r, symbols).expect("filtered"))
+                .collect()
+        },
     );
 }

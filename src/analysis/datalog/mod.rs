@@ -20,13 +20,14 @@
 //! far(p) :- pred(p, _), !path(0, p), p != 0.            // stratified negation
 //! big(p, n) :- pred(p, _), n = count : { body_atom(_, _, p) }, n > 2.   // count, sum, min, max
 //! next(c, i + 1) :- body_atom(c, i, _).    // arithmetic: + - * / % in heads and comparisons
+//! label(p, cat(n, "/", to_string(a))) :- pred(p, a), pred_name(p, n).   // the two functors
 //! ```
 //!
 //! Arguments of body atoms are variables, constants (`3`, `"name"`) and `_`; a variable of a
 //! negation, comparison, aggregate value or head must be bound by a positive atom (or by an
 //! equation `x = e` whose right side is bound). An aggregate ranges over one atom; its variables
 //! that occur outside it group the tuples. Negation and aggregates must not go through
-//! recursion. Not in the subset: functors and records, disjunction, several heads, `eqrel`,
+//! recursion. Not in the subset: functors but `cat` and `to_string`, records, disjunction, several heads, `eqrel`,
 //! `.input`/`.output` options, `float`, the preprocessor.
 
 mod ast;
@@ -36,6 +37,7 @@ mod lex;
 mod parse;
 
 use super::{ColumnType, Table};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// An error in a rule file: where, and what is wrong.
@@ -160,7 +162,7 @@ impl Rules {
         provided: &[Table],
         limits: Limits,
     ) -> Result<Vec<Derived>, RuleError> {
-        let mut symbols = self.checked.symbols.clone();
+        let symbols = RefCell::new(self.checked.symbols.clone());
         let rels = &self.checked.relations;
         let mut contents: Vec<Vec<Vec<i64>>> = vec![Vec::new(); rels.len()];
         for (r, rel) in rels.iter().enumerate() {
@@ -178,13 +180,20 @@ impl Rules {
                         .zip(&rel.columns)
                         .map(|(cell, (_, ty))| match ty {
                             ColumnType::Number => cell.parse::<i64>().unwrap_or(0),
-                            ColumnType::Symbol => symbols.intern(cell),
+                            ColumnType::Symbol => symbols.borrow_mut().intern(cell),
                         })
                         .collect()
                 })
                 .collect();
         }
-        eval::run(&self.src, &self.checked, &mut contents, limits.max_tuples)?;
+        eval::run(
+            &self.src,
+            &self.checked,
+            &mut contents,
+            &symbols,
+            limits.max_tuples,
+        )?;
+        let symbols = symbols.into_inner();
         Ok(rels
             .iter()
             .zip(contents)

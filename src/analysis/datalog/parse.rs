@@ -390,12 +390,30 @@ impl Parser<'_> {
             Some((Tok::Str(s), _)) => ExprKind::Str(s),
             Some((Tok::Ident(s), _)) => {
                 if self.peek() == Some(&Tok::LParen) {
-                    return self.error(
+                    if s != "cat" && s != "to_string" {
+                        return self.error(
+                            at,
+                            format!(
+                                "`{s}(...)` here: the functors are `cat` and `to_string`; \
+                                 atoms go in the body, not inside terms"
+                            ),
+                        );
+                    }
+                    self.pos += 1;
+                    let mut args = Vec::new();
+                    if !self.eat(&Tok::RParen) {
+                        loop {
+                            args.push(self.expr()?);
+                            if self.eat(&Tok::RParen) {
+                                break;
+                            }
+                            self.expect(Tok::Comma, "`,` or `)`")?;
+                        }
+                    }
+                    return Ok(Expr {
                         at,
-                        format!(
-                            "`{s}(...)` here: functors and atoms inside terms are not supported"
-                        ),
-                    );
+                        kind: ExprKind::Call(s, args),
+                    });
                 }
                 ExprKind::Var(s)
             }

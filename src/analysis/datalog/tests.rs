@@ -162,3 +162,18 @@ fn runaway_arithmetic_is_stopped() {
         .unwrap_err();
     assert!(e.message.contains("more than"), "{e}");
 }
+
+#[test]
+fn cat_and_to_string_build_symbols() {
+    let rules = ".decl label(s: symbol)\nlabel(cat(n, \"#\", to_string(p * 2))) :- name(p, n), p < 2.\n";
+    assert_eq!(run(rules, "label"), ["init#0", "loop#2"]);
+    assert_eq!(
+        error(".decl label(s: symbol)\nlabel(cat(p)) :- edge(p, _).\n"),
+        "2:11: this argument of `cat` is a number, but a symbol is expected"
+    );
+    assert_eq!(
+        error(".decl finding(m: symbol)\n"),
+        "1:7: `finding` is the relation of findings; its columns are (rule: symbol, \
+         severity: symbol, line: number, col: number, message: symbol)"
+    );
+}

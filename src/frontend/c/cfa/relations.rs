@@ -25,7 +25,8 @@ fn op_kind(op: &Op) -> &'static str {
     match op {
         Op::Skip => "skip",
         Op::Expr(_) => "expr",
-        Op::Init(..) => "init",
+        Op::Init(_, Some(_)) => "init",
+        Op::Init(_, None) => "declare",
         Op::Assume(_, true) => "assume",
         Op::Assume(_, false) => "assume_not",
         Op::Return(_) => "return",
@@ -54,7 +55,13 @@ impl ProgramAnalysis<'_> {
                 .map(VarRef::Global)
                 .chain((0..func.locals.len()).map(VarRef::Local));
             for v in vars {
-                push(1, vec![n(var_number(p, v)), p.var(f, v).name.clone()]);
+                let scope = match v {
+                    VarRef::Global(_) => "global",
+                    VarRef::Local(l) if l < func.params => "parameter",
+                    VarRef::Local(_) => "local",
+                };
+                let name = p.var(f, v).name.clone();
+                push(1, vec![n(var_number(p, v)), name, scope.into()]);
             }
             let facts = CfaFacts::extract(p, f);
             for &(e, a, b) in &facts.cfa_edge {
@@ -147,8 +154,8 @@ const SCHEMA: [Schema; 16] = [
     ),
     (
         "variable",
-        "variable v of function f is named name",
-        &[("f", N), ("v", N), ("name", S)],
+        "variable v of function f is named name; scope is global, parameter or local",
+        &[("f", N), ("v", N), ("name", S), ("scope", S)],
     ),
     (
         "cfa_edge",
@@ -189,8 +196,8 @@ const SCHEMA: [Schema; 16] = [
     ),
     (
         "edge_op",
-        "edge e does what text says; kind is skip, expr, init, assume, assume_not, \
-        return or thread",
+        "edge e does what text says; kind is skip, expr, init (a declaration with a value), \
+        declare (without), assume, assume_not, return or thread",
         &[("f", N), ("e", N), ("kind", S), ("text", S)],
     ),
     (
