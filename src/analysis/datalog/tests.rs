@@ -165,7 +165,8 @@ fn runaway_arithmetic_is_stopped() {
 
 #[test]
 fn cat_and_to_string_build_symbols() {
-    let rules = ".decl label(s: symbol)\nlabel(cat(n, \"#\", to_string(p * 2))) :- name(p, n), p < 2.\n";
+    let rules =
+        ".decl label(s: symbol)\nlabel(cat(n, \"#\", to_string(p * 2))) :- name(p, n), p < 2.\n";
     assert_eq!(run(rules, "label"), ["init#0", "loop#2"]);
     assert_eq!(
         error(".decl label(s: symbol)\nlabel(cat(p)) :- edge(p, _).\n"),

@@ -10,7 +10,7 @@ use super::report::{kind_name, ProgramAnalysis};
 use super::structure::{var_number, CfaFacts};
 use super::Op;
 use crate::analysis::{ColumnType, Table};
-use crate::frontend::c::ir::VarRef;
+use crate::frontend::c::ir::{IExpr, IExprKind, VarRef};
 use ColumnType::{Number as N, Symbol as S};
 
 /// The comment that opens the schema of a program's relations.
@@ -31,6 +31,26 @@ fn op_kind(op: &Op) -> &'static str {
         Op::Assume(_, false) => "assume_not",
         Op::Return(_) => "return",
         Op::Thread(_) => "thread",
+    }
+}
+
+/// The variable an edge assigns any value (`int x;`, `x = __VERIFIER_nondet_int()`), if any.
+fn havoc(op: &Op) -> Option<VarRef> {
+    fn any(e: &IExpr) -> bool {
+        match &e.kind {
+            IExprKind::Nondet(_) => true,
+            IExprKind::Convert(inner) => any(inner),
+            _ => false,
+        }
+    }
+    match op {
+        Op::Init(v, Some(e)) if any(e) => Some(*v),
+        Op::Init(v, None) => Some(*v),
+        Op::Expr(IExpr {
+            kind: IExprKind::Assign(v, e),
+            ..
+        }) if any(e) => Some(*v),
+        _ => None,
     }
 }
 
@@ -102,6 +122,9 @@ impl ProgramAnalysis<'_> {
                     9,
                     vec![n(e), op_kind(&edge.op).into(), op_text(p, f, &edge.op)],
                 );
+                if let Some(v) = havoc(&edge.op) {
+                    push(16, vec![n(e), n(var_number(p, v))]);
+                }
             }
             for (k, lp) in st.loops.iter().enumerate() {
                 let k = k as u32;
@@ -146,7 +169,7 @@ type Schema = (
     &'static [(&'static str, ColumnType)],
 );
 
-const SCHEMA: [Schema; 16] = [
+const SCHEMA: [Schema; 17] = [
     (
         "function",
         "function f is named name",
@@ -229,5 +252,10 @@ const SCHEMA: [Schema; 16] = [
         "modifies",
         "derived: an edge inside loop k may assign variable v",
         &[("f", N), ("k", N), ("v", N)],
+    ),
+    (
+        "havoc",
+        "edge e assigns variable v any value (a declaration without initialiser, a nondet call)",
+        &[("f", N), ("e", N), ("v", N)],
     ),
 ];
