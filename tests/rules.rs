@@ -311,7 +311,7 @@ fn malformed_rule_files_get_located_errors() {
         ),
         (
             ".decl pred(p: number, a: number)\n.input pred\n.decl r(p: number)\nr(p) :- pred(p, _), !r(p).\n",
-            "bad.dl:4:22: `r` depends on `r` through negation",
+            "bad.dl:4:22: `r` depends on itself through negation",
         ),
         (
             ".decl pred(p: number, a: number)\n.input pred\n.decl r(p: number)\nr(q) :- pred(p, _).\n",

@@ -317,14 +317,16 @@ fn stratify(
     }
     for &(h, b, negative, at) in deps {
         if negative && comp[h] == comp[b] {
+            let (head, body) = (&relations[h].name, &relations[b].name);
+            let cycle = if h == b {
+                format!("`{head}` depends on itself")
+            } else {
+                format!("`{head}` depends on `{body}`, which depends on `{head}`,")
+            };
             return Err(RuleError::at(
                 src,
                 at,
-                format!(
-                    "`{}` depends on `{}` through negation or an aggregate, and `{}` depends on \
-                     `{}`: the rules cannot be stratified",
-                    relations[h].name, relations[b].name, relations[b].name, relations[h].name
-                ),
+                format!("{cycle} through negation or an aggregate: the rules cannot be stratified"),
             ));
         }
     }
