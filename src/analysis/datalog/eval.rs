@@ -6,7 +6,8 @@
 //! keeps its stable and recent tuples apart, so a round joins only what is new.
 
 use super::ast::{AggKind, CmpOp};
-use super::check::{Checked, Match, Plan, Step};
+use super::check::Checked;
+use super::plan::{Match, Plan, Step};
 use super::{RuleError, Symbols};
 use datafrog::{Iteration, PrefixFilter, Relation, Variable};
 use std::cell::RefCell;

@@ -35,6 +35,7 @@ mod check;
 mod eval;
 mod lex;
 mod parse;
+mod plan;
 
 use super::{ColumnType, Table};
 use std::cell::RefCell;
