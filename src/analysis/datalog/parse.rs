@@ -254,6 +254,12 @@ impl Parser<'_> {
     fn atom(&mut self) -> Result<Atom, RuleError> {
         let (rel, at) = self.ident("a relation name")?;
         self.expect(Tok::LParen, "`(` after the relation name")?;
+        let args = self.args()?;
+        Ok(Atom { at, rel, args })
+    }
+
+    /// `arg, ...)`: the arguments after an opening parenthesis, and the closing one.
+    fn args(&mut self) -> Result<Vec<Expr>, RuleError> {
         let mut args = Vec::new();
         if !self.eat(&Tok::RParen) {
             loop {
@@ -264,7 +270,7 @@ impl Parser<'_> {
                 self.expect(Tok::Comma, "`,` or `)`")?;
             }
         }
-        Ok(Atom { at, rel, args })
+        Ok(args)
     }
 
     fn literal(&mut self) -> Result<Literal, RuleError> {
@@ -333,38 +339,38 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> Result<Expr, RuleError> {
-        let mut left = self.product()?;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Plus) => BinOp::Add,
-                Some(Tok::Minus) => BinOp::Sub,
-                _ => return Ok(left),
-            };
-            self.pos += 1;
-            let right = self.product()?;
-            left = Expr {
-                at: left.at,
-                kind: ExprKind::Bin(op, Box::new(left), Box::new(right)),
-            };
-        }
+        self.binary(Self::product, |t| match t {
+            Tok::Plus => Some(BinOp::Add),
+            Tok::Minus => Some(BinOp::Sub),
+            _ => None,
+        })
     }
 
     fn product(&mut self) -> Result<Expr, RuleError> {
-        let mut left = self.unary()?;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Star) => BinOp::Mul,
-                Some(Tok::Slash) => BinOp::Div,
-                Some(Tok::Percent) => BinOp::Rem,
-                _ => return Ok(left),
-            };
+        self.binary(Self::unary, |t| match t {
+            Tok::Star => Some(BinOp::Mul),
+            Tok::Slash => Some(BinOp::Div),
+            Tok::Percent => Some(BinOp::Rem),
+            _ => None,
+        })
+    }
+
+    /// A left-associative chain of `operand`s joined by the operators `op` recognises.
+    fn binary(
+        &mut self,
+        operand: fn(&mut Self) -> Result<Expr, RuleError>,
+        op: fn(&Tok) -> Option<BinOp>,
+    ) -> Result<Expr, RuleError> {
+        let mut left = operand(self)?;
+        while let Some(op) = self.peek().and_then(op) {
             self.pos += 1;
-            let right = self.unary()?;
+            let right = operand(self)?;
             left = Expr {
                 at: left.at,
                 kind: ExprKind::Bin(op, Box::new(left), Box::new(right)),
             };
         }
+        Ok(left)
     }
 
     fn unary(&mut self) -> Result<Expr, RuleError> {
@@ -400,16 +406,7 @@ impl Parser<'_> {
                         );
                     }
                     self.pos += 1;
-                    let mut args = Vec::new();
-                    if !self.eat(&Tok::RParen) {
-                        loop {
-                            args.push(self.expr()?);
-                            if self.eat(&Tok::RParen) {
-                                break;
-                            }
-                            self.expect(Tok::Comma, "`,` or `)`")?;
-                        }
-                    }
+                    let args = self.args()?;
                     return Ok(Expr {
                         at,
                         kind: ExprKind::Call(s, args),

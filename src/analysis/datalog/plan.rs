@@ -411,28 +411,16 @@ impl Planner<'_> {
                         unreachable!("negated atoms are planned once ground");
                     }
                 }
-                ExprKind::Num(n) => {
-                    if want != ColumnType::Number {
-                        return Err(self.type_error(
-                            arg.at,
-                            "this constant",
-                            want,
-                            ColumnType::Number,
-                        ));
+                ExprKind::Num(_) | ExprKind::Str(_) => {
+                    let (value, ty) = match &arg.kind {
+                        ExprKind::Num(n) => (*n, ColumnType::Number),
+                        ExprKind::Str(s) => (self.symbols.intern(s), ColumnType::Symbol),
+                        _ => unreachable!("matched above"),
+                    };
+                    if want != ty {
+                        return Err(self.type_error(arg.at, "this constant", want, ty));
                     }
-                    m.pattern.consts.push((i, *n));
-                }
-                ExprKind::Str(s) => {
-                    if want != ColumnType::Symbol {
-                        return Err(self.type_error(
-                            arg.at,
-                            "this constant",
-                            want,
-                            ColumnType::Symbol,
-                        ));
-                    }
-                    let id = self.symbols.intern(s);
-                    m.pattern.consts.push((i, id));
+                    m.pattern.consts.push((i, value));
                 }
                 ExprKind::Neg(_) | ExprKind::Bin(..) | ExprKind::Call(..) => {
                     return Err(self.err(
