@@ -15,6 +15,8 @@ pub struct Facts {
     pub pred: Vec<(u32, u32)>,
     /// `(p, name)`: the input name of each predicate.
     pub pred_name: Vec<(u32, String)>,
+    /// `(p, i, sort)`: the SMT-LIB sort of each argument.
+    pub arg_sort: Vec<(u32, u32, String)>,
     /// `(c,)`.
     pub clause: Vec<(u32,)>,
     /// `(c, position, p)`.
@@ -41,6 +43,10 @@ pub struct Facts {
     pub arg_flow: Vec<(u32, u32, u32, u32, u32)>,
     /// `(v, name)`: the name of every variable occurring in a clause.
     pub var_name: Vec<(u32, String)>,
+    /// `(c, k, v, op, n)`: conjunct `k` of clause `c` is `v op n`, `n` an integer constant.
+    pub bound: Vec<(u32, u32, u32, &'static str, i64)>,
+    /// `(c, k, a, b, d)`: conjunct `k` of clause `c` says `a = b + d`, `d` an integer constant.
+    pub step: Vec<(u32, u32, u32, u32, i64)>,
 }
 
 /// The type of a column, in Soufflé's terms.
@@ -109,6 +115,9 @@ impl Facts {
             let decl = system.pred(p);
             f.pred.push((p.0, decl.sorts.len() as u32));
             f.pred_name.push((p.0, decl.name.clone()));
+            for (i, s) in decl.sorts.iter().enumerate() {
+                f.arg_sort.push((p.0, i as u32, s.to_string()));
+            }
         }
         let mut vars = BTreeSet::new();
         for (cid, cl) in system.clauses() {
@@ -168,6 +177,12 @@ impl Facts {
                     .find(|h| head_vars.contains_key(h) && occurrences.get(h) == Some(&1));
                 if let Some(h) = defined {
                     f.definition.push((c, k, h.0));
+                }
+                if let Some((v, op, n)) = super::atoms::bound(store, *t) {
+                    f.bound.push((c, k, v.0, op, n));
+                }
+                for (a, b, d) in super::atoms::steps(store, *t) {
+                    f.step.push((c, k, a.0, b.0, d));
                 }
             }
             // Argument flow: the same variable, or a common conjunct. Computed with one bit set
@@ -244,6 +259,9 @@ impl Facts {
                 num(self.pred.iter().map(|&(a, b)| [a, b]))),
             t("pred_name", "the input name of a predicate", &[("p", N), ("name", S)][..],
                 sym(&self.pred_name)),
+            t("arg_sort", "argument i of predicate p has an SMT-LIB sort",
+                &[("p", N), ("i", N), ("sort", S)][..],
+                self.arg_sort.iter().map(|(p, i, s)| vec![p.to_string(), i.to_string(), s.clone()]).collect()),
             t("clause", "a clause", &[("c", N)][..], num(self.clause.iter().map(|&(a,)| [a]))),
             t("body_atom", "the body atom at a position of a clause applies a predicate",
                 &[("c", N), ("position", N), ("p", N)][..],
@@ -278,6 +296,17 @@ impl Facts {
                 num(self.arg_flow.iter().map(|&(a, b, c, d, e)| [a, b, c, d, e]))),
             t("var_name", "the name of a variable", &[("v", N), ("name", S)][..],
                 sym(&self.var_name)),
+            t("bound",
+                "conjunct k of clause c is v op n, n an integer (op: <=, <, >=, >, =, !=)",
+                &[("c", N), ("k", N), ("v", N), ("op", S), ("n", N)][..],
+                self.bound.iter().map(|&(c, k, v, op, n)| {
+                    vec![c.to_string(), k.to_string(), v.to_string(), op.to_string(), n.to_string()]
+                }).collect()),
+            t("step", "conjunct k of clause c says a = b + d, d an integer (read both ways)",
+                &[("c", N), ("k", N), ("a", N), ("b", N), ("d", N)][..],
+                self.step.iter().map(|&(c, k, a, b, d)| {
+                    vec![c.to_string(), k.to_string(), a.to_string(), b.to_string(), d.to_string()]
+                }).collect()),
         ]
     }
 
