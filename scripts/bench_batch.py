@@ -11,7 +11,7 @@ reserved address space too), and the same wall-clock kill.
 
 Usage: scripts/bench_batch.py [--timeout 20] [--memory 8192] [--jobs 1] [--threads 1]
                               [--out bench-out/batch] [--expected TSV] [--skip-z3] [--summarize]
-                              [PATH...]
+                              [--hints FILE] [PATH...]
 PATH defaults to ../shared/chc-bench/public (and --expected to its expected.tsv). Writes
 OUT/hornbeam.json, OUT/z3.json and OUT/report.html, and prints the summary per track and the
 median times on the files both solve; `--summarize` prints them again from OUT's files.
@@ -19,6 +19,10 @@ median times on the files both solve; `--summarize` prints them again from OUT's
 An answer that arrives after the time limit (`hornbeam batch` lets a search that ended in time
 translate its answer back and validate it within a grace of 5 s; Z3 stops at `-T`) counts as
 `late` in the summaries, not as solved: the tables compare answers within the same limit.
+
+With `--hints FILE`, the second solver is Hornbeam again with `solve --hints FILE` (a rule file
+or a model) in place of Z3, written as OUT/hints.json: the same files, limits and binary, with
+and without the hints, one after the other per file.
 """
 import argparse, concurrent.futures as cf, csv, json, os, resource, statistics, subprocess, sys, time, venv
 from pathlib import Path
@@ -66,12 +70,14 @@ def limit_memory(mb):
     return set_limit if mb else None
 
 
-def hornbeam(path, args):
-    """One `hornbeam batch FILE` run; its single record."""
-    out = Path(args.out) / "tmp" / (str(abs(hash(str(path)))) + ".json")
+def hornbeam(path, args, hints=None):
+    """One `hornbeam batch FILE` run (with `--hints HINTS` when given); its single record."""
+    tag = "-hints" if hints else ""
+    out = Path(args.out) / "tmp" / (str(abs(hash(str(path)))) + tag + ".json")
+    extra = ["--hints", hints] if hints else []
     subprocess.run([args.bin, "batch", str(path), "--jobs", "1", "--timeout", str(args.timeout),
                     "--memory", str(args.memory), "--engine", args.engine, "--threads", str(args.threads),
-                    "--json", str(out)],
+                    "--json", str(out), *extra],
                    capture_output=True)
     try:
         rec = json.loads(out.read_text())["results"][0]
@@ -133,16 +139,16 @@ def summary(name, run):
               f"{sum(late(r, limit) for r in rs)} | {sum(r['wrong'] for r in rs)} |")
 
 
-def both_solved(runs, timeout):
+def both_solved(runs, timeout, other="z3"):
     """The files both solvers answer (correctly, within `timeout`): how many, and each one's
     median time, overall and per track."""
     h = {r["path"]: r for r in runs["hornbeam"]}
-    z = {r["path"]: r for r in runs["z3"]}
+    z = {r["path"]: r for r in runs[other]}
     ok = lambda r: r["answer"] in ("sat", "unsat") and not r["wrong"] and not late(r, timeout)
     paths = [p for p in h if p in z and ok(h[p]) and ok(z[p])]
     tracks = sorted({h[p]["track"] for p in paths})
     print("\nboth solved: median time (s)")
-    print("| track | files | hornbeam | z3 |")
+    print(f"| track | files | hornbeam | {other} |")
     print("|---|---|---|---|")
     for t in tracks + ["all"]:
         ps = [p for p in paths if t in ("all", h[p]["track"])]
@@ -164,32 +170,39 @@ def main():
                     help="hornbeam's threads per file (batch --threads; 1 is batch's default)")
     ap.add_argument("--bin", default=str(HB),
                     help="hornbeam binary (a frozen copy keeps a long run safe from rebuilds)")
+    ap.add_argument("--hints", default=None,
+                    help="in place of Z3, Hornbeam again with `solve --hints FILE`")
     ap.add_argument("--summarize", action="store_true",
                     help="run nothing: print the summaries of the result files in --out")
     args = ap.parse_args()
     if args.summarize:
         runs, limit = {}, args.timeout
-        for name in ("hornbeam", "z3"):
+        for name in ("hornbeam", "z3", "hints"):
             f = Path(args.out) / f"{name}.json"
             if f.exists():
                 run = json.loads(f.read_text())
                 runs[name], limit = run["results"], run["timeout"]
                 summary(name, run)
-        if len(runs) == 2:
-            both_solved(runs, limit)
+        for other in ("z3", "hints"):
+            if "hornbeam" in runs and other in runs:
+                both_solved(runs, limit, other)
         return 0
     if args.expected is None and args.paths == [str(DEFAULT)]:
         args.expected = str(DEFAULT / "expected.tsv")
     (Path(args.out) / "tmp").mkdir(parents=True, exist_ok=True)
     files = inputs(args.paths)
     expected = expected_answers(args.expected)
-    binary = None if args.skip_z3 else z3_binary()
+    other = "hints" if args.hints else "z3"
+    binary = None if args.skip_z3 or args.hints else z3_binary()
 
     def both(path):
         h = mark(hornbeam(path, args), expected)
-        z = None if binary is None else mark(z3(path, args, binary), expected)
+        if args.hints:
+            z = mark(hornbeam(path, args, args.hints), expected)
+        else:
+            z = None if binary is None else mark(z3(path, args, binary), expected)
         print(f"{path}: hornbeam {h['answer']} {h['time']:.1f}s"
-              + ("" if z is None else f", z3 {z['answer']} {z['time']:.1f}s"), flush=True)
+              + ("" if z is None else f", {other} {z['answer']} {z['time']:.1f}s"), flush=True)
         return h, z
 
     start = time.monotonic()
@@ -197,8 +210,8 @@ def main():
         pairs = list(pool.map(both, files))
     wall = time.monotonic() - start
     runs = {"hornbeam": [h for h, _ in pairs]}
-    if binary is not None:
-        runs["z3"] = [z for _, z in pairs]
+    if binary is not None or args.hints:
+        runs[other] = [z for _, z in pairs]
     names = []
     for name, results in runs.items():
         run = {"solver": name, "timeout": args.timeout, "memory_mb": args.memory or None,
@@ -207,8 +220,8 @@ def main():
         out.write_text(json.dumps(run, indent=2))
         names.append(f"{name}={out}")
         summary(name, run)
-    if "z3" in runs:
-        both_solved(runs, args.timeout)
+    if other in runs:
+        both_solved(runs, args.timeout, other)
     report = Path(args.out) / "report.html"
     subprocess.run([args.bin, "report", *names, "--out", str(report)], check=True)
     print(f"\nreport: {report}  (the wall time is that of both solvers together)")

@@ -10,10 +10,12 @@
 //! Must not: change the system, touch the SMT layer, print, or fail (every system, well-formed
 //! per `chc`, has an analysis). Uses only `term` and `chc`.
 
+mod atoms;
 pub mod datalog;
 mod decompose;
 mod facts;
 pub mod findings;
+pub mod hints;
 mod programs;
 mod relations;
 mod report;
@@ -28,6 +30,13 @@ pub use facts::{ColumnType, Facts, Table, SCHEMA_HEADER};
 pub use relations::{relations, schema};
 
 use crate::chc::{ClauseId, PredId, System};
+
+/// The relations whose columns are agreed: a rule file that declares one declares these
+/// columns, and Hornbeam reads it ([`findings`] and [`hints`]).
+pub const AGREED: [(&str, &[(&str, ColumnType)]); 2] = [
+    (findings::FINDING, &findings::FINDING_COLUMNS),
+    (hints::HINT, &hints::HINT_COLUMNS),
+];
 use crate::term::TermStore;
 use std::collections::BTreeSet;
 

@@ -184,6 +184,8 @@ pub struct BatchOptions {
     /// Each `verify` of a program (not of a task, which states its own) gets `--data-model`
     /// this (`None`: its default).
     pub data_model: Option<String>,
+    /// Each `solve` gets `--hints` this (`None`: no hints).
+    pub hints: Option<PathBuf>,
 }
 
 /// Gives each C input a witness file under `dir`: `CATEGORY/NAME.PROPERTY.yml` (or

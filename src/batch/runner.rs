@@ -120,6 +120,9 @@ pub fn command_for(input: &Input, options: &BatchOptions) -> Command {
     } else if let (true, Some(model)) = (verify, &options.data_model) {
         cmd.arg("--data-model").arg(model);
     }
+    if let (false, Some(h)) = (verify, &options.hints) {
+        cmd.arg("--hints").arg(h);
+    }
     if let (true, Some(w)) = (verify, &input.witness) {
         cmd.arg("--witness").arg(w);
     }
@@ -440,6 +443,7 @@ mod tests {
             threads: 1,
             shard: None,
             data_model: None,
+            hints: None,
         };
         let args = |f: &str| {
             let cmd = command_for(&Input::new(f.into(), None, 0), &options);

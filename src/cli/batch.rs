@@ -75,6 +75,9 @@ pub struct BatchArgs {
     /// The data model of C programs given as `.c`/`.i` (a task states its own).
     #[arg(long, value_name = "ILP32|LP64")]
     data_model: Option<hornbeam::frontend::c::DataModel>,
+    /// Each clause system gets `solve --hints FILE` (a rule file or a model; see `solve`).
+    #[arg(long, value_name = "FILE")]
+    hints: Option<PathBuf>,
     /// Instances at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -278,6 +281,7 @@ pub fn run(args: &BatchArgs) -> i32 {
         threads: args.threads,
         shard: args.shard,
         data_model: args.data_model.map(|m| m.to_string()),
+        hints: args.hints.clone(),
     };
     if let Err(e) = check_outputs(args) {
         return super::input_error(&e);

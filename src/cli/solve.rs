@@ -11,6 +11,7 @@ use super::{
 use hornbeam::engine::cegar::CexShape;
 use hornbeam::engine::driver::{self, SolveOptions};
 use hornbeam::engine::schedule::Selection;
+use hornbeam::frontend::hints;
 use hornbeam::syntax::Question;
 use hornbeam::term::TermStore;
 use hornbeam::witness::{Answer, ModelFormat};
@@ -69,6 +70,13 @@ pub struct SolveArgs {
     /// `--timeout`). One engine alone has no time slice and keeps its own bounds.
     #[arg(long)]
     deterministic: bool,
+    /// Candidate invariants to start from: a model file (a `define-fun` per predicate, as
+    /// `check` reads; each conjunct is a candidate) or a rule file (`.dl`) whose relation
+    /// `hint(p: number, atom: symbol)` proposes atoms over the arguments `x0`, `x1`, ... of
+    /// predicate `p` (docs/analyze.md). Only the hints that are inductive together reach the
+    /// engines, and every answer is checked as always: a wrong hint costs time, not an answer.
+    #[arg(long, value_name = "FILE")]
+    hints: Option<PathBuf>,
 }
 
 /// Time past `--timeout` for translating back, validating and printing.
@@ -102,8 +110,22 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             };
         }
     };
+    let hints = match &args.hints {
+        Some(file) => match read_hints(&store, &script.system, file) {
+            Ok(h) => Some(h),
+            Err(code) => {
+                return Outcome {
+                    stdout: String::new(),
+                    stderr: String::new(),
+                    code,
+                }
+            }
+        },
+        None => None,
+    };
     let parsed = start.elapsed();
     let options = SolveOptions {
+        hints,
         engine: args.engine.clone(),
         weakening: args.weakening.into(),
         preprocess: !args.no_preprocess,
@@ -171,6 +193,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
             "predicates": system.num_preds(),
             "clauses": system.num_clauses(),
             "preprocess": solved.preprocess,
+            "hints": solved.hints,
             "time_ms": {
                 "parse": parsed.as_millis() as u64,
                 "preprocess": solved.times.preprocess,
@@ -188,6 +211,28 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         stdout,
         stderr,
         code: 0,
+    }
+}
+
+/// Reads `--hints FILE` for `system`: a rule file (`.dl`) or a model; prints an error and gives
+/// the exit status when it cannot.
+fn read_hints(
+    store: &TermStore,
+    system: &hornbeam::chc::System,
+    file: &std::path::Path,
+) -> Result<driver::Hints, i32> {
+    let name = hornbeam::syntax::display_name(file);
+    let src = match hornbeam::syntax::read_text(file) {
+        Ok(s) => s,
+        Err((e, prefix)) => return Err(super::input_error(&e.render(&name, &prefix))),
+    };
+    let read = match file.extension().and_then(|e| e.to_str()) {
+        Some("dl") => hints::from_rules(store, system, &src),
+        _ => hints::from_model(store, system, &src),
+    };
+    match read {
+        Ok(model) => Ok(driver::Hints::new(store, &model)),
+        Err(e) => Err(super::input_error(&e.render(&name, &src))),
     }
 }
 

@@ -6,15 +6,18 @@
 //! the statistics `--stats` prints. Must not: print, read files, or let an unchecked answer out.
 
 use super::cegar::CexShape;
+use super::hints::{self as user_hints, HintStats};
 use super::portfolio::Portfolio;
 use super::schedule::{Schedule, Selection, Settings};
 use super::slicing::Weakening;
+use super::Candidates;
 use super::{Context, Stats};
 use crate::chc::System;
 use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
 use crate::transform::{Pipeline, Preprocess};
-use crate::witness::{Answer, Derivation, Model};
+use crate::witness::{validate_model, Answer, Derivation, ExportedModel, Model, ModelCheck};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How to solve.
@@ -48,6 +51,28 @@ pub struct SolveOptions {
     /// ([`Schedule::with_bounds`]), for answers that do not depend on load. One engine alone
     /// has no slice and keeps its own bounds.
     pub deterministic: bool,
+    /// Candidate invariants from the user ([`super::hints`]).
+    pub hints: Option<Hints>,
+}
+
+/// A user's candidate invariants for the input system, and how long their filter may take.
+#[derive(Clone, Debug)]
+pub struct Hints {
+    /// The candidates, over the input system's predicates (each thread imports them into its
+    /// own store).
+    pub model: Arc<ExportedModel>,
+    /// The filter's longest time (it also takes at most a quarter of the time limit).
+    pub filter_time: Duration,
+}
+
+impl Hints {
+    /// Hints from a model over `store`, with a filter of at most 10 s.
+    pub fn new(store: &TermStore, model: &Model) -> Self {
+        Hints {
+            model: Arc::new(model.export(store)),
+            filter_time: Duration::from_secs(10),
+        }
+    }
 }
 
 /// A wrong witness put in place of the engine's, to show that the checks catch it.
@@ -82,6 +107,7 @@ impl Default for SolveOptions {
             deterministic: false,
             cancel: Cancel::new(),
             threads: 1,
+            hints: None,
         }
     }
 }
@@ -114,6 +140,8 @@ pub struct Solved {
     pub preprocess: Option<crate::transform::PreprocessStats>,
     /// Time per phase.
     pub times: PhaseTimes,
+    /// What became of the user's hints (`None` without hints; on two threads, as for `times`).
+    pub hints: Option<HintStats>,
 }
 
 /// Solves `system` as `options` say; the answer is checked against `system` itself.
@@ -190,6 +218,7 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
         stats,
         preprocess: finish.preprocess,
         times: finish.times,
+        hints: finish.hints,
     }
 }
 
@@ -200,6 +229,8 @@ struct Finish {
     preprocess: Option<crate::transform::PreprocessStats>,
     /// Time per phase.
     times: PhaseTimes,
+    /// What became of the user's hints.
+    hints: Option<HintStats>,
 }
 
 /// The pipeline in the calling thread's store and Z3 context: preprocess `system`, run
@@ -219,8 +250,51 @@ fn solve_here(
         (system.clone(), Pipeline::new())
     };
     let t1 = Instant::now();
-    let cx = Context::new(store, deadline.clone());
-    let (engine, answer) = engines(&cx, &solved_system, stats);
+    let mut hint_stats = None;
+    let hinted = options.hints.as_ref().and_then(|h| {
+        let given = h.model.import(store).ok()?.0;
+        let mut counts = HintStats {
+            given: user_hints::atoms(store, &given),
+            ..HintStats::default()
+        };
+        let carried = pipeline.hints(store, &given);
+        let limit = match deadline.remaining() {
+            Some(r) => h.filter_time.min(r / 4),
+            None => h.filter_time,
+        };
+        let kept = user_hints::filter(
+            store,
+            &solved_system,
+            &carried,
+            deadline.at_most(limit),
+            &mut counts,
+        );
+        hint_stats = Some(counts);
+        kept
+    });
+    // The hints that survived may be an invariant already.
+    let answered = hinted.as_ref().filter(|m| {
+        hint_stats.as_ref().is_some_and(|s| s.kept > 0)
+            && matches!(
+                validate_model(store, &solved_system, m, deadline.clone()),
+                ModelCheck::Valid
+            )
+    });
+    let (engine, answer) = match answered {
+        Some(m) => {
+            if let Some(s) = hint_stats.as_mut() {
+                s.answered = true;
+            }
+            ("hints", Answer::Sat(m.clone()))
+        }
+        None => {
+            let cx = Context {
+                candidates: Candidates::given(hinted),
+                ..Context::new(store, deadline.clone())
+            };
+            engines(&cx, &solved_system, stats)
+        }
+    };
     let answer = match options.forge {
         Some(f) => f.apply(answer),
         None => answer,
@@ -240,6 +314,7 @@ fn solve_here(
     let ms = |a: Instant, b: Instant| (b - a).as_millis() as u64;
     let finish = Finish {
         preprocess: options.preprocess.then(|| pipeline.summary()),
+        hints: hint_stats,
         times: PhaseTimes {
             preprocess: ms(t0, t1),
             solve: ms(t1, t2),

@@ -14,6 +14,7 @@ pub mod bmc;
 pub mod cegar;
 pub mod driver;
 pub mod explore;
+pub mod hints;
 pub mod kind;
 pub mod parallel;
 pub mod pdr;

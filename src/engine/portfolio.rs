@@ -244,6 +244,15 @@ impl Portfolio {
                 (None, Some(board)) if view == View::Given => board.read(store),
                 _ => None,
             };
+            // The user's hints that survived their filter (invariants) go with every seed on
+            // the system as given.
+            let seeds = match (cx.candidates.seeds(), seeds) {
+                (Some(h), Some(s)) if entry.seeded && view == View::Given => {
+                    Some(super::seeds::conjoin(store, system, &s, h))
+                }
+                (Some(h), None) if entry.seeded && view == View::Given => Some(h.clone()),
+                (_, s) => s,
+            };
             let t = Instant::now();
             let slice = match (schedule.bounds, last) {
                 (Some(_), _) | (None, true) => None,

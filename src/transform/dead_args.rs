@@ -8,7 +8,7 @@
 //! premise that derived them, with the head's dropped values recomputed from their defining
 //! equations, or, failing that, found by the SMT solver with every kept value fixed.
 
-use super::{default_value, BackError, BackTranslator, Transform};
+use super::{carry, default_value, BackError, BackTranslator, Transform};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, Head, System};
 use crate::clock::Deadline;
@@ -76,6 +76,16 @@ fn filter<T: Clone>(xs: &[T], keep: &[bool]) -> Vec<T> {
 }
 
 impl BackTranslator for Back {
+    fn hints(&self, store: &TermStore, hints: &Model) -> Model {
+        let mut out = Model::new();
+        for p in self.orig.pred_ids() {
+            if let Some(i) = carry(store, hints, p, Some(&self.kept[p.0 as usize])) {
+                out.set(p, i);
+            }
+        }
+        out
+    }
+
     fn model(&self, store: &TermStore, model: Model, _deadline: Deadline) -> Model {
         let mut out = Model::new();
         for p in self.orig.pred_ids() {

@@ -110,6 +110,11 @@ impl Transform for MergeDuplicates {
 }
 
 impl BackTranslator for Back {
+    /// Same predicates, same arguments.
+    fn hints(&self, _store: &TermStore, hints: &Model) -> Model {
+        hints.clone()
+    }
+
     fn model(&self, _store: &TermStore, model: Model, _deadline: Deadline) -> Model {
         model
     }

@@ -402,6 +402,23 @@ impl Back {
 }
 
 impl BackTranslator for Back {
+    /// The hints of predicates without a record argument (their arguments are unchanged).
+    fn hints(&self, _store: &TermStore, hints: &Model) -> Model {
+        let mut out = Model::new();
+        for p in self.orig.pred_ids() {
+            let flat = self
+                .orig
+                .pred(p)
+                .sorts
+                .iter()
+                .all(|s| self.records.get(s).is_none());
+            if let (true, Some(i)) = (flat, hints.get(p)) {
+                out.set(p, i.clone());
+            }
+        }
+        out
+    }
+
     fn model(&self, store: &TermStore, model: Model, _deadline: Deadline) -> Model {
         let mut out = Model::new();
         for p in self.orig.pred_ids() {

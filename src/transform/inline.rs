@@ -15,7 +15,9 @@
 //! variables is kept otherwise, which the validator instantiates with the variables
 //! themselves).
 
-use super::{compact, default_value, fresh_params, BackError, BackTranslator, Transform};
+use super::{
+    carry_renumbered, compact, default_value, fresh_params, BackError, BackTranslator, Transform,
+};
 use crate::analysis::analyze;
 use crate::chc::{Atom, Clause, ClauseId, PredId, System};
 use crate::clock::Deadline;
@@ -349,6 +351,10 @@ fn resolve(store: &TermStore, w: &Work, j: usize, d: &Work, once: bool) -> Work 
 }
 
 impl BackTranslator for Back {
+    fn hints(&self, store: &TermStore, hints: &Model) -> Model {
+        carry_renumbered(store, hints, &self.old_pred)
+    }
+
     fn model(&self, store: &TermStore, model: Model, deadline: Deadline) -> Model {
         let mut out = Model::new();
         for (new, &old) in self.old_pred.iter().enumerate() {

@@ -94,6 +94,14 @@ pub trait BackTranslator {
         derivation: Derivation,
         deadline: Deadline,
     ) -> Result<Derivation, BackError>;
+
+    /// Candidate invariants of the original system carried onto the transformed one: the one
+    /// map that goes forward, for the hints a user gives. Candidates are never trusted (the
+    /// engines check what they build from them), so the map may lose some; by default it
+    /// keeps none.
+    fn hints(&self, _store: &TermStore, _hints: &Model) -> Model {
+        Model::new()
+    }
 }
 
 /// An answer-preserving simplification.
@@ -164,6 +172,16 @@ impl Pipeline {
             model = back.model(store, model, deadline.clone());
         }
         model
+    }
+
+    /// Candidate invariants of the pipeline's input carried onto its output (see
+    /// [`BackTranslator::hints`]).
+    pub fn hints(&self, store: &TermStore, hints: &Model) -> Model {
+        let mut out = hints.clone();
+        for (_, back) in &self.steps {
+            out = back.hints(store, &out);
+        }
+        out
     }
 
     /// A derivation of the pipeline's input from a derivation of its output.
@@ -283,6 +301,10 @@ impl BackTranslator for Identity {
         model
     }
 
+    fn hints(&self, _store: &TermStore, hints: &Model) -> Model {
+        hints.clone()
+    }
+
     fn derivation(
         &self,
         _store: &TermStore,
@@ -291,6 +313,54 @@ impl BackTranslator for Identity {
     ) -> Result<Derivation, BackError> {
         Ok(d)
     }
+}
+
+/// The hints of predicate `old` for a predicate that keeps the arguments where `kept` is true
+/// (every one for `None`): the conjuncts over kept arguments only, over the kept parameters.
+pub(crate) fn carry(
+    store: &TermStore,
+    hints: &Model,
+    old: PredId,
+    kept: Option<&[bool]>,
+) -> Option<crate::witness::Interp> {
+    let i = hints.get(old)?;
+    let Some(kept) = kept else {
+        return Some(i.clone());
+    };
+    let gone: Vec<_> = i
+        .params
+        .iter()
+        .zip(kept)
+        .filter(|(_, &k)| !k)
+        .map(|(v, _)| *v)
+        .collect();
+    let body = store.and(
+        store
+            .conjuncts(i.body)
+            .into_iter()
+            .filter(|&c| store.free_vars(c).iter().all(|v| !gone.contains(v)))
+            .collect::<Vec<_>>(),
+    );
+    let params = i
+        .params
+        .iter()
+        .zip(kept)
+        .filter(|(_, &k)| k)
+        .map(|(v, _)| *v)
+        .collect();
+    Some(crate::witness::Interp { params, body })
+}
+
+/// Hints carried through a transform that renumbers predicates (`old_pred[new]`) and keeps
+/// their arguments.
+pub(crate) fn carry_renumbered(store: &TermStore, hints: &Model, old_pred: &[PredId]) -> Model {
+    let mut out = Model::new();
+    for (new, &old) in old_pred.iter().enumerate() {
+        if let Some(i) = carry(store, hints, old, None) {
+            out.set(PredId(new as u32), i);
+        }
+    }
+    out
 }
 
 /// `d` with each step's clause renamed from the transformed system's numbering to the

@@ -6,7 +6,9 @@
 //! structural). Back-translation: models interpret removed predicates by `true` when they are
 //! derivable from facts and by `false` otherwise; derivations only have clause ids renamed.
 
-use super::{compact, fresh_params, rename_clauses, BackError, BackTranslator, Transform};
+use super::{
+    carry_renumbered, compact, fresh_params, rename_clauses, BackError, BackTranslator, Transform,
+};
 use crate::analysis::analyze;
 use crate::chc::{ClauseId, PredId, System};
 use crate::clock::Deadline;
@@ -71,6 +73,10 @@ impl Transform for RemoveUseless {
 }
 
 impl BackTranslator for Back {
+    fn hints(&self, store: &TermStore, hints: &Model) -> Model {
+        carry_renumbered(store, hints, &self.old_pred)
+    }
+
     fn model(&self, _store: &TermStore, model: Model, _deadline: Deadline) -> Model {
         let mut out = Model::new();
         for (new, &old) in self.old_pred.iter().enumerate() {

@@ -62,9 +62,8 @@ pub(super) fn check(src: &str, file: &ast::File, provided: &[Table]) -> Result<C
         for (col, ty, at) in &d.columns {
             columns.push((col.clone(), resolve(&types, ty, *at)?));
         }
-        if d.name == crate::analysis::findings::FINDING {
-            let agreed = &crate::analysis::findings::FINDING_COLUMNS;
-            if columns.len() != agreed.len() || columns.iter().zip(agreed).any(|(a, b)| a.1 != b.1)
+        if let Some((_, agreed)) = crate::analysis::AGREED.iter().find(|(n, _)| *n == d.name) {
+            if columns.len() != agreed.len() || columns.iter().zip(*agreed).any(|(a, b)| a.1 != b.1)
             {
                 let want: Vec<String> = agreed
                     .iter()
@@ -73,7 +72,8 @@ pub(super) fn check(src: &str, file: &ast::File, provided: &[Table]) -> Result<C
                 return Err(err(
                     d.at,
                     format!(
-                        "`finding` is the relation of findings; its columns are ({})",
+                        "`{}` is an agreed relation; its columns are ({})",
+                        d.name,
                         want.join(", ")
                     ),
                 ));
@@ -85,6 +85,7 @@ pub(super) fn check(src: &str, file: &ast::File, provided: &[Table]) -> Result<C
             columns,
             input: false,
             output: false,
+            at: d.at,
         });
     }
     let lookup = |name: &str, at: usize| {

@@ -148,6 +148,13 @@ impl Rules {
             .collect()
     }
 
+    /// An error about the tuples of `relation`, located at its declaration (a derived tuple has
+    /// no place of its own); `None` if the file does not declare it.
+    pub fn error_at(&self, relation: &str, message: impl Into<String>) -> Option<RuleError> {
+        let r = self.checked.relations.iter().find(|r| r.name == relation)?;
+        Some(RuleError::at(&self.src, r.at, message))
+    }
+
     /// Evaluates the rules with the tuples of `provided` as input, within the default
     /// [`Limits`]; returns every relation, in declaration order (see [`Rules::outputs`] for the
     /// ones the file asks to see).

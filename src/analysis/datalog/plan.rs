@@ -16,6 +16,8 @@ pub(super) struct Relation {
     /// Filled from the relation Hornbeam provides under the same name.
     pub input: bool,
     pub output: bool,
+    /// Where it is declared (a byte offset in the file).
+    pub at: usize,
 }
 
 /// An expression over a row (or, in an aggregate's value, over the aggregated atom's tuple).

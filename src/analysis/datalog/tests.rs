@@ -174,7 +174,7 @@ fn cat_and_to_string_build_symbols() {
     );
     assert_eq!(
         error(".decl finding(m: symbol)\n"),
-        "1:7: `finding` is the relation of findings; its columns are (rule: symbol, \
+        "1:7: `finding` is an agreed relation; its columns are (rule: symbol, \
          severity: symbol, line: number, col: number, message: symbol)"
     );
 }

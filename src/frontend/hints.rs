@@ -1,0 +1,109 @@
+//! Hints for a clause system read from what a user writes: a model file (a `define-fun` per
+//! predicate, as `check` reads; each conjunct is a candidate), or a rule file whose agreed
+//! relation `hint(p, atom)` proposes atoms over a predicate's arguments `x0`, `x1`, ...
+//! ([`crate::analysis::hints`]), evaluated over the system's relations as `analyze --rules` does.
+//!
+//! Duty: turn the text into candidate invariants over the system's predicates, or a located
+//! error (a hint that is not a formula over its predicate's arguments is an error in the rule
+//! file, placed at the declaration of `hint`). Must not: judge the hints (the driver filters
+//! them, and every answer is validated), read files, or print.
+
+use crate::analysis::datalog::{RuleError, Rules};
+use crate::analysis::{self, hints::arg_name, Facts};
+use crate::chc::{PredId, System};
+use crate::term::{print::symbol, TermStore};
+use crate::witness::{read_model, Interp, Model};
+use std::collections::BTreeMap;
+
+/// Why hints could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum HintError {
+    /// The model file is not a model of the system's predicates.
+    #[error(transparent)]
+    Model(#[from] crate::syntax::Error),
+    /// The rule file is wrong, or one of its hints is not a formula over its predicate.
+    #[error(transparent)]
+    Rules(#[from] RuleError),
+}
+
+impl HintError {
+    /// `file:line:col: message`, where `file` is the hints' name and `src` their text.
+    pub fn render(&self, file: &str, src: &str) -> String {
+        match self {
+            HintError::Model(e) => e.render(file, src),
+            HintError::Rules(e) => e.render(file),
+        }
+    }
+}
+
+/// The hints of a model file: each predicate's definition (its conjuncts are the candidates).
+pub fn from_model(store: &TermStore, system: &System, src: &str) -> Result<Model, HintError> {
+    Ok(read_model(store, system, src)?)
+}
+
+/// The hints a rule file derives for `system`: the conjunction, per predicate, of the atoms of
+/// its `hint` relation.
+pub fn from_rules(store: &TermStore, system: &System, src: &str) -> Result<Model, HintError> {
+    let tables = analysis::relations(&Facts::extract(system, store));
+    let rules = Rules::parse(src, &tables)?;
+    let derived = rules.evaluate(&tables)?;
+    let at_decl = |message: String| {
+        rules
+            .error_at(analysis::hints::HINT, message)
+            .expect("hints come from a declared relation")
+    };
+    let mut atoms: BTreeMap<PredId, Interp> = BTreeMap::new();
+    for (p, atom) in analysis::hints::hints(&derived) {
+        let pred = PredId(p);
+        if p as usize >= system.num_preds() {
+            return Err(at_decl(format!(
+                "a hint names predicate {p}, which the system does not have (predicates are \
+                 numbered as in `pred`)"
+            ))
+            .into());
+        }
+        let decl = system.pred(pred);
+        let params: Vec<String> = decl
+            .sorts
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("({} {s})", arg_name(i)))
+            .collect();
+        let text = format!(
+            "(define-fun {} ({}) Bool {atom})",
+            symbol(&decl.name),
+            params.join(" ")
+        );
+        let one = read_model(store, system, &text).map_err(|e| {
+            let over = match decl.sorts.len() {
+                0 => "no argument".to_string(),
+                1 => "x0".to_string(),
+                n => format!("x0..x{}", n - 1),
+            };
+            at_decl(format!(
+                "the hint `{atom}` for `{}` is not a formula over its arguments ({over}): {}",
+                decl.name,
+                first_line(&e.to_string())
+            ))
+        })?;
+        let Some(i) = one.get(pred) else { continue };
+        match atoms.get_mut(&pred) {
+            Some(all) => {
+                let body = store.rename(i.body, &i.params, &all.params);
+                all.body = store.and([all.body, body]);
+            }
+            None => {
+                atoms.insert(pred, i.clone());
+            }
+        }
+    }
+    let mut model = Model::new();
+    for (p, i) in atoms {
+        model.set(p, i);
+    }
+    Ok(model)
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s)
+}
