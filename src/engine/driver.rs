@@ -222,6 +222,35 @@ pub fn solve(store: &TermStore, system: &System, options: &SolveOptions) -> Solv
     }
 }
 
+/// The user's hints over `system` (the preprocessed system, which `pipeline` made): carried
+/// through preprocessing and filtered to their inductive subset, which may be an invariant
+/// already (`answered` in the counters). The filter and the check together take at most
+/// [`Hints::filter_time`] and a quarter of the time left.
+fn prepare_hints(
+    store: &TermStore,
+    system: &System,
+    pipeline: &Pipeline,
+    hints: &Hints,
+    deadline: &Deadline,
+) -> (Option<Model>, HintStats) {
+    let mut counts = HintStats::default();
+    let Ok((given, _)) = hints.model.import(store) else {
+        return (None, counts);
+    };
+    counts.given = user_hints::atoms(store, &given);
+    let carried = pipeline.hints(store, &given);
+    let limit = match deadline.remaining() {
+        Some(r) => hints.filter_time.min(r / 4),
+        None => hints.filter_time,
+    };
+    let within = deadline.at_most(limit);
+    let kept = user_hints::filter(store, system, &carried, within.clone(), &mut counts);
+    counts.answered = kept.as_ref().is_some_and(|m| {
+        counts.kept > 0 && matches!(validate_model(store, system, m, within), ModelCheck::Valid)
+    });
+    (kept, counts)
+}
+
 /// What a solve reports besides its answer and the engines' counters.
 #[derive(Debug, Default)]
 struct Finish {
@@ -250,43 +279,18 @@ fn solve_here(
         (system.clone(), Pipeline::new())
     };
     let t1 = Instant::now();
-    let mut hint_stats = None;
-    let hinted = options.hints.as_ref().and_then(|h| {
-        let given = h.model.import(store).ok()?.0;
-        let mut counts = HintStats {
-            given: user_hints::atoms(store, &given),
-            ..HintStats::default()
-        };
-        let carried = pipeline.hints(store, &given);
-        let limit = match deadline.remaining() {
-            Some(r) => h.filter_time.min(r / 4),
-            None => h.filter_time,
-        };
-        let kept = user_hints::filter(
-            store,
-            &solved_system,
-            &carried,
-            deadline.at_most(limit),
-            &mut counts,
-        );
-        hint_stats = Some(counts);
-        kept
-    });
-    // The hints that survived may be an invariant already.
-    let answered = hinted.as_ref().filter(|m| {
-        hint_stats.as_ref().is_some_and(|s| s.kept > 0)
-            && matches!(
-                validate_model(store, &solved_system, m, deadline.clone()),
-                ModelCheck::Valid
-            )
-    });
-    let (engine, answer) = match answered {
-        Some(m) => {
-            if let Some(s) = hint_stats.as_mut() {
-                s.answered = true;
-            }
-            ("hints", Answer::Sat(m.clone()))
+    let (hinted, hint_stats) = match &options.hints {
+        Some(h) => {
+            let (kept, counts) = prepare_hints(store, &solved_system, &pipeline, h, &deadline);
+            (kept, Some(counts))
         }
+        None => (None, None),
+    };
+    let answered = hinted
+        .as_ref()
+        .filter(|_| hint_stats.as_ref().is_some_and(|s| s.answered));
+    let (engine, answer) = match answered {
+        Some(m) => ("hints", Answer::Sat(m.clone())),
         None => {
             let cx = Context {
                 candidates: Candidates::given(hinted),
