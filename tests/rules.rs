@@ -418,3 +418,138 @@ fn the_useless_predicate_rule_names_predicates() {
     ");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_argument_rules_find_constant_and_duplicated_arguments() {
+    let dir = scratch("arguments");
+    let file = dir.join("args.smt2");
+    // k is 5 throughout, b is a copy of a, x varies.
+    std::fs::write(
+        &file,
+        "(set-logic HORN)\n(declare-fun inv (Int Int Int Int) Bool)\n\
+         (assert (forall ((x Int) (k Int) (a Int) (b Int))\n\
+           (=> (and (= x 0) (= k 5) (= a 1) (= b 1)) (inv x k a b))))\n\
+         (assert (forall ((x Int) (k Int) (a Int) (b Int) (x2 Int) (a2 Int) (b2 Int))\n\
+           (=> (and (inv x k a b) (= x2 (+ x 1)) (= a2 (+ a x)) (= b2 a2)) (inv x2 k a2 b2))))\n\
+         (assert (forall ((x Int) (k Int) (a Int) (b Int)) (=> (and (inv x k a b) (< a 0)) false)))\n\
+         (check-sat)\n",
+    )
+    .unwrap();
+    let out = hornbeam_in(
+        &dir,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery("chc_constant_arguments.dl").as_os_str(),
+            "args.smt2".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    args.smt2: note: argument 1 of `inv` is always 5 [constant-argument]
+    args.smt2: note: arguments 2 and 3 of `inv` are always equal [duplicated-argument]
+    ");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_cone_of_influence_rule_names_the_clauses_outside_it() {
+    let dir = scratch("cone");
+    let file = dir.join("cone.smt2");
+    std::fs::write(
+        &file,
+        "(set-logic HORN)\n(declare-fun inv (Int) Bool)\n(declare-fun side (Int) Bool)\n\
+         (assert (forall ((x Int)) (=> (= x 0) (inv x))))\n\
+         (assert (forall ((x Int) (y Int)) (=> (and (inv x) (= y (+ x 1))) (inv y))))\n\
+         (assert (forall ((x Int)) (=> (inv x) (side x))))\n\
+         (assert (forall ((x Int)) (=> (and (inv x) (< x 0)) false)))\n(check-sat)\n",
+    )
+    .unwrap();
+    let out = hornbeam_in(
+        &dir,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery("chc_cone_of_influence.dl").as_os_str(),
+            "cone.smt2".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    # cone(c: number): 3 tuple(s)
+    0
+    1
+    3
+    cone.smt2: note: clause 2 (deriving `side`) cannot take part in a derivation of false [outside-cone]
+    ");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn guards_and_updates_are_exported_as_bounds_and_steps() {
+    let dir = scratch("bounds");
+    std::fs::write(
+        dir.join("shapes.dl"),
+        ".decl bound(c: number, k: number, v: number, op: symbol, n: number)\n.input bound\n\
+         .decl step(c: number, k: number, a: number, b: number, d: number)\n.input step\n\
+         .decl var_name(v: number, name: symbol)\n.input var_name\n\
+         .decl arg_sort(p: number, i: number, sort: symbol)\n.input arg_sort\n\
+         .decl guard(c: number, x: symbol, op: symbol, n: number)\n.output guard\n\
+         guard(c, x, op, n) :- bound(c, _, v, op, n), var_name(v, x).\n\
+         .decl update(a: symbol, b: symbol, d: number)\n.output update\n\
+         update(x, y, d) :- step(_, _, a, b, d), var_name(a, x), var_name(b, y).\n\
+         .output arg_sort\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("shapes.smt2"),
+        "(set-logic HORN)\n(declare-fun inv (Int Bool) Bool)\n\
+         (assert (forall ((x Int) (b Bool)) (=> (and (= x 0) b) (inv x b))))\n\
+         (assert (forall ((x Int) (y Int) (b Bool))\n\
+           (=> (and (inv x b) (< x 10) (>= 5 x) (not (<= x (- 3))) (= y (- x 2))) (inv y b))))\n\
+         (assert (forall ((x Int) (b Bool)) (=> (and (inv x b) (distinct x 7)) false)))\n\
+         (check-sat)\n",
+    )
+    .unwrap();
+    let out = hornbeam_in(
+        &dir,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            "shapes.dl".as_ref(),
+            "shapes.smt2".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Negations folded, constants put on the right, each update read both ways (the Boolean
+    // argument's copy too: `d` is 0).
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    # arg_sort(p: number, i: number, sort: symbol): 2 tuple(s)
+    0	0	Int
+    0	1	Bool
+    # guard(c: number, x: symbol, op: symbol, n: number): 5 tuple(s)
+    0	x	=	0
+    1	x!1	<	10
+    1	x!1	<=	5
+    1	x!1	>	-3
+    2	x!2	!=	7
+    # update(a: symbol, b: symbol, d: number): 4 tuple(s)
+    arg	b!1	0
+    b!1	arg	0
+    x!1	y	2
+    y	x!1	-2
+    ");
+    let _ = std::fs::remove_dir_all(&dir);
+}
