@@ -8,6 +8,8 @@
 //! `LD_LIBRARY_PATH` through their rpath: first next to the binary (`$ORIGIN`, then
 //! `$ORIGIN/../lib`), so a binary shipped with `libz3.so` beside it runs anywhere; then the
 //! cache, so a binary copied or installed (`cargo install --path .`) on this machine runs too.
+//! The cache's library directory is also handed to the build scripts of crates that depend on
+//! this one (`DEP_HORNBEAM_Z3_LIB`), whose binaries need the same rpath.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -42,6 +44,9 @@ fn main() {
         "cargo:rerun-if-changed={}",
         lib_dir.join("libz3.so").display()
     );
+    // For the build scripts of crates that depend on this one (`links = "hornbeam"`): their
+    // binaries need the same rpath (`DEP_HORNBEAM_Z3_LIB`; templates/analysis/build.rs).
+    println!("cargo:z3_lib={}", lib_dir.display());
     // Where the library and the `z3` binary of the wheel are, for tests and `--version`.
     println!("cargo:rustc-env=HORNBEAM_Z3_LIB={}", lib_dir.display());
     println!(

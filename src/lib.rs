@@ -2,8 +2,10 @@
 //!
 //! Layers, each using only those listed before it: [`clock`] → [`term`] → [`chc`] → [`syntax`] /
 //! [`analysis`] / [`smt`] → [`witness`] → [`transform`], [`interp`] → [`engine`] →
-//! [`frontend`] → [`batch`]; the `hornbeam` binary only parses arguments and prints. The
-//! README's code map states each module's duty and invariants.
+//! [`frontend`] → [`batch`] → [`cli`]: the command line, which only parses arguments and prints
+//! (the `hornbeam` binary is `cli::main(cli::App::new())`; a crate of the user's adds its
+//! analyses with [`cli::App::with_analysis`]). The README's code map states each module's duty
+//! and invariants.
 //!
 //! # Entry points
 //!
@@ -136,6 +138,7 @@
 pub mod analysis;
 pub mod batch;
 pub mod chc;
+pub mod cli;
 pub mod clock;
 pub mod engine;
 pub mod frontend;

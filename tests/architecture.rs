@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["engine"],
     &["frontend"],
     &["batch"],
+    &["cli"],
 ];
 
 /// Files that invoke `ascent!` outside `src/analysis` (issue 57 moves them there).
@@ -42,7 +43,7 @@ const MAX_CYCLES: usize = 10;
 /// A source set: path (`src/...`) → text.
 type Sources = BTreeMap<String, String>;
 
-/// The library's sources (the binary's `main.rs` and `cli/` are above every layer).
+/// The library's sources (the binary's `main.rs` is above every layer).
 fn library() -> Sources {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Sources::new();
@@ -56,9 +57,7 @@ fn library() -> Sources {
                 .to_string_lossy()
                 .replace('\\', "/");
             if path.is_dir() {
-                if rel != "src/cli" {
-                    stack.push(path);
-                }
+                stack.push(path);
             } else if rel.ends_with(".rs") && rel != "src/main.rs" {
                 out.insert(rel, std::fs::read_to_string(&path).expect("source reads"));
             }

@@ -3,24 +3,24 @@
 //! live variables) and `hornbeam facts` (the input relations as Soufflé `.facts` files).
 
 use super::{input_error, load};
-use hornbeam::analysis::findings::{findings, to_sarif};
-use hornbeam::analysis::{self, Analysis, Facts};
-use hornbeam::chc::{PredId, System};
-use hornbeam::frontend::c::{self, cfa::report::ProgramAnalysis};
-use hornbeam::term::TermStore;
-use hornbeam::transform::Preprocess;
+use crate::analysis::findings::{findings, to_sarif, Finding};
+use crate::analysis::{self, Analysis, Facts};
+use crate::chc::{PredId, System};
+use crate::frontend::c::{self, cfa::report::ProgramAnalysis};
+use crate::term::TermStore;
+use crate::transform::Preprocess;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// Whether `file` names a C program (`.c`, `.i`) rather than a clause system.
-fn is_program(file: &Path) -> bool {
+pub(super) fn is_program(file: &Path) -> bool {
     matches!(file.extension().and_then(|e| e.to_str()), Some("c" | "i"))
 }
 
 /// Reads a C program, or prints its error and gives the exit status.
-fn read_program(file: &Path) -> Result<(c::Program, String), i32> {
-    let name = hornbeam::syntax::display_name(file);
-    let src = match hornbeam::syntax::read_text(file) {
+pub(super) fn read_program(file: &Path) -> Result<(c::Program, String), i32> {
+    let name = crate::syntax::display_name(file);
+    let src = match crate::syntax::read_text(file) {
         Ok(s) => s,
         Err((e, prefix)) => return Err(input_error(&e.render(&name, &prefix))),
     };
@@ -59,7 +59,7 @@ fn provided(file: &Path) -> Result<(Vec<analysis::Table>, &'static str), i32> {
     if is_program(file) {
         let (program, src) = read_program(file)?;
         let a = ProgramAnalysis::new(&program);
-        let pos = |offset: usize| hornbeam::syntax::parse::line_col(&src, offset);
+        let pos = |offset: usize| crate::syntax::parse::line_col(&src, offset);
         return Ok((a.tables(&pos), c::cfa::relations::SCHEMA_HEADER));
     }
     let store = TermStore::new();
@@ -82,7 +82,7 @@ fn write_rows(path: &Path, rows: &[Vec<String>]) -> std::io::Result<()> {
 /// its `.output` relations (or writes each to `DIR/NAME.csv`) and its findings, and writes the
 /// findings as SARIF to `sarif`.
 pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>, sarif: Option<&Path>) -> i32 {
-    let rules_name = hornbeam::syntax::display_name(rules);
+    let rules_name = crate::syntax::display_name(rules);
     let text = match std::fs::read_to_string(rules) {
         Ok(t) => t,
         Err(e) => return input_error(&format!("{rules_name}:1:1: cannot read the rule file: {e}")),
@@ -104,7 +104,7 @@ pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>, sarif: Option<&P
         .filter(|d| outputs.contains(&d.name))
         .collect();
     let found = findings(&derived);
-    let name = hornbeam::syntax::display_name(file);
+    let name = crate::syntax::display_name(file);
     let write = || -> std::io::Result<()> {
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir)?;
@@ -113,9 +113,7 @@ pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>, sarif: Option<&P
             }
         }
         if let Some(path) = sarif {
-            let uri = file.to_string_lossy().replace('\\', "/");
-            let log = to_sarif(&found, &uri, env!("CARGO_PKG_VERSION"));
-            std::fs::write(path, format!("{log:#}\n"))?;
+            write_sarif(file, &found, path)?;
         }
         Ok(())
     };
@@ -146,7 +144,22 @@ pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>, sarif: Option<&P
             }
         }
     }
-    for f in &found {
+    out.push_str(&findings_text(&name, &found));
+    print!("{out}");
+    0
+}
+
+/// Writes `found`, the findings in `file`, as a SARIF 2.1.0 log to `path`.
+pub(super) fn write_sarif(file: &Path, found: &[Finding], path: &Path) -> std::io::Result<()> {
+    let uri = file.to_string_lossy().replace('\\', "/");
+    let log = to_sarif(found, &uri, env!("CARGO_PKG_VERSION"));
+    std::fs::write(path, format!("{log:#}\n"))
+}
+
+/// The findings in the file named `name`, one `NAME:line:col: level: message [rule]` line each.
+pub(super) fn findings_text(name: &str, found: &[Finding]) -> String {
+    let mut out = String::new();
+    for f in found {
         let at = match (f.line, f.col) {
             (0, _) => String::new(),
             (line, 0) => format!(":{line}"),
@@ -155,8 +168,7 @@ pub fn run_rules(file: &Path, rules: &Path, dir: Option<&Path>, sarif: Option<&P
         let (level, message, rule) = (f.level.name(), &f.message, &f.rule);
         let _ = writeln!(out, "{name}{at}: {level}: {message} [{rule}]");
     }
-    print!("{out}");
-    0
+    out
 }
 
 /// Runs `analyze`; returns the exit status.

@@ -1,4 +1,4 @@
-//! `hornbeam batch` and `hornbeam report`: options → [`hornbeam::batch`] calls (clause systems
+//! `hornbeam batch` and `hornbeam report`: options → [`crate::batch`] calls (clause systems
 //! and C programs alike: the library picks `solve` or `verify` per file), the walk's
 //! warnings, progress on stderr (a bar when it is a terminal, else one line per finished
 //! instance and a summary line every `--progress-every` seconds), Ctrl-C, wrong answers on
@@ -15,12 +15,12 @@
 mod progress;
 
 use super::engine_help;
-use hornbeam::batch::merge::{self, ResultFile};
-use hornbeam::batch::{
+use crate::batch::merge::{self, ResultFile};
+use crate::batch::{
     self, expected::Expected, output, report, shard, BatchOptions, Record, Run, Shard,
 };
-use hornbeam::engine::schedule::Selection;
-use hornbeam::frontend::c::task;
+use crate::engine::schedule::Selection;
+use crate::frontend::c::task;
 use indicatif::{ProgressBar, ProgressStyle};
 use progress::{heartbeat, print_scores, progress_line, Tally};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -74,7 +74,7 @@ pub struct BatchArgs {
     witness_dir: Option<PathBuf>,
     /// The data model of C programs given as `.c`/`.i` (a task states its own).
     #[arg(long, value_name = "ILP32|LP64")]
-    data_model: Option<hornbeam::frontend::c::DataModel>,
+    data_model: Option<crate::frontend::c::DataModel>,
     /// Each clause system gets `solve --hints FILE` (a rule file or a model; see `solve`).
     #[arg(long, value_name = "FILE")]
     hints: Option<PathBuf>,

@@ -3,11 +3,11 @@
 
 use super::limits::{Limits, TimeLimit};
 use super::{input_error, load, run_on_worker, Outcome};
-use hornbeam::chc::SystemPrinter;
-use hornbeam::clock::Deadline;
-use hornbeam::term::{TermPrinter, TermStore};
-use hornbeam::transform::{Preprocess, SplitBooleans};
-use hornbeam::witness::{validate_model, DerivationCheck, ModelCheck};
+use crate::chc::SystemPrinter;
+use crate::clock::Deadline;
+use crate::term::{TermPrinter, TermStore};
+use crate::transform::{Preprocess, SplitBooleans};
+use crate::witness::{validate_model, DerivationCheck, ModelCheck};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -16,7 +16,7 @@ const GRACE: Duration = Duration::from_millis(500);
 
 /// Validates a model file against a CHC file, reading both within the time limit.
 pub fn run(file: PathBuf, model: PathBuf, timeout: TimeLimit) -> i32 {
-    let stdin = Path::new(hornbeam::syntax::STDIN);
+    let stdin = Path::new(crate::syntax::STDIN);
     if file == stdin && model == stdin {
         return input_error("standard input (`-`) can be the file or the model, not both");
     }
@@ -44,8 +44,8 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
         Ok(x) => x,
         Err(code) => return out(String::new(), String::new(), code),
     };
-    let mname = hornbeam::syntax::display_name(model);
-    let msrc = match hornbeam::syntax::read_text(model) {
+    let mname = crate::syntax::display_name(model);
+    let msrc = match crate::syntax::read_text(model) {
         Ok(s) => s,
         Err((e, prefix)) => {
             return out(
@@ -62,7 +62,7 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
     if is_derivation(&msrc) {
         return derivation(&store, &system, &mname, &msrc, deadline);
     }
-    let m = match hornbeam::witness::read_model(&store, &system, &msrc) {
+    let m = match crate::witness::read_model(&store, &system, &msrc) {
         Ok(m) => m,
         Err(e) => {
             return out(
@@ -81,7 +81,7 @@ fn check(file: &Path, model: &Path, timeout: TimeLimit, start: Instant) -> Outco
         let message = format!(
             "{mname}:1:1: the model defines none of the predicates of {} ({}): is it a model of \
              this file?",
-            hornbeam::syntax::display_name(file),
+            crate::syntax::display_name(file),
             abbreviated(&undefined)
         );
         return out(String::new(), String::new(), input_error(&message));
@@ -131,7 +131,7 @@ fn is_derivation(text: &str) -> bool {
 /// or `unknown` (3).
 fn derivation(
     store: &TermStore,
-    system: &hornbeam::chc::System,
+    system: &crate::chc::System,
     name: &str,
     text: &str,
     deadline: Deadline,
@@ -141,7 +141,7 @@ fn derivation(
         stderr,
         code,
     };
-    let steps = match hornbeam::syntax::derivation::read_derivation(system, text) {
+    let steps = match crate::syntax::derivation::read_derivation(system, text) {
         Ok(s) => s,
         Err(e) => {
             return out(
@@ -152,11 +152,11 @@ fn derivation(
         }
     };
     let line = |k: usize| {
-        steps.get(k).map_or(1, |s| {
-            hornbeam::syntax::parse::line_col(text, s.span.start).0
-        })
+        steps
+            .get(k)
+            .map_or(1, |s| crate::syntax::parse::line_col(text, s.span.start).0)
     };
-    match hornbeam::witness::check_derivation_text(store, system, &steps, deadline) {
+    match crate::witness::check_derivation_text(store, system, &steps, deadline) {
         DerivationCheck::Valid => out("valid\n".to_owned(), String::new(), 0),
         DerivationCheck::Invalid(k, why) => out(
             format!("invalid\n{name}:{}: {why}\n", line(k)),

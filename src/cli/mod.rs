@@ -1,10 +1,14 @@
-//! Command-line parsing (clap) and the subcommands' drivers.
+//! The command line: parsing (clap), the subcommands' drivers, and [`App`], the command line
+//! as a value that a crate of the user's extends with analyses of its own
+//! (`App::new().with_analysis(...)`, see `templates/analysis/`).
 //!
-//! Output contract (see the README): the first stdout line of `solve` is `sat`, `unsat` or
-//! `unknown`; ill-formed input prints `FILE:LINE:COL: what` on stderr, `(error "...")` on stdout
-//! and exits with status 2. Nothing here may panic on any input.
+//! Duty: options → library calls → printing; no solving logic of its own. Output contract (see
+//! the README): the first stdout line of `solve` is `sat`, `unsat` or `unknown`; ill-formed input
+//! prints `FILE:LINE:COL: what` on stderr, `(error "...")` on stdout and exits with status 2.
+//! Nothing here may panic on any input. The lowest layer: uses every other, used by none.
 
 mod analyze;
+mod app;
 mod batch;
 mod check;
 pub(crate) mod huge_pages;
@@ -14,22 +18,24 @@ mod solve;
 mod validate;
 mod verify;
 
+pub use app::{main, App, CustomAnalysis, Input};
+
+use crate::witness::Reason;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use hornbeam::witness::Reason;
 use std::path::PathBuf;
 
 /// Hornbeam: a constrained-Horn-clause verification engine.
 #[derive(Parser, Debug)]
 #[command(name = "hornbeam", version, about)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
 /// The help text of `--engine`, from the one table of engine names
-/// ([`hornbeam::engine::schedule::EngineKind`]).
-pub fn engine_help() -> String {
-    let names: Vec<&str> = hornbeam::engine::schedule::EngineKind::ALL
+/// ([`crate::engine::schedule::EngineKind`]).
+pub(crate) fn engine_help() -> String {
+    let names: Vec<&str> = crate::engine::schedule::EngineKind::ALL
         .iter()
         .map(|k| k.name())
         .collect();
@@ -45,7 +51,7 @@ pub fn engine_help() -> String {
 
 /// The counterexamples the CEGAR engine refines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CexShapeChoice {
+pub(crate) enum CexShapeChoice {
     /// Abstract counterexample trees (paths for linear systems).
     Tree,
     /// Uniform unfoldings: every loop unfolded the same number of times (linear systems).
@@ -56,7 +62,7 @@ pub enum CexShapeChoice {
 
 /// How `solve` prints a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModelFormatChoice {
+pub(crate) enum ModelFormatChoice {
     /// One `(define-fun ...)` per line.
     Lines,
     /// The definitions in parentheses, as SMT-LIB 2.6 `(get-model)` answers (Z3, Golem).
@@ -65,7 +71,7 @@ pub enum ModelFormatChoice {
     ChcComp,
 }
 
-impl From<WeakeningChoice> for hornbeam::engine::slicing::Weakening {
+impl From<WeakeningChoice> for crate::engine::slicing::Weakening {
     fn from(c: WeakeningChoice) -> Self {
         match c {
             WeakeningChoice::Cex => Self::Cex,
@@ -74,7 +80,7 @@ impl From<WeakeningChoice> for hornbeam::engine::slicing::Weakening {
     }
 }
 
-impl From<ModelFormatChoice> for hornbeam::witness::ModelFormat {
+impl From<ModelFormatChoice> for crate::witness::ModelFormat {
     fn from(c: ModelFormatChoice) -> Self {
         match c {
             ModelFormatChoice::Lines => Self::Lines,
@@ -86,7 +92,7 @@ impl From<ModelFormatChoice> for hornbeam::witness::ModelFormat {
 
 /// How the slicing engine weakens candidates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WeakeningChoice {
+pub(crate) enum WeakeningChoice {
     /// Counterexamples to induction from the SMT solver.
     Cex,
     /// Drop lemmas over modified arguments (no SMT call).
@@ -188,13 +194,23 @@ pub(crate) fn version() -> String {
         "{} (commit {}, Z3 {})",
         env!("CARGO_PKG_VERSION"),
         env!("HORNBEAM_COMMIT"),
-        hornbeam::smt::z3_version()
+        crate::smt::z3_version()
     )
 }
 
-/// Runs the command line; returns the exit status.
-pub fn run() -> i32 {
-    let matches = Cli::command().version(version()).get_matches();
+/// Runs the command line with the user's analyses as extra subcommands; returns the exit
+/// status.
+fn run(analyses: Vec<Box<dyn CustomAnalysis>>) -> i32 {
+    let mut command = Cli::command().version(version());
+    for a in &analyses {
+        command = command.subcommand(app::subcommand(a.as_ref()));
+    }
+    let matches = command.get_matches();
+    if let Some((name, sub)) = matches.subcommand() {
+        if let Some(a) = analyses.into_iter().find(|a| a.name() == name) {
+            return app::run_analysis(a, sub);
+        }
+    }
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -246,23 +262,23 @@ pub(crate) fn input_error(message: &str) -> i32 {
 
 /// Reads and lowers a CHC file, or reports the error (exit status 2).
 pub(crate) fn load(
-    store: &hornbeam::term::TermStore,
+    store: &crate::term::TermStore,
     file: &std::path::Path,
-) -> Result<(hornbeam::chc::System, String), i32> {
+) -> Result<(crate::chc::System, String), i32> {
     load_script(store, file).map(|(script, src)| (script.system, src))
 }
 
 /// Like [`load`], with what the script asks (`check-sat` or `query`, `get-model`).
 pub(crate) fn load_script(
-    store: &hornbeam::term::TermStore,
+    store: &crate::term::TermStore,
     file: &std::path::Path,
-) -> Result<(hornbeam::syntax::Script, String), i32> {
-    let name = hornbeam::syntax::display_name(file);
-    let src = match hornbeam::syntax::read_text(file) {
+) -> Result<(crate::syntax::Script, String), i32> {
+    let name = crate::syntax::display_name(file);
+    let src = match crate::syntax::read_text(file) {
         Ok(s) => s,
         Err((e, prefix)) => return Err(input_error(&e.render(&name, &prefix))),
     };
-    match hornbeam::syntax::read_script(store, &src) {
+    match crate::syntax::read_script(store, &src) {
         Ok(script) => Ok((script, src)),
         Err(e) => Err(input_error(&e.render(&name, &src))),
     }
@@ -330,7 +346,7 @@ pub(crate) fn run_on_worker(
         // found between two polls must not depend on when the last one was.
         let over_memory = || {
             let m = limits.memory?;
-            let b = hornbeam::batch::runner::rss_bytes(std::process::id())?;
+            let b = crate::batch::runner::rss_bytes(std::process::id())?;
             (b > m.bytes()).then(|| {
                 Reason::Resource(format!(
                     "memory limit: resident memory above {} MB",

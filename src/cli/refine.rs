@@ -6,11 +6,11 @@
 
 use super::limits::{Limits, TimeLimit};
 use super::{input_error, run_on_worker, Outcome};
-use hornbeam::frontend::c::refine::{
+use crate::frontend::c::refine::{
     self, Input, MismatchKind, RefineOptions, RefineUnknown, Refinement,
 };
-use hornbeam::frontend::c::DataModel;
-use hornbeam::term::TermStore;
+use crate::frontend::c::DataModel;
+use crate::term::TermStore;
 use std::path::PathBuf;
 
 /// Options of `hornbeam refine`.
@@ -72,8 +72,8 @@ pub fn run(args: &RefineArgs) -> i32 {
 
 fn refine_files(args: &RefineArgs) -> (String, String, i32) {
     let read = |p: &PathBuf| -> Result<(String, String), i32> {
-        let name = hornbeam::syntax::display_name(p);
-        match hornbeam::syntax::read_text(p) {
+        let name = crate::syntax::display_name(p);
+        match crate::syntax::read_text(p) {
             Ok(s) => Ok((name, s)),
             Err((e, prefix)) => Err(input_error(&e.render(&name, &prefix))),
         }
@@ -130,7 +130,7 @@ fn refine_files(args: &RefineArgs) -> (String, String, i32) {
             let mut out = "does not refine\n".to_owned();
             match m.kind {
                 MismatchKind::Step(span) => {
-                    let (line, col) = hornbeam::syntax::parse::line_col(&csrc, span.start);
+                    let (line, col) = crate::syntax::parse::line_col(&csrc, span.start);
                     let text = csrc[span.start.min(csrc.len())..span.end.min(csrc.len())]
                         .lines()
                         .next()

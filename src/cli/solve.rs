@@ -8,13 +8,13 @@ use super::{
     engine_help, load_script, run_on_worker, CexShapeChoice, ModelFormatChoice, Outcome,
     WeakeningChoice,
 };
-use hornbeam::engine::cegar::CexShape;
-use hornbeam::engine::driver::{self, SolveOptions};
-use hornbeam::engine::schedule::Selection;
-use hornbeam::frontend::hints;
-use hornbeam::syntax::Question;
-use hornbeam::term::TermStore;
-use hornbeam::witness::{Answer, ModelFormat};
+use crate::engine::cegar::CexShape;
+use crate::engine::driver::{self, SolveOptions};
+use crate::engine::schedule::Selection;
+use crate::frontend::hints;
+use crate::syntax::Question;
+use crate::term::TermStore;
+use crate::witness::{Answer, ModelFormat};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -218,11 +218,11 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
 /// the exit status when it cannot.
 fn read_hints(
     store: &TermStore,
-    system: &hornbeam::chc::System,
+    system: &crate::chc::System,
     file: &std::path::Path,
 ) -> Result<driver::Hints, i32> {
-    let name = hornbeam::syntax::display_name(file);
-    let src = match hornbeam::syntax::read_text(file) {
+    let name = crate::syntax::display_name(file);
+    let src = match crate::syntax::read_text(file) {
         Ok(s) => s,
         Err((e, prefix)) => return Err(super::input_error(&e.render(&name, &prefix))),
     };

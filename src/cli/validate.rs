@@ -11,12 +11,12 @@
 use super::input_error;
 use super::limits::{Limits, TimeLimit};
 use super::{run_on_worker, Outcome};
-use hornbeam::clock::Deadline;
-use hornbeam::frontend::c::property::{self, Property};
-use hornbeam::frontend::c::task::{self, Check};
-use hornbeam::frontend::c::validate::{self, Validation};
-use hornbeam::frontend::c::DataModel;
-use hornbeam::term::TermStore;
+use crate::clock::Deadline;
+use crate::frontend::c::property::{self, Property};
+use crate::frontend::c::task::{self, Check};
+use crate::frontend::c::validate::{self, Validation};
+use crate::frontend::c::DataModel;
+use crate::term::TermStore;
 use sha2::Digest;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -61,9 +61,8 @@ pub fn run(args: &ValidateArgs) -> i32 {
 
 /// Reads a file, or reports the error (exit status 2).
 fn read(path: &Path) -> Result<String, i32> {
-    hornbeam::syntax::read_text(path).map_err(|(e, prefix)| {
-        input_error(&e.render(&hornbeam::syntax::display_name(path), &prefix))
-    })
+    crate::syntax::read_text(path)
+        .map_err(|(e, prefix)| input_error(&e.render(&crate::syntax::display_name(path), &prefix)))
 }
 
 /// (stdout, exit status)
@@ -152,7 +151,7 @@ fn validate(args: &ValidateArgs) -> (String, i32) {
     let out = match verdict {
         Validation::Confirmed(what) => format!("confirmed\n{what}\n"),
         Validation::Rejected { at: Some(at), why } => {
-            let (line, col) = hornbeam::syntax::parse::line_col(&src, at);
+            let (line, col) = crate::syntax::parse::line_col(&src, at);
             format!("rejected\n{name}:{line}:{col}: {why}\n")
         }
         Validation::Rejected { at: None, why } => format!("rejected\n{why}\n"),

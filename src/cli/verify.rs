@@ -19,14 +19,14 @@ mod by_task;
 
 use super::limits::{Limits, MemoryLimit, TimeLimit};
 use super::{engine_help, input_error, run_on_worker, Outcome};
-use hornbeam::chc::SystemPrinter;
-use hornbeam::engine::schedule::Selection;
-use hornbeam::frontend::c::property::{self, Property};
-use hornbeam::frontend::c::task;
-use hornbeam::frontend::c::verify::Schedule;
-use hornbeam::frontend::c::verify::{Verdict, Verified, VerifyOptions};
-use hornbeam::frontend::c::{self, invariants, trace, witness, DataModel, Program};
-use hornbeam::term::TermStore;
+use crate::chc::SystemPrinter;
+use crate::engine::schedule::Selection;
+use crate::frontend::c::property::{self, Property};
+use crate::frontend::c::task;
+use crate::frontend::c::verify::Schedule;
+use crate::frontend::c::verify::{Verdict, Verified, VerifyOptions};
+use crate::frontend::c::{self, invariants, trace, witness, DataModel, Program};
+use crate::term::TermStore;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -117,7 +117,7 @@ fn property_of(arg: Option<&str>) -> Result<Property, i32> {
     if !path.is_file() && !arg.ends_with(".prp") {
         return property::from_name(arg).map_err(|m| input_error(&format!("--property: {m}")));
     }
-    let text = match hornbeam::syntax::read_text(path) {
+    let text = match crate::syntax::read_text(path) {
         Ok(t) => t,
         Err((e, prefix)) => return Err(input_error(&e.render(arg, &prefix))),
     };
@@ -154,8 +154,8 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
 fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
     let start = std::time::Instant::now();
     let property = job.property;
-    let name = hornbeam::syntax::display_name(job.file);
-    let src = match hornbeam::syntax::read_text(job.file) {
+    let name = crate::syntax::display_name(job.file);
+    let src = match crate::syntax::read_text(job.file) {
         Ok(s) => s,
         Err((e, prefix)) => {
             return (
@@ -246,7 +246,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
             }),
         })
     });
-    let line_of = |off: usize| hornbeam::syntax::parse::line_col(&src, off).0;
+    let line_of = |off: usize| crate::syntax::parse::line_col(&src, off).0;
     let mut out = String::new();
     let mut err = String::new();
     let mut code = 0;
@@ -266,7 +266,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
                 );
             } else if let Some(program) = &program {
                 let text = |task: &witness::Task| {
-                    let deadline = hornbeam::clock::Deadline::after(options.validation_limit);
+                    let deadline = crate::clock::Deadline::after(options.validation_limit);
                     let invs =
                         invariants::witness_invariants(&store, &tr, program, &model, deadline);
                     Some(witness::correctness(task, program, &invs))
@@ -310,7 +310,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
             let program = program.as_ref();
             out.push_str("unsafe\n");
             if let Some(v) = &violation {
-                let (line, col) = hornbeam::syntax::parse::line_col(&src, v.at);
+                let (line, col) = crate::syntax::parse::line_col(&src, v.at);
                 out.push_str(&format!(
                     "{}: {} at {name}:{line}:{col}\n",
                     v.property, v.what
@@ -330,7 +330,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
                 let text = |task: &witness::Task| {
                     // Only the values that decide the path (the others are left to the
                     // validator), checked by a replay for each site left out.
-                    let deadline = hornbeam::clock::Deadline::after(options.validation_limit);
+                    let deadline = crate::clock::Deadline::after(options.validation_limit);
                     let essential =
                         c::verify::essential_values(program, &values, target, &line_of, &deadline);
                     Some(witness::violation(task, program, &essential, target))
@@ -432,7 +432,7 @@ fn trace_text(
         if let (Some(s), Some(turns)) = (schedule, turns.as_mut()) {
             if v.site == s.site && v.element.is_none() {
                 if let Some(step) = turns.next() {
-                    let (line, col) = hornbeam::syntax::parse::line_col(src, step.at);
+                    let (line, col) = crate::syntax::parse::line_col(src, step.at);
                     let name = program.functions.get(step.func).map_or("?", |f| &f.name);
                     out.push_str(&format!(
                         "thread {} ({name}) at line {line}:{col}\n",
@@ -443,7 +443,7 @@ fn trace_text(
             }
         }
         let site = &program.nondet_sites[v.site];
-        let (line, col) = hornbeam::syntax::parse::line_col(src, site.span.start);
+        let (line, col) = crate::syntax::parse::line_col(src, site.span.start);
         let text = src.get(site.span.start..site.span.end).unwrap_or("?");
         // An uninitialised array's element: which one (row-major), of which declaration run.
         let which = match &v.element {

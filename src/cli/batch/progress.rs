@@ -1,7 +1,7 @@
 //! What `batch` prints while and after it runs (a part of `batch.rs`): the live counts, the
 //! per-instance and summary lines when stderr is not a terminal, and the scores at the end.
 
-use hornbeam::batch::{self, Record, Run};
+use crate::batch::{self, Record, Run};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 

@@ -10,7 +10,7 @@
 
 use super::{verify_program, Job, VerifyArgs};
 use crate::cli::input_error;
-use hornbeam::frontend::c::task::{self, Check, Task, TaskProperty};
+use crate::frontend::c::task::{self, Check, Task, TaskProperty};
 use std::time::Instant;
 
 /// Runs `verify` on a task file: (stdout, stderr, exit status).
