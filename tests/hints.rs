@@ -155,3 +155,84 @@ fn malformed_hints_are_located_errors() {
         assert!(stderr.starts_with(expected), "{name}: {stderr}");
     }
 }
+
+/// Runs `verify --stats --deterministic EXTRA... FILE`; returns the first stdout line and the
+/// stats.
+fn verify(file: &str, extra: &[&str]) -> (String, serde_json::Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .args([
+            "verify",
+            "--timeout",
+            "20",
+            "--stats",
+            "--deterministic",
+            "--no-testing",
+        ])
+        .args(extra)
+        .arg(file)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stats = stderr
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| panic!("no stats in {stderr}"));
+    (stdout.lines().next().unwrap_or("").to_string(), stats)
+}
+
+fn c_gallery() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/gallery/c_loop_hints.dl")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn loop_hints_reach_the_engines_of_verify() {
+    let (answer, stats) = verify(&data("count-to-n.c"), &["--hints", &c_gallery()]);
+    assert_eq!(answer, "safe");
+    let h = &stats["hints"];
+    assert!(h["kept"].as_u64().unwrap() >= 2, "{stats}");
+    assert_eq!(h["answered"], true, "{stats}");
+}
+
+#[test]
+fn wrong_loop_hints_never_change_a_verdict() {
+    let wrong = data("wrong-loop.dl");
+    for (file, right) in [("count-to-n.c", "safe"), ("count-past-n.c", "unsafe")] {
+        let (answer, stats) = verify(&data(file), &["--hints", &wrong]);
+        assert_eq!(answer, right, "{file}: {stats}");
+        let h = &stats["hints"];
+        // The hint over a name no loop head has is left out, not an error.
+        assert_eq!(h["unread"], 1, "{file}: {h}");
+        assert_eq!(h["answered"], false, "{file}: {h}");
+    }
+}
+
+#[test]
+fn a_loop_hint_rule_with_the_wrong_columns_is_a_located_error() {
+    let dir = common::scratch("hints", "loop-columns");
+    std::fs::write(
+        dir.join("bad.dl"),
+        ".decl loop_hint(f: number, atom: symbol)\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
+        .current_dir(&dir)
+        .args(["verify", "--hints", "bad.dl", &data("count-to-n.c")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "bad.dl:1:7: `loop_hint` is an agreed relation; its columns are (f: number, \
+             l: number, atom: symbol)"
+        ),
+        "{stderr}"
+    );
+}

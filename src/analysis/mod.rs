@@ -33,9 +33,10 @@ use crate::chc::{ClauseId, PredId, System};
 
 /// The relations whose columns are agreed: a rule file that declares one declares these
 /// columns, and Hornbeam reads it ([`findings`] and [`hints`]).
-pub const AGREED: [(&str, &[(&str, ColumnType)]); 2] = [
+pub const AGREED: [(&str, &[(&str, ColumnType)]); 3] = [
     (findings::FINDING, &findings::FINDING_COLUMNS),
     (hints::HINT, &hints::HINT_COLUMNS),
+    (hints::LOOP_HINT, &hints::LOOP_HINT_COLUMNS),
 ];
 use crate::term::TermStore;
 use std::collections::BTreeSet;

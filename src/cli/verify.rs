@@ -86,6 +86,12 @@ pub struct VerifyArgs {
     /// what the liveness filter does).
     #[arg(long)]
     all_variables: bool,
+    /// A rule file (`.dl`) whose relation `loop_hint(f: number, l: number, atom: symbol)`
+    /// proposes, at location `l` of function `f` (a `loop_head`), an SMT-LIB formula over the C
+    /// names of the variables there (docs/analyze.md). Only the hints that are inductive
+    /// together reach the engines, and every answer is checked as always.
+    #[arg(long, value_name = "RULES.dl")]
+    hints: Option<PathBuf>,
 }
 
 /// Runs `verify`; returns the exit status.
@@ -150,6 +156,23 @@ fn verify(args: &VerifyArgs) -> (String, String, i32) {
     verify_program(args, &job)
 }
 
+/// Reads the rule file of `--hints` and checks it against the relations of the program `src`;
+/// prints its first error and gives the exit status when it has one.
+fn read_hints(file: &Path, src: &str, model: DataModel) -> Result<std::sync::Arc<str>, i32> {
+    let name = crate::syntax::display_name(file);
+    let rules = match crate::syntax::read_text(file) {
+        Ok(s) => s,
+        Err((e, prefix)) => return Err(input_error(&e.render(&name, &prefix))),
+    };
+    // A program that does not read is reported by `verify` itself, at its own line.
+    if let Ok(program) = c::read_program(src, model) {
+        if let Err(e) = c::hints::rows(&program, src, &rules) {
+            return Err(input_error(&e.render(&name)));
+        }
+    }
+    Ok(std::sync::Arc::from(rules))
+}
+
 /// Verifies one program against one property: (stdout, stderr, exit status).
 fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
     let start = std::time::Instant::now();
@@ -186,8 +209,16 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
             Err(e) => failed(e),
         };
     }
+    let hints = match &args.hints {
+        Some(file) => match read_hints(file, &src, job.data_model) {
+            Ok(rules) => Some(rules),
+            Err(code) => return (String::new(), String::new(), code),
+        },
+        None => None,
+    };
     let limit = job.limit;
     let options = VerifyOptions {
+        hints,
         data_model: job.data_model,
         engine: args.engine.clone(),
         deterministic: args.deterministic,
@@ -213,6 +244,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
         times,
         schedule,
         shape,
+        hints,
     } = match c::verify::verify(&store, &src, &options) {
         Ok(v) => v,
         Err(e) => return failed(e),
@@ -240,6 +272,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
                 "total": start.elapsed().as_millis() as u64,
             },
             "engine_stats": engine_stats,
+            "hints": hints,
             "shape": shape.as_ref().map(|s| match s {
                 c::shape::Outcome::Safe(_) => "safe".to_owned(),
                 c::shape::Outcome::Unknown(why) => why.clone(),

@@ -21,6 +21,9 @@ use std::time::Instant;
 pub struct HintStats {
     /// Atoms given (conjuncts of the hints over the input system).
     pub given: u64,
+    /// Hints a front end could not read over their predicate (a C loop hint over a variable
+    /// the clauses do not carry at that head): not among `given`.
+    pub unread: u64,
     /// Atoms left after preprocessing (hints of removed predicates or arguments are lost).
     pub carried: u64,
     /// Atoms kept by the filter: inductive together.

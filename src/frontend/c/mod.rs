@@ -26,6 +26,7 @@ pub mod cfa;
 pub mod encode;
 pub mod error;
 pub mod explore;
+pub mod hints;
 pub mod interp;
 pub mod invariants;
 pub mod ir;

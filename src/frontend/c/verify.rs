@@ -24,7 +24,8 @@ use super::shape;
 use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
-use crate::engine::driver::{self, Forgery, SolveOptions};
+use crate::engine::driver::{self, Forgery, Hints, SolveOptions};
+use crate::engine::hints::HintStats;
 use crate::engine::schedule::{EngineKind, Selection};
 use crate::engine::Stats;
 use crate::syntax::parse::line_col;
@@ -58,6 +59,9 @@ pub struct VerifyOptions {
     pub forge: Option<Forgery>,
     /// What is checked: the property's checks (default: unreach-call).
     pub checks: MemChecks,
+    /// A rule file whose relation `loop_hint(f, l, atom)` proposes loop invariants
+    /// ([`super::hints`]), evaluated over the program that is encoded.
+    pub hints: Option<std::sync::Arc<str>>,
 }
 
 impl Default for VerifyOptions {
@@ -73,6 +77,7 @@ impl Default for VerifyOptions {
             encode: EncodeOptions::default(),
             forge: None,
             checks: MemChecks::unreach_call(),
+            hints: None,
         }
     }
 }
@@ -120,6 +125,9 @@ pub struct Verified {
     /// What the shape engine ([`SHAPE`]) said, when it ran: after its `safe`, the verdict's
     /// model is empty and the proof is its checked fixpoint at the loop heads.
     pub shape: Option<shape::Outcome>,
+    /// What became of the `--hints` (`None` without hints, or when no clauses were solved);
+    /// `unread` counts the loop hints that did not read over their head's arguments.
+    pub hints: Option<HintStats>,
 }
 
 /// The schedule of a concurrent program's counterexample.
@@ -219,6 +227,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         ..VerifyTimes::default()
     };
     let line_of = |off: usize| line_col(src, off).0;
+    let mut hint_stats = None;
     let tested = Instant::now();
     let found = test(&program, conc.as_ref(), options, &line_of);
     times.test = ms(tested.elapsed());
@@ -247,12 +256,13 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
             let solved = solve(
                 store,
-                &program,
+                (src, &program),
                 conc.as_ref(),
                 &translation,
                 options,
                 left,
                 &line_of,
+                &mut hint_stats,
             );
             times.solve = ms(solving.elapsed());
             solved
@@ -277,6 +287,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         times,
         schedule,
         shape: shape_outcome,
+        hints: hint_stats,
     })
 }
 
@@ -373,14 +384,16 @@ fn unsafe_verdict(values: Vec<NondetValue>, run: interp::Finished) -> Verdict {
 
 /// Solves the clauses and reads the answer back: the verdict, the engine that answered and its
 /// counters.
+#[allow(clippy::too_many_arguments)]
 fn solve(
     store: &TermStore,
-    program: &Program,
+    (src, program): (&str, &Program),
     conc: Option<&Threads>,
     tr: &Translation,
     options: &VerifyOptions,
     timeout: Option<Duration>,
     line_of: &dyn Fn(usize) -> usize,
+    hint_stats: &mut Option<HintStats>,
 ) -> (Verdict, &'static str, Stats) {
     // The interleaving product is one loop head over every thread's counters and variables:
     // measured on the SV-COMP pthread sample, PDR alone answers all the portfolio answers, in
@@ -395,6 +408,20 @@ fn solve(
         }
         (e, _) => e.clone(),
     };
+    // A rule file that no longer evaluates (it was checked on the program as read) gives no
+    // hints: they are advice. The product of a concurrent program has other locations than
+    // the program the rules were written for: no hints there.
+    let mut unread = 0;
+    let hints = options
+        .hints
+        .as_ref()
+        .filter(|_| conc.is_none())
+        .and_then(|rules| {
+            let rows = super::hints::rows(program, src, rules).ok()?;
+            let (model, left_out) = super::hints::model(store, tr, &rows);
+            unread = left_out as u64;
+            Some(Hints::new(store, &model))
+        });
     let solve_options = SolveOptions {
         engine,
         deterministic: options.deterministic,
@@ -402,9 +429,11 @@ fn solve(
         timeout,
         validation_limit: options.validation_limit,
         forge: options.forge,
+        hints,
         ..SolveOptions::default()
     };
     let solved = driver::solve(store, &tr.system, &solve_options);
+    *hint_stats = solved.hints.map(|h| HintStats { unread, ..h });
     let verdict = read_back(program, conc, tr, store, solved.answer, line_of);
     (verdict, solved.engine, solved.stats)
 }

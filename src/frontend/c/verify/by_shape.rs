@@ -64,6 +64,7 @@ pub(super) fn shape_safe(
         },
         schedule: None,
         shape,
+        hints: None,
     }
 }
 

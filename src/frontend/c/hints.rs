@@ -1,0 +1,96 @@
+//! Hints at a C program's loop heads, from a rule file: the agreed relation
+//! `loop_hint(f: number, l: number, atom: symbol)` ([`crate::analysis::hints::LOOP_HINT`])
+//! proposes, at location `l` of function `f` (a `loop_head` of the program's relations), an
+//! SMT-LIB formula over the C names of the variables there (`x@entry` for a parameter's value at
+//! entry).
+//!
+//! Duty: evaluate the rules over the relations of the program that is encoded, and read each
+//! atom over the arguments of its loop head's predicate, into candidate invariants for the
+//! driver (which filters them; every answer is validated). An atom that does not read there (a
+//! variable not live at that head, one out of scope) is left out: the clauses carry only the
+//! variables live at a head. Must not: print, read files, or judge a hint.
+
+use super::cfa::report::ProgramAnalysis;
+use super::encode::Translation;
+use super::Program;
+use crate::analysis::datalog::{RuleError, Rules};
+use crate::analysis::hints::loop_hints;
+use crate::syntax::parse::line_col;
+use crate::term::{print::symbol, TermStore};
+use crate::witness::{read_model, Interp, Model};
+use std::collections::{BTreeMap, HashSet};
+
+/// The loop hints a rule file derives for `program` (whose source is `src`), as
+/// `(function, location, atom)`; or the rule file's first error.
+pub fn rows(
+    program: &Program,
+    src: &str,
+    rules: &str,
+) -> Result<Vec<(usize, u32, String)>, RuleError> {
+    let pos = |offset: usize| line_col(src, offset);
+    let tables = ProgramAnalysis::new(program).tables(&pos);
+    let derived = Rules::parse(rules, &tables)?.evaluate(&tables)?;
+    Ok(loop_hints(&derived))
+}
+
+/// The hints of `rows` as candidate invariants of the loop-head predicates of `tr` (atoms that
+/// do not read over a head's arguments are left out), and how many atoms were left out.
+pub fn model(store: &TermStore, tr: &Translation, rows: &[(usize, u32, String)]) -> (Model, usize) {
+    let mut atoms: BTreeMap<crate::chc::PredId, Interp> = BTreeMap::new();
+    let mut unread = 0;
+    for (f, l, atom) in rows {
+        let heads = tr
+            .loops
+            .iter()
+            .filter(|h| !h.env && h.func == *f && h.loc.0 == *l);
+        let mut read = false;
+        for head in heads {
+            let decl = tr.system.pred(head.pred);
+            let mut taken = HashSet::new();
+            let params: Vec<String> = decl
+                .sorts
+                .iter()
+                .zip(&head.args)
+                .enumerate()
+                .map(|(k, (sort, arg))| {
+                    // Arguments without a C name, or whose name another took, get one no
+                    // atom can mention.
+                    let name = match arg {
+                        Some((n, _)) if taken.insert(n.clone()) => symbol(n),
+                        _ => symbol(&format!("#arg{k}")),
+                    };
+                    format!("({name} {sort})")
+                })
+                .collect();
+            let text = format!(
+                "(define-fun {} ({}) Bool {atom})",
+                symbol(&decl.name),
+                params.join(" ")
+            );
+            let Ok(one) = read_model(store, &tr.system, &text) else {
+                continue;
+            };
+            let Some(i) = one.get(head.pred) else {
+                continue;
+            };
+            read = true;
+            match atoms.get_mut(&head.pred) {
+                Some(all) => {
+                    let body = store.rename(i.body, &i.params, &all.params);
+                    all.body = store.and([all.body, body]);
+                }
+                None => {
+                    atoms.insert(head.pred, i.clone());
+                }
+            }
+        }
+        if !read {
+            unread += 1;
+        }
+    }
+    let mut model = Model::new();
+    for (p, i) in atoms {
+        model.set(p, i);
+    }
+    (model, unread)
+}
