@@ -384,6 +384,30 @@ fn the_dead_store_rule_reports_at_lines_and_writes_sarif() {
 }
 
 #[test]
+fn the_uninitialised_read_rule_follows_paths_from_declarations() {
+    // `sum` is declared without a value and assigned on one branch only: the read in the loop
+    // may see no value; its later reads follow `sum = -1` on every path.
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c");
+    let out = hornbeam_in(
+        &examples,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery("c_uninitialised_reads.dl").as_os_str(),
+            "stores.c".as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    stores.c:12:5: warning: `sum` may be read before it is assigned [uninitialised-read]
+    ");
+}
+
+#[test]
 fn the_useless_predicate_rule_names_predicates() {
     let dir = scratch("useless");
     let file = dir.join("useless.smt2");

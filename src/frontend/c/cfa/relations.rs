@@ -20,11 +20,18 @@ pub const SCHEMA_HEADER: &str =
      // per function; variables (v) number the globals from 0, then the function's locals.\n\
      // Lines and columns count from 1. Each relation is in NAME.facts, tab-separated.\n";
 
-/// What an edge does, as one word.
-fn op_kind(op: &Op) -> &'static str {
+/// What an edge of function `f` of `p` does, as one word. A local declared without
+/// initialiser is initialised with a nondet value at its declarator (the front end's model of
+/// an indeterminate value): that is a declaration, not an initialisation.
+fn op_kind(p: &crate::frontend::c::Program, f: usize, op: &Op) -> &'static str {
     match op {
         Op::Skip => "skip",
         Op::Expr(_) => "expr",
+        Op::Init(v, Some(e))
+            if matches!(e.kind, IExprKind::Nondet(_)) && e.span == p.var(f, *v).span =>
+        {
+            "declare"
+        }
         Op::Init(_, Some(_)) => "init",
         Op::Init(_, None) => "declare",
         Op::Assume(_, true) => "assume",
@@ -120,7 +127,11 @@ impl ProgramAnalysis<'_> {
                 push(8, vec![n(e), line.to_string(), col.to_string()]);
                 push(
                     9,
-                    vec![n(e), op_kind(&edge.op).into(), op_text(p, f, &edge.op)],
+                    vec![
+                        n(e),
+                        op_kind(p, f, &edge.op).into(),
+                        op_text(p, f, &edge.op),
+                    ],
                 );
                 if let Some(v) = havoc(&edge.op) {
                     push(16, vec![n(e), n(var_number(p, v))]);
@@ -219,8 +230,8 @@ const SCHEMA: [Schema; 17] = [
     ),
     (
         "edge_op",
-        "edge e does what text says; kind is skip, expr, init (a declaration with a value), \
-        declare (without), assume, assume_not, return or thread",
+        "edge e does what text says; kind is skip, expr, init (a declaration with an \
+        initialiser), declare (without: any value), assume, assume_not, return or thread",
         &[("f", N), ("e", N), ("kind", S), ("text", S)],
     ),
     (
