@@ -384,6 +384,53 @@ fn the_dead_store_rule_reports_at_lines_and_writes_sarif() {
 }
 
 #[test]
+fn facts_of_a_c_program_carry_points_to_sets() {
+    let dir = scratch("c-points-to");
+    let file = dir.join("p.c");
+    // `p` may point to `a` or `b`, and so may `set`'s parameter; `q` is null only.
+    std::fs::write(
+        &file,
+        "void set(int *r) { *r = 1; }\nint main(void) {\n  int a = 0, b = 0;\n  int *p = &a;\n  \
+         int *q = 0;\n  if (a) p = &b;\n  set(p);\n  if (q) *q = 2;\n  return a;\n}\n",
+    )
+    .unwrap();
+    let rels = facts_of(&file, &dir.join("facts"));
+    let name = |f: &str, v: &str| -> String {
+        rels["variable"]
+            .iter()
+            .find(|r| r[0] == f && r[1] == v)
+            .map_or_else(|| format!("?{v}"), |r| r[2].clone())
+    };
+    let fun =
+        |f: &str| -> String { rels["function"].iter().find(|r| r[0] == f).unwrap()[1].clone() };
+    let mut pts: Vec<String> = rels["points_to"]
+        .iter()
+        .map(|r| {
+            format!(
+                "{}: {} -> {}",
+                fun(&r[0]),
+                name(&r[0], &r[1]),
+                name(&r[0], &r[2])
+            )
+        })
+        // The front end's temporaries (`tmp@OFFSET.N`) hold pointers too.
+        .filter(|r| !r.contains("tmp@"))
+        .collect();
+    pts.sort();
+    assert_eq!(
+        pts,
+        [
+            "main: p -> main.a",
+            "main: p -> main.b",
+            "set: r -> main.a",
+            "set: r -> main.b"
+        ],
+        "{pts:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_uninitialised_read_rule_follows_paths_from_declarations() {
     // `sum` is declared without a value and assigned on one branch only: the read in the loop
     // may see no value; its later reads follow `sum = -1` on every path.

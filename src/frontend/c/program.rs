@@ -66,6 +66,11 @@ pub struct Program {
     /// of [`Program::ranges`], or a live heap element) reaching this call shows that set
     /// incomplete: the interpreter stops such a run with [`crate::frontend::c::interp::Outcome::Gap`].
     pub invalid_fn: Option<usize>,
+    /// The points-to sets the lowering split dereferences over (Andersen: inclusion-based,
+    /// flow- and context-insensitive): `(f, v, g)` when variable `v` (of function `f`, or a
+    /// global for `None`) may hold an address within global `g` (address-taken variables are
+    /// made globals, and each allocation site's blocks are one).
+    pub points_to: Vec<(Option<usize>, VarRef, usize)>,
 }
 
 impl Program {

@@ -152,6 +152,14 @@ impl ProgramAnalysis<'_> {
             for c in &st.cut_points {
                 push(14, vec![n(c.0)]);
             }
+            // A global's targets hold in every function (variables are numbered per function,
+            // globals alike in all).
+            for &(g, v, t) in &p.points_to {
+                if g.is_none_or(|g| g == f) {
+                    let t = var_number(p, VarRef::Global(t));
+                    push(17, vec![n(var_number(p, v)), n(t)]);
+                }
+            }
         }
         SCHEMA
             .iter()
@@ -180,7 +188,7 @@ type Schema = (
     &'static [(&'static str, ColumnType)],
 );
 
-const SCHEMA: [Schema; 17] = [
+const SCHEMA: [Schema; 18] = [
     (
         "function",
         "function f is named name",
@@ -268,5 +276,11 @@ const SCHEMA: [Schema; 17] = [
         "havoc",
         "edge e assigns variable v any value (a declaration without initialiser, a nondet call)",
         &[("f", N), ("e", N), ("v", N)],
+    ),
+    (
+        "points_to",
+        "derived: pointer variable v may hold an address within variable t (a global: \
+        address-taken variables are made globals, each allocation site's blocks are one)",
+        &[("f", N), ("v", N), ("t", N)],
     ),
 ];

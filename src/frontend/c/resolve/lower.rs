@@ -116,6 +116,21 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
     for v in pts.values_mut() {
         v.sort_unstable();
     }
+    let mut points_to: Vec<(Option<usize>, VarRef, usize)> = pts
+        .iter()
+        .filter_map(|(&n, cells)| match facts.names[n as usize] {
+            (_, VarRef::Local(usize::MAX)) => None,
+            (_, v @ VarRef::Global(_)) => Some((None, v, cells)),
+            (f, v) => Some((Some(f), v, cells)),
+        })
+        .flat_map(|(f, v, cells)| {
+            let cells_of = &objects.cells;
+            cells.iter().map(move |c| (f, v, cells_of[c].0))
+        })
+        .collect();
+    points_to.sort_unstable();
+    points_to.dedup();
+    program.points_to = points_to;
     let invalid = program.functions.len();
     let violation = invalid + 1;
     let mut used_invalid = false;

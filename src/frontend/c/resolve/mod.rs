@@ -256,6 +256,7 @@ fn resolve_full(
         heap: std::mem::take(&mut r.heap),
         ranges: vec![],
         invalid_fn: None,
+        points_to: vec![],
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
