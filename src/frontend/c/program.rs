@@ -71,6 +71,10 @@ pub struct Program {
     /// global for `None`) may hold an address within global `g` (address-taken variables are
     /// made globals, and each allocation site's blocks are one).
     pub points_to: Vec<(Option<usize>, VarRef, usize)>,
+    /// Every access through a pointer (`*p`, `p->f`, `p[i]` of a pointer) that the lowering
+    /// replaced by a case split over the pointer's points-to set: the function, where, and the
+    /// temporary that holds the pointer (its points-to set is the pointer's).
+    pub derefs: Vec<(usize, Span, VarRef)>,
 }
 
 impl Program {

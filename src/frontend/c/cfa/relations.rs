@@ -154,6 +154,13 @@ impl ProgramAnalysis<'_> {
             }
             // A global's targets hold in every function (variables are numbered per function,
             // globals alike in all).
+            for &(_, span, v) in p.derefs.iter().filter(|d| d.0 == f) {
+                let (line, col) = pos(span.start);
+                push(
+                    18,
+                    vec![n(var_number(p, v)), line.to_string(), col.to_string()],
+                );
+            }
             for &(g, v, t) in &p.points_to {
                 if g.is_none_or(|g| g == f) {
                     let t = var_number(p, VarRef::Global(t));
@@ -188,7 +195,7 @@ type Schema = (
     &'static [(&'static str, ColumnType)],
 );
 
-const SCHEMA: [Schema; 18] = [
+const SCHEMA: [Schema; 19] = [
     (
         "function",
         "function f is named name",
@@ -282,5 +289,11 @@ const SCHEMA: [Schema; 18] = [
         "derived: pointer variable v may hold an address within variable t (a global: \
         address-taken variables are made globals, each allocation site's blocks are one)",
         &[("f", N), ("v", N), ("t", N)],
+    ),
+    (
+        "deref",
+        "the access through a pointer at line:col (a read or write of what it points to) \
+        reads the pointer from variable v (a temporary of the front end holding its value)",
+        &[("f", N), ("v", N), ("line", N), ("col", N)],
     ),
 ];

@@ -135,6 +135,7 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
     let violation = invalid + 1;
     let mut used_invalid = false;
     let mut used_violation = false;
+    let mut derefs = Vec::new();
     for f in 0..program.functions.len() {
         let mut body = std::mem::take(&mut program.functions[f].body);
         let mut lw = Lower {
@@ -149,10 +150,12 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
             used_invalid: false,
             used_violation: false,
             ops: vec![],
+            derefs: vec![],
             error: None,
         };
         each_stmt_expr(&mut body, &mut |e| lw.expr(e));
         let ops = std::mem::take(&mut lw.ops);
+        derefs.extend(lw.derefs.drain(..).map(|(span, temp)| (f, span, temp)));
         used_invalid |= lw.used_invalid;
         used_violation |= lw.used_violation;
         if let Some(e) = lw.error {
@@ -172,6 +175,7 @@ pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CEr
         })
         .collect();
     program.ranges.sort_by_key(|r| r.first);
+    program.derefs = derefs;
     if used_invalid || used_violation {
         let span = Span::new(0, 0);
         program.invalid_fn = Some(program.functions.len());
@@ -216,6 +220,8 @@ pub(super) struct Lower<'a> {
     pub(super) used_violation: bool,
     /// The heap operations met (sites with a heap cell among their targets).
     pub(super) ops: Vec<HeapOp>,
+    /// The accesses through pointers replaced: where, and the temporary holding the pointer.
+    derefs: Vec<(Span, VarRef)>,
     /// The first access through a pointer to another type (outside the subset).
     error: Option<CError>,
 }
@@ -276,6 +282,9 @@ impl Lower<'_> {
             _ => ty,
         };
         let is_access = !matches!(site.kind, SiteKind::FieldAddr { .. });
+        if is_access {
+            self.derefs.push((site.span, temp));
+        }
         if is_access && self.error.is_none() {
             self.error = self.check_targets(&targets, access, site.span);
         }

@@ -257,6 +257,7 @@ fn resolve_full(
         ranges: vec![],
         invalid_fn: None,
         points_to: vec![],
+        derefs: vec![],
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
