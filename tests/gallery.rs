@@ -123,8 +123,8 @@ fn the_useless_predicate_rule_names_predicates() {
         String::from_utf8_lossy(&out.stderr)
     );
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
-    useless.smt2: note: `side` cannot reach a query [cannot-reach-query]
-    useless.smt2: note: `never` is derivable from no fact [unreachable-predicate]
+    useless.smt2:3:14: note: `never` is derivable from no fact [unreachable-predicate]
+    useless.smt2:4:14: note: `side` cannot reach a query [cannot-reach-query]
     ");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -198,7 +198,7 @@ fn the_cone_of_influence_rule_names_the_clauses_outside_it() {
     0
     1
     3
-    cone.smt2: note: clause 2 (deriving `side`) cannot take part in a derivation of false [outside-cone]
+    cone.smt2:6:9: note: clause 2 (deriving `side`) cannot take part in a derivation of false [outside-cone]
     ");
     let _ = std::fs::remove_dir_all(&dir);
 }

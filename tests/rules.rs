@@ -203,10 +203,28 @@ fn facts_exports_derived_relations_of_a_clause_system() {
         "live",
         "loop_head",
         "loop_member",
+        "arg_sort",
+        "bound",
+        "step",
+        "pred_at",
+        "clause_at",
     ] {
         assert!(rels.contains_key(name), "{name} exported");
     }
     assert!(!rels["loop_head"].is_empty(), "the counter loops");
+    // Every clause and predicate has its place in the file, and clause 0 is the first assertion.
+    assert_eq!(rels["clause_at"].len(), rels["clause"].len());
+    assert_eq!(rels["pred_at"].len(), rels["pred"].len());
+    let first_assert = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with("(assert"))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        rels["clause_at"][0][..2],
+        ["0".to_string(), first_assert.to_string()]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,9 +2,9 @@
 //! preprocessing removes; for a C program, its control-flow automata with loops, cut points and
 //! live variables) and `hornbeam facts` (the input relations as Soufflé `.facts` files).
 
-use super::{input_error, load};
+use super::{input_error, load, load_script};
 use crate::analysis::findings::{findings, to_sarif, Finding};
-use crate::analysis::{self, Analysis, Facts};
+use crate::analysis::{self, Analysis};
 use crate::chc::{PredId, System};
 use crate::frontend::c::{self, cfa::report::ProgramAnalysis};
 use crate::term::TermStore;
@@ -63,9 +63,11 @@ fn provided(file: &Path) -> Result<(Vec<analysis::Table>, &'static str), i32> {
         return Ok((a.tables(&pos), c::cfa::relations::SCHEMA_HEADER));
     }
     let store = TermStore::new();
-    let (system, _) = load(&store, file)?;
-    let facts = Facts::extract(&system, &store);
-    Ok((analysis::relations(&facts), analysis::SCHEMA_HEADER))
+    let (script, src) = load_script(&store, file)?;
+    Ok((
+        crate::frontend::script::relations(&store, &script, &src),
+        analysis::SCHEMA_HEADER,
+    ))
 }
 
 /// Writes `rows` tab-separated, one tuple per line.

@@ -100,7 +100,7 @@ pub fn run(args: &SolveArgs) -> i32 {
 
 fn solve(args: &SolveArgs, start: Instant) -> Outcome {
     let store = TermStore::new();
-    let (script, _) = match load_script(&store, &args.file) {
+    let (script, text) = match load_script(&store, &args.file) {
         Ok(x) => x,
         Err(code) => {
             return Outcome {
@@ -111,7 +111,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
         }
     };
     let hints = match &args.hints {
-        Some(file) => match read_hints(&store, &script.system, file) {
+        Some(file) => match read_hints(&store, (&script, &text), file) {
             Ok(h) => Some(h),
             Err(code) => {
                 return Outcome {
@@ -218,7 +218,7 @@ fn solve(args: &SolveArgs, start: Instant) -> Outcome {
 /// the exit status when it cannot.
 fn read_hints(
     store: &TermStore,
-    system: &crate::chc::System,
+    (script, text): (&crate::syntax::Script, &str),
     file: &std::path::Path,
 ) -> Result<driver::Hints, i32> {
     let name = crate::syntax::display_name(file);
@@ -227,8 +227,8 @@ fn read_hints(
         Err((e, prefix)) => return Err(super::input_error(&e.render(&name, &prefix))),
     };
     let read = match file.extension().and_then(|e| e.to_str()) {
-        Some("dl") => hints::from_rules(store, system, &src),
-        _ => hints::from_model(store, system, &src),
+        Some("dl") => hints::from_rules(store, (script, text), &src),
+        _ => hints::from_model(store, &script.system, &src),
     };
     match read {
         Ok(model) => Ok(driver::Hints::new(store, &model)),

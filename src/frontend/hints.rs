@@ -9,8 +9,9 @@
 //! them, and every answer is validated), read files, or print.
 
 use crate::analysis::datalog::{RuleError, Rules};
-use crate::analysis::{self, hints::arg_name, Facts};
+use crate::analysis::{self, hints::arg_name};
 use crate::chc::{PredId, System};
+use crate::syntax::Script;
 use crate::term::{print::symbol, TermStore};
 use crate::witness::{read_model, Interp, Model};
 use std::collections::BTreeMap;
@@ -41,10 +42,15 @@ pub fn from_model(store: &TermStore, system: &System, src: &str) -> Result<Model
     Ok(read_model(store, system, src)?)
 }
 
-/// The hints a rule file derives for `system`: the conjunction, per predicate, of the atoms of
-/// its `hint` relation.
-pub fn from_rules(store: &TermStore, system: &System, src: &str) -> Result<Model, HintError> {
-    let tables = analysis::relations(&Facts::extract(system, store));
+/// The hints a rule file (text `src`) derives for `script` (read from `text`): the
+/// conjunction, per predicate, of the atoms of its `hint` relation.
+pub fn from_rules(
+    store: &TermStore,
+    (script, text): (&Script, &str),
+    src: &str,
+) -> Result<Model, HintError> {
+    let system = &script.system;
+    let tables = super::script::relations(store, script, text);
     let rules = Rules::parse(src, &tables)?;
     let derived = rules.evaluate(&tables)?;
     let at_decl = |message: String| {

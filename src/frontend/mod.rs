@@ -6,3 +6,4 @@
 
 pub mod c;
 pub mod hints;
+pub mod script;

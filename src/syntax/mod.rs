@@ -45,6 +45,18 @@ pub struct Script {
     pub question: Question,
     /// `(get-model)` follows the question: print the model after the answer.
     pub get_model: bool,
+    /// Where the system's predicates and clauses stand in the text.
+    pub spans: SourceSpans,
+}
+
+/// Where a script's predicates and clauses stand in its text (byte offsets).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceSpans {
+    /// Per predicate (by `PredId`): its name in the declaration.
+    pub preds: Vec<ast::Span>,
+    /// Per clause (by `ClauseId`): the assertion (`assert`, `rule`, `query`) it comes from;
+    /// one assertion may give several clauses.
+    pub clauses: Vec<ast::Span>,
 }
 
 /// How a script asks whether its clauses have a model.

@@ -13,7 +13,7 @@ mod terms;
 
 use super::ast::{self, CommandKind, Span};
 use super::error::{Error, ErrorKind};
-use super::{Definition, Question, Script};
+use super::{Definition, Question, Script, SourceSpans};
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Quantifier, Sort, TermId, TermStore, VarId};
 use std::collections::{HashMap, HashSet};
@@ -198,6 +198,7 @@ pub fn lower_script(
     let mut question = Question::CheckSat;
     let mut get_model = false;
     let mut vars = fixedpoint::Vars::default();
+    let mut spans = SourceSpans::default();
     for cmd in commands {
         if saw_check_sat {
             // One query per script: the answer is that of the first `(check-sat)`, so anything
@@ -229,9 +230,11 @@ pub fn lower_script(
             CommandKind::CheckSat => saw_check_sat = true,
             CommandKind::DeclareFun(name, args, ret) => {
                 declare(&mut env, &mut system, name, args, ret, cmd.span)?;
+                spans.preds.push(name.span);
             }
             CommandKind::DeclareConst(name, ret) => {
                 declare(&mut env, &mut system, name, &[], ret, cmd.span)?;
+                spans.preds.push(name.span);
             }
             CommandKind::DefineFun(def) => {
                 check_fresh(&env, &def.name)?;
@@ -252,7 +255,7 @@ pub fn lower_script(
             }
             CommandKind::Assert(t) => {
                 let f = env.formula(t)?;
-                add_clauses(store, &mut system, &f, t.span)?;
+                add_clauses(store, &mut system, &f, t.span, &mut spans)?;
             }
             CommandKind::DeclareRel(name, args) => {
                 vars.used = true;
@@ -261,6 +264,7 @@ pub fn lower_script(
                     span: name.span,
                 });
                 declare(&mut env, &mut system, name, args, &bool_sort, cmd.span)?;
+                spans.preds.push(name.span);
             }
             CommandKind::DeclareVar(name, sort) => {
                 check_fresh(&env, name)?;
@@ -269,11 +273,11 @@ pub fn lower_script(
             CommandKind::Rule(t) => {
                 vars.used = true;
                 let f = vars.rule(&mut env, t)?;
-                add_clauses(store, &mut system, &f, t.span)?;
+                add_clauses(store, &mut system, &f, t.span, &mut spans)?;
             }
             CommandKind::Query(q) => {
                 let f = vars.query(&mut env, &system, q)?;
-                add_clauses(store, &mut system, &f, q.span)?;
+                add_clauses(store, &mut system, &f, q.span, &mut spans)?;
                 saw_check_sat = true;
                 question = Question::Query;
             }
@@ -299,10 +303,13 @@ pub fn lower_script(
             },
         ));
     }
+    debug_assert_eq!(spans.preds.len(), system.num_preds());
+    debug_assert_eq!(spans.clauses.len(), system.num_clauses());
     Ok(Script {
         system,
         question,
         get_model,
+        spans,
     })
 }
 
@@ -312,6 +319,7 @@ fn add_clauses(
     system: &mut System,
     f: &Formula,
     span: Span,
+    spans: &mut SourceSpans,
 ) -> Result<(), Error> {
     let mut used: HashSet<VarId> = HashSet::new();
     for proto in clausify(store, f, true, span)? {
@@ -322,6 +330,7 @@ fn add_clauses(
         // Clauses of one assertion share its quantified variables: rename apart.
         let clause = rename_apart(store, clause, &mut used);
         system.add_clause(clause);
+        spans.clauses.push(span);
     }
     Ok(())
 }
