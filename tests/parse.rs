@@ -3,7 +3,7 @@
 //! These tests only parse; they must not depend on any lowering or solving.
 
 use hornbeam::syntax::ast::*;
-use hornbeam::syntax::parse::{line_col, parse_model, parse_script, SyntaxError};
+use hornbeam::syntax::parse::{line_col, parse_model, parse_script, LineIndex, SyntaxError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -552,4 +552,17 @@ fn line_col_counts_chars() {
     assert_eq!(line_col(s, 6), (2, 3)); // inside é: clamped to its start
     assert_eq!(line_col(s, 8), (3, 1));
     assert_eq!(line_col(s, 100), (3, 2));
+}
+
+#[test]
+fn the_line_index_agrees_with_line_col_everywhere() {
+    let src = "(set-logic HORN)\n; é ü\n\n(assert (=> (inv x) false))\nlast line without end";
+    let index = LineIndex::new(src);
+    for offset in 0..=src.len() + 3 {
+        assert_eq!(
+            index.line_col(offset),
+            line_col(src, offset),
+            "offset {offset}"
+        );
+    }
 }

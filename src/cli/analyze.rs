@@ -59,7 +59,8 @@ fn provided(file: &Path) -> Result<(Vec<analysis::Table>, &'static str), i32> {
     if is_program(file) {
         let (program, src) = read_program(file)?;
         let a = ProgramAnalysis::new(&program);
-        let pos = |offset: usize| crate::syntax::parse::line_col(&src, offset);
+        let lines = crate::syntax::parse::LineIndex::new(&src);
+        let pos = |offset: usize| lines.line_col(offset);
         return Ok((a.tables(&pos), c::cfa::relations::SCHEMA_HEADER));
     }
     let store = TermStore::new();

@@ -5,19 +5,20 @@
 //! Must not: read files or print (the caller reads the text once and passes it with its script).
 
 use crate::analysis::{self, ColumnType, Facts, Table};
-use crate::syntax::{parse::line_col, Script};
+use crate::syntax::{parse::LineIndex, Script};
 use crate::term::TermStore;
 use ColumnType::Number as N;
 
 /// Every relation of `script` (read from `src`, its terms in `store`), positions included.
 pub fn relations(store: &TermStore, script: &Script, src: &str) -> Vec<Table> {
     let mut tables = analysis::relations(&Facts::extract(&script.system, store));
+    let lines = LineIndex::new(src);
     let at = |spans: &[crate::syntax::ast::Span]| -> Vec<Vec<String>> {
         spans
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (line, col) = line_col(src, s.start);
+                let (line, col) = lines.line_col(s.start);
                 vec![i.to_string(), line.to_string(), col.to_string()]
             })
             .collect()

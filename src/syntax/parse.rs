@@ -56,6 +56,34 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The starts of a text's lines, for many [`line_col`] lookups (a position per clause or per
+/// edge): each costs a binary search and the length of its line, not a scan from the start.
+pub struct LineIndex<'a> {
+    src: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// The index of `src`.
+    pub fn new(src: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { src, starts }
+    }
+
+    /// What [`line_col`] gives for `offset`.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.src.len());
+        while !self.src.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, self.src[start..offset].chars().count() + 1)
+    }
+}
+
 fn convert(src: &str, err: ParseError<usize, Tok, LexError>) -> SyntaxError {
     match err {
         ParseError::User { error } => SyntaxError {

@@ -15,7 +15,7 @@ use super::encode::Translation;
 use super::Program;
 use crate::analysis::datalog::{RuleError, Rules};
 use crate::analysis::hints::loop_hints;
-use crate::syntax::parse::line_col;
+use crate::syntax::parse::LineIndex;
 use crate::term::{print::symbol, TermStore};
 use crate::witness::{read_model, Interp, Model};
 use std::collections::{BTreeMap, HashSet};
@@ -27,7 +27,8 @@ pub fn rows(
     src: &str,
     rules: &str,
 ) -> Result<Vec<(usize, u32, String)>, RuleError> {
-    let pos = |offset: usize| line_col(src, offset);
+    let lines = LineIndex::new(src);
+    let pos = |offset: usize| lines.line_col(offset);
     let tables = ProgramAnalysis::new(program).tables(&pos);
     let derived = Rules::parse(rules, &tables)?.evaluate(&tables)?;
     Ok(loop_hints(&derived))
