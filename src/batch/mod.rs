@@ -184,7 +184,8 @@ pub struct BatchOptions {
     /// Each `verify` of a program (not of a task, which states its own) gets `--data-model`
     /// this (`None`: its default).
     pub data_model: Option<String>,
-    /// Each `solve` gets `--hints` this (`None`: no hints).
+    /// Each `solve` gets `--hints` this, and each `verify` too when it is a rule file (`.dl`)
+    /// (`None`: no hints).
     pub hints: Option<PathBuf>,
 }
 

@@ -120,8 +120,12 @@ pub fn command_for(input: &Input, options: &BatchOptions) -> Command {
     } else if let (true, Some(model)) = (verify, &options.data_model) {
         cmd.arg("--data-model").arg(model);
     }
-    if let (false, Some(h)) = (verify, &options.hints) {
-        cmd.arg("--hints").arg(h);
+    // A rule file gives hints to both (its `hint` and `loop_hint` relations); a model file
+    // only to clause systems.
+    if let Some(h) = &options.hints {
+        if !verify || h.extension().is_some_and(|e| e == "dl") {
+            cmd.arg("--hints").arg(h);
+        }
     }
     if let (true, Some(w)) = (verify, &input.witness) {
         cmd.arg("--witness").arg(w);
@@ -462,6 +466,31 @@ mod tests {
             args("a/f.smt2"),
             "solve a/f.smt2 --timeout 7 --stats --engine bmc --threads 1"
         );
+
+        // A rule file's hints go to both; a model's to clause systems only.
+        for (hints, c, smt2) in [
+            ("r.dl", " --hints r.dl", " --hints r.dl"),
+            ("m.smt2", "", " --hints m.smt2"),
+        ] {
+            let options = BatchOptions {
+                hints: Some(hints.into()),
+                engine: None,
+                ..options.clone()
+            };
+            let args = |f: &str| {
+                let cmd = command_for(&Input::new(f.into(), None, 0), &options);
+                let args: Vec<_> = cmd.get_args().map(|a| a.to_string_lossy()).collect();
+                args.join(" ")
+            };
+            assert_eq!(
+                args("p.c"),
+                format!("verify p.c --timeout 7 --stats{c} --threads 1")
+            );
+            assert_eq!(
+                args("f.smt2"),
+                format!("solve f.smt2 --timeout 7 --stats{smt2} --threads 1")
+            );
+        }
     }
 
     #[test]

@@ -75,7 +75,8 @@ pub struct BatchArgs {
     /// The data model of C programs given as `.c`/`.i` (a task states its own).
     #[arg(long, value_name = "ILP32|LP64")]
     data_model: Option<crate::frontend::c::DataModel>,
-    /// Each clause system gets `solve --hints FILE` (a rule file or a model; see `solve`).
+    /// Each clause system gets `solve --hints FILE` (a rule file or a model; see `solve`), and
+    /// each C program `verify --hints FILE` when FILE is a rule file (`.dl`).
     #[arg(long, value_name = "FILE")]
     hints: Option<PathBuf>,
     /// Instances at once (default: the number of cores).
