@@ -292,8 +292,10 @@ fn solve_here(
     let (engine, answer) = match answered {
         Some(m) => ("hints", Answer::Sat(m.clone())),
         None => {
+            // Hints of which none survived change nothing: the engines run as without.
+            let kept = hint_stats.as_ref().is_some_and(|s| s.kept > 0);
             let cx = Context {
-                candidates: Candidates::given(hinted),
+                candidates: Candidates::given(hinted.filter(|_| kept)),
                 ..Context::new(store, deadline.clone())
             };
             engines(&cx, &solved_system, stats)
