@@ -19,6 +19,7 @@
 //! `analysis`, `smt` and `witness`.
 
 mod dead_args;
+mod definitions;
 mod duplicates;
 mod flatten;
 mod inline;
