@@ -2,6 +2,8 @@
 //! small program or clause system, its findings held by an inline snapshot (the dead-store
 //! rule's SARIF log checked too).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,10 +17,7 @@ fn hornbeam_in(dir: &Path, args: &[&std::ffi::OsStr]) -> std::process::Output {
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hornbeam-gallery-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("gallery", tag)
 }
 
 fn gallery(name: &str) -> PathBuf {

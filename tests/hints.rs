@@ -8,10 +8,11 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-/// Runs `solve --stats EXTRA... FILE`; returns the first stdout line and the stats.
-fn solve(file: &Path, extra: &[&str]) -> (String, serde_json::Value) {
+/// Runs `COMMAND --stats EXTRA... FILE`; returns the first stdout line and the stats.
+fn run(command: &[&str], file: &Path, extra: &[&str]) -> (String, serde_json::Value) {
     let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-        .args(["solve", "--timeout", "10", "--stats"])
+        .args(command)
+        .arg("--stats")
         .args(extra)
         .arg(file)
         .output()
@@ -26,6 +27,11 @@ fn solve(file: &Path, extra: &[&str]) -> (String, serde_json::Value) {
         .and_then(|l| serde_json::from_str(l).ok())
         .unwrap_or_else(|| panic!("no stats in {stderr}"));
     (stdout.lines().next().unwrap_or("").to_string(), stats)
+}
+
+/// `solve --timeout 10 --stats EXTRA... FILE`.
+fn solve(file: &Path, extra: &[&str]) -> (String, serde_json::Value) {
+    run(&["solve", "--timeout", "10"], file, extra)
 }
 
 fn data(name: &str) -> String {
@@ -156,32 +162,16 @@ fn malformed_hints_are_located_errors() {
     }
 }
 
-/// Runs `verify --stats --deterministic EXTRA... FILE`; returns the first stdout line and the
-/// stats.
+/// `verify --timeout 20 --stats --deterministic --no-testing EXTRA... FILE`.
 fn verify(file: &str, extra: &[&str]) -> (String, serde_json::Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hornbeam"))
-        .args([
-            "verify",
-            "--timeout",
-            "20",
-            "--stats",
-            "--deterministic",
-            "--no-testing",
-        ])
-        .args(extra)
-        .arg(file)
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stats = stderr
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| panic!("no stats in {stderr}"));
-    (stdout.lines().next().unwrap_or("").to_string(), stats)
+    let command = [
+        "verify",
+        "--timeout",
+        "20",
+        "--deterministic",
+        "--no-testing",
+    ];
+    run(&command, Path::new(file), extra)
 }
 
 fn c_gallery() -> String {

@@ -50,15 +50,8 @@ pub fn bound(store: &TermStore, t: TermId) -> Option<(VarId, &'static str, i64)>
 /// Every `(a, b, d)` with `a = b + d` said by `t` (`a = b + d`, `a = d + b`, `a = b - d`, or
 /// `a = b`, either side of the equality, each read in both directions).
 pub fn steps(store: &TermStore, t: TermId) -> Vec<(VarId, VarId, i64)> {
-    let node = store.get(t);
-    let Term::App(Op::Eq, args) = &node.term else {
-        return Vec::new();
-    };
-    if args.len() != 2 {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for (lhs, rhs) in [(args[0], args[1]), (args[1], args[0])] {
+    for (lhs, rhs) in sides(store, t) {
         let Some(a) = store.as_var(lhs) else { continue };
         if let Some((b, d)) = offset(store, rhs) {
             if a != b {
@@ -70,6 +63,17 @@ pub fn steps(store: &TermStore, t: TermId) -> Vec<(VarId, VarId, i64)> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The two readings `(left, right)` and `(right, left)` of a binary equality `t`; none for any
+/// other term.
+pub fn sides(store: &TermStore, t: TermId) -> Vec<(TermId, TermId)> {
+    match &store.get(t).term {
+        Term::App(Op::Eq, args) if args.len() == 2 => {
+            vec![(args[0], args[1]), (args[1], args[0])]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// `(b, d)` when `t` is `b`, `b + d`, `d + b` or `b - d`.

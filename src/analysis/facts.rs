@@ -1,7 +1,7 @@
 //! Extraction of the input relations from a system, and their Soufflé schema.
 
 use crate::chc::System;
-use crate::term::{Op, Term, TermStore, VarId};
+use crate::term::{TermStore, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The input relations of a clause system, as tuples of ids (see `rules/input.rs` for the
@@ -328,15 +328,8 @@ pub const SCHEMA_HEADER: &str =
 /// The variables `v` such that `t` is `v = e` or `e = v` with `v` not occurring in `e` (the left
 /// side first).
 fn defined_vars(store: &TermStore, t: crate::term::TermId) -> Vec<VarId> {
-    let node = store.get(t);
-    let Term::App(Op::Eq, args) = &node.term else {
-        return Vec::new();
-    };
-    if args.len() != 2 {
-        return Vec::new();
-    }
     let mut out = Vec::new();
-    for (a, b) in [(args[0], args[1]), (args[1], args[0])] {
+    for (a, b) in super::atoms::sides(store, t) {
         if let Some(v) = store.as_var(a) {
             if !store.free_vars(b).contains(&v) {
                 out.push(v);

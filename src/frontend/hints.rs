@@ -14,7 +14,6 @@ use crate::chc::{PredId, System};
 use crate::syntax::Script;
 use crate::term::{print::symbol, TermStore};
 use crate::witness::{read_model, Interp, Model};
-use std::collections::BTreeMap;
 
 /// Why hints could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -58,9 +57,8 @@ pub fn from_rules(
             .error_at(analysis::hints::HINT, message)
             .expect("hints come from a declared relation")
     };
-    let mut atoms: BTreeMap<PredId, Interp> = BTreeMap::new();
+    let mut model = Model::new();
     for (p, atom) in analysis::hints::hints(&derived) {
-        let pred = PredId(p);
         if p as usize >= system.num_preds() {
             return Err(at_decl(format!(
                 "a hint names predicate {p}, which the system does not have (predicates are \
@@ -68,20 +66,10 @@ pub fn from_rules(
             ))
             .into());
         }
-        let decl = system.pred(pred);
-        let params: Vec<String> = decl
-            .sorts
-            .iter()
-            .enumerate()
-            .map(|(i, s)| format!("({} {s})", arg_name(i)))
-            .collect();
-        let text = format!(
-            "(define-fun {} ({}) Bool {atom})",
-            symbol(&decl.name),
-            params.join(" ")
-        );
-        let one = read_model(store, system, &text).map_err(|e| {
-            let over = match decl.sorts.len() {
+        let decl = system.pred(PredId(p));
+        let names: Vec<String> = (0..decl.sorts.len()).map(arg_name).collect();
+        add_atom(store, system, &mut model, PredId(p), &names, &atom).map_err(|e| {
+            let over = match names.len() {
                 0 => "no argument".to_string(),
                 1 => "x0".to_string(),
                 n => format!("x0..x{}", n - 1),
@@ -92,22 +80,45 @@ pub fn from_rules(
                 first_line(&e.to_string())
             ))
         })?;
-        let Some(i) = one.get(pred) else { continue };
-        match atoms.get_mut(&pred) {
-            Some(all) => {
-                let body = store.rename(i.body, &i.params, &all.params);
-                all.body = store.and([all.body, body]);
-            }
-            None => {
-                atoms.insert(pred, i.clone());
-            }
-        }
-    }
-    let mut model = Model::new();
-    for (p, i) in atoms {
-        model.set(p, i);
     }
     Ok(model)
+}
+
+/// Reads `atom`, an SMT-LIB formula over the arguments of `pred` named `names` (in order), and
+/// conjoins it to what `model` says of `pred` (the front ends' one way of turning a hint's text
+/// into a candidate).
+pub(crate) fn add_atom(
+    store: &TermStore,
+    system: &System,
+    model: &mut Model,
+    pred: PredId,
+    names: &[String],
+    atom: &str,
+) -> Result<(), crate::syntax::Error> {
+    let decl = system.pred(pred);
+    let params: Vec<String> = decl
+        .sorts
+        .iter()
+        .zip(names)
+        .map(|(s, n)| format!("({} {s})", symbol(n)))
+        .collect();
+    let text = format!(
+        "(define-fun {} ({}) Bool {atom})",
+        symbol(&decl.name),
+        params.join(" ")
+    );
+    let Some(one) = read_model(store, system, &text)?.get(pred).cloned() else {
+        return Ok(());
+    };
+    let both = match model.get(pred) {
+        Some(all) => Interp {
+            params: all.params.clone(),
+            body: store.and([all.body, store.rename(one.body, &one.params, &all.params)]),
+        },
+        None => one,
+    };
+    model.set(pred, both);
+    Ok(())
 }
 
 fn first_line(s: &str) -> &str {

@@ -15,10 +15,11 @@ use super::encode::Translation;
 use super::Program;
 use crate::analysis::datalog::{RuleError, Rules};
 use crate::analysis::hints::loop_hints;
+use crate::frontend::hints::add_atom;
 use crate::syntax::parse::LineIndex;
-use crate::term::{print::symbol, TermStore};
-use crate::witness::{read_model, Interp, Model};
-use std::collections::{BTreeMap, HashSet};
+use crate::term::TermStore;
+use crate::witness::Model;
+use std::collections::HashSet;
 
 /// The loop hints a rule file derives for `program` (whose source is `src`), as
 /// `(function, location, atom)`; or the rule file's first error.
@@ -37,61 +38,32 @@ pub fn rows(
 /// The hints of `rows` as candidate invariants of the loop-head predicates of `tr` (atoms that
 /// do not read over a head's arguments are left out), and how many atoms were left out.
 pub fn model(store: &TermStore, tr: &Translation, rows: &[(usize, u32, String)]) -> (Model, usize) {
-    let mut atoms: BTreeMap<crate::chc::PredId, Interp> = BTreeMap::new();
+    let mut model = Model::new();
     let mut unread = 0;
     for (f, l, atom) in rows {
-        let heads = tr
+        let mut read = false;
+        for head in tr
             .loops
             .iter()
-            .filter(|h| !h.env && h.func == *f && h.loc.0 == *l);
-        let mut read = false;
-        for head in heads {
-            let decl = tr.system.pred(head.pred);
+            .filter(|h| !h.env && h.func == *f && h.loc.0 == *l)
+        {
+            // Arguments without a C name, or whose name another took, get one no atom can
+            // mention.
             let mut taken = HashSet::new();
-            let params: Vec<String> = decl
-                .sorts
+            let names: Vec<String> = head
+                .args
                 .iter()
-                .zip(&head.args)
                 .enumerate()
-                .map(|(k, (sort, arg))| {
-                    // Arguments without a C name, or whose name another took, get one no
-                    // atom can mention.
-                    let name = match arg {
-                        Some((n, _)) if taken.insert(n.clone()) => symbol(n),
-                        _ => symbol(&format!("#arg{k}")),
-                    };
-                    format!("({name} {sort})")
+                .map(|(k, arg)| match arg {
+                    Some((n, _)) if taken.insert(n.clone()) => n.clone(),
+                    _ => format!("#arg{k}"),
                 })
                 .collect();
-            let text = format!(
-                "(define-fun {} ({}) Bool {atom})",
-                symbol(&decl.name),
-                params.join(" ")
-            );
-            let Ok(one) = read_model(store, &tr.system, &text) else {
-                continue;
-            };
-            let Some(i) = one.get(head.pred) else {
-                continue;
-            };
-            read = true;
-            match atoms.get_mut(&head.pred) {
-                Some(all) => {
-                    let body = store.rename(i.body, &i.params, &all.params);
-                    all.body = store.and([all.body, body]);
-                }
-                None => {
-                    atoms.insert(head.pred, i.clone());
-                }
-            }
+            read |= add_atom(store, &tr.system, &mut model, head.pred, &names, atom).is_ok();
         }
         if !read {
             unread += 1;
         }
-    }
-    let mut model = Model::new();
-    for (p, i) in atoms {
-        model.set(p, i);
     }
     (model, unread)
 }
