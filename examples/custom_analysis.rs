@@ -10,34 +10,34 @@
 //! How to write your own:
 //! 1. include `hornbeam::analysis::rules::chc_input` (the input relations: `pred`, `clause`,
 //!    `body_atom`, `head_atom`, `query`, `fact_clause`, `body_arg`, `head_arg`,
-//!    `constraint_var`, `conjunct`, `conjunct_var`, `definition`, `arg_flow`; see
-//!    `rules/input.rs`), and any of the shipped rule sets you build on (`chc_graph` gives
-//!    `edge`, `reachable`, `co_reachable`, ...);
+//!    `constraint_var`, `conjunct`, `conjunct_var`, `definition`, `arg_flow`, ...; see
+//!    `docs/relations.md`), and any of the shipped rule sets you build on (`chc_graph`, with
+//!    the declarations in `chc_derived`, gives `edge`, `reachable`, `co_reachable`, ...);
 //! 2. add your relations and rules;
 //! 3. extract the facts with `hornbeam::analysis::Facts::extract`, load them with
-//!    `hornbeam::load_facts!`, `run()`, and read your relations (vectors of tuples of `u32` ids;
-//!    `PredId(p)`/`ClauseId(c)` give back the system's items).
+//!    `hornbeam::load_facts!`, `run()`, and read your relations (vectors of tuples of the system's typed ids,
+//!    `PredId`, `ClauseId`, `VarId`, and `u32` positions).
 
 use hornbeam::analysis::Facts;
-use hornbeam::chc::PredId;
 use hornbeam::term::TermStore;
 
 ascent::ascent! {
     /// The user's program: shipped rule sets plus two rules of its own.
     struct CustomAnalysis;
     include_source!(hornbeam::analysis::rules::chc_input);
+    include_source!(hornbeam::analysis::rules::chc_derived);
     include_source!(hornbeam::analysis::rules::chc_graph);
 
     /// `self_loop(p)`: some clause has `p` both in its body and as its head.
-    relation self_loop(u32);
+    relation self_loop(hornbeam::chc::PredId);
     self_loop(p) <-- edge(p, q), if p == q;
 
     /// `body_var_constrained(c)`: some body argument of `c` occurs in its constraint.
-    relation body_var_constrained(u32);
+    relation body_var_constrained(hornbeam::chc::ClauseId);
     body_var_constrained(c) <-- body_arg(c, _, _, v), constraint_var(c, v);
 
     /// `reset_clause(c)`: `c` has body atoms, but none of their arguments is constrained.
-    relation reset_clause(u32);
+    relation reset_clause(hornbeam::chc::ClauseId);
     reset_clause(c) <-- body_atom(c, 0, _), !body_var_constrained(c);
 }
 
@@ -69,10 +69,10 @@ fn main() {
     let mut self_loops: Vec<String> = prog
         .self_loop
         .iter()
-        .map(|&(p,)| system.pred(PredId(p)).name.clone())
+        .map(|&(p,)| system.pred(p).name.clone())
         .collect();
     self_loops.sort();
-    let mut resets: Vec<u32> = prog.reset_clause.iter().map(|&(c,)| c).collect();
+    let mut resets: Vec<u32> = prog.reset_clause.iter().map(|&(c,)| c.0).collect();
     resets.sort_unstable();
     println!("file: {path}");
     println!("predicates with self-loops: {}", self_loops.join(" "));

@@ -1,24 +1,29 @@
-//! The input relations of a program's control-flow automaton (one function), as `u32` ids.
+//! The input relations of a program's control-flow automaton (one function): declared once
+//! here (the ascent source `cfa_input`, the struct [`CfaFacts`] that
+//! `hornbeam::frontend::c::cfa::structure` fills, and the macro
+//! [`cfa_input_facts!`](cfa_input_facts) that loads them into an ascent program).
 //!
-//! Filled by `hornbeam::frontend::c::cfa::structure`; exported by `hornbeam facts PROG.c` as
-//! Soufflé `.facts` files with the same names and columns. Ids: locations and edges are the
-//! CFA's `LocId`/`EdgeId` numbers; variables number the program's globals from 0, then the
-//! function's locals (parameters first) after them.
+//! Ids: locations and edges are the CFA's `LocId`/`EdgeId` numbers; variables number the
+//! program's globals from 0, then the function's locals (parameters first) after them. The
+//! columns are `u32`: this layer does not know the C front end's id types. `hornbeam facts
+//! PROG.c` exports these relations with the function's index first (the front end's
+//! `ProgramFacts`).
 
-ascent::ascent_source! {
-    /// Input relations of a control-flow automaton (no rules).
-    cfa_input:
+crate::relations! {
+    /// The input relations of one function's control-flow automaton (no rules).
+    pub struct CfaFacts;
+    source cfa_input, macro cfa_input_facts = __cfa_input_facts;
 
-    /// `cfa_edge(e, from, to)`: edge `e` leads from location `from` to location `to`.
-    relation cfa_edge(u32, u32, u32);
-    /// `cfa_entry(l)`: `l` is the function's entry.
-    relation cfa_entry(u32);
-    /// `uses(e, v)`: edge `e` may read variable `v` (a call reads every global; the return
-    /// of a function other than `main` reads every global, which its summary passes on).
-    relation uses(u32, u32);
-    /// `writes(e, v)`: edge `e` may assign `v` (a call may assign every global).
-    relation writes(u32, u32);
-    /// `kills(e, v)`: every execution of edge `e` assigns `v`, and the edge does not read `v`
-    /// before (a declaration, or an expression statement `v = e`).
-    relation kills(u32, u32);
+    /// Edge `e` leads from location `from` to location `to`.
+    cfa_edge(e: u32, from: u32, to: u32);
+    /// Location `l` is the function's entry.
+    cfa_entry(l: u32);
+    /// Edge `e` may read variable `v` (a call reads every global; the return of a function
+    /// other than `main` reads every global, which its summary passes on).
+    uses(e: u32, v: u32);
+    /// Edge `e` may assign variable `v` (a call may assign every global).
+    writes(e: u32, v: u32);
+    /// Every execution of edge `e` assigns `v`, and the edge does not read `v` before (a
+    /// declaration, or an expression statement `v = e`).
+    kills(e: u32, v: u32);
 }

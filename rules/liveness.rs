@@ -1,4 +1,4 @@
-//! Liveness of predicate arguments. Needs `chc_input`.
+//! Liveness of predicate arguments (`live`). Needs `chc_input` and `chc_derived`.
 //!
 //! An argument `(p, i)` is live when its value can influence whether a query clause fires.
 //! A sound over-approximation, conjunct by conjunct:
@@ -21,24 +21,22 @@ ascent::ascent_source! {
     chc_liveness:
 
     /// `defining(c, k)`: conjunct `k` of `c` is a definition.
-    relation defining(u32, u32);
+    relation defining(::hornbeam::chc::ClauseId, u32);
     defining(c, k) <-- definition(c, k, _);
 
     /// `guard(c, k)`: conjunct `k` of `c` may block a derivation.
-    relation guard(u32, u32);
+    relation guard(::hornbeam::chc::ClauseId, u32);
     guard(c, k) <-- conjunct(c, k), !defining(c, k);
 
     /// `live_var(c, v)`: the value of `v` in clause `c` can matter.
-    relation live_var(u32, u32);
+    relation live_var(::hornbeam::chc::ClauseId, ::hornbeam::term::VarId);
     live_var(c, v) <-- guard(c, k), conjunct_var(c, k, v);
     live_var(c, v) <-- live_head(c, h), definition(c, k, h), conjunct_var(c, k, v);
     live_var(c, v) <-- live_head(c, v);
 
     /// `live_head(c, h)`: `h` fills a live argument of the head of `c`.
-    relation live_head(u32, u32);
+    relation live_head(::hornbeam::chc::ClauseId, ::hornbeam::term::VarId);
     live_head(c, h) <-- live(q, j), head_atom(c, q), head_arg(c, j, h);
 
-    /// `live(p, i)`: argument `i` of `p` is live.
-    relation live(u32, u32);
     live(p, i) <-- live_var(c, v), body_arg(c, pos, i, v), body_atom(c, pos, p);
 }

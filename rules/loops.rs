@@ -28,9 +28,9 @@ ascent::ascent_source! {
     /// `cyclic(p)`: `p` lies on a cycle of the active subgraph.
     relation cyclic(u32);
 
-    /// `loop_head(p)`: `p` is in a cyclic component and has an edge from outside it (in the
+    /// `cycle_head(p)`: `p` is in a cyclic component and has an edge from outside it (in the
     /// whole graph), or is defined by a fact clause.
-    relation loop_head(u32);
-    loop_head(p) <-- cyclic(p), arc(q, p), scc(p, r), !scc(q, r);
-    loop_head(p) <-- cyclic(p), entry(p);
+    relation cycle_head(u32);
+    cycle_head(p) <-- cyclic(p), arc(q, p), scc(p, r), !scc(q, r);
+    cycle_head(p) <-- cyclic(p), entry(p);
 }

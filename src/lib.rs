@@ -135,6 +135,10 @@
 //! assert!(matches!(verified.verdict, verify::Verdict::Safe(_)));
 //! ```
 
+/// The crate under its own name, so that the ascent sources in `rules/` name their column
+/// types `::hornbeam::...` alike inside the crate and in a user's.
+extern crate self as hornbeam;
+
 pub mod analysis;
 pub mod batch;
 pub mod chc;

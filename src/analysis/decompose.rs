@@ -93,7 +93,7 @@ impl Decomposer {
             }
         }
         prog.run();
-        let heads: BTreeSet<u32> = prog.loop_head.iter().map(|&(p,)| p).collect();
+        let heads: BTreeSet<u32> = prog.cycle_head.iter().map(|&(p,)| p).collect();
         // Components by rank, then by smallest member: a topological order of the condensation
         // that does not depend on how the search visited the graph.
         let mut by_rank: Vec<usize> = (0..comps.members.len()).collect();

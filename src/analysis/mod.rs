@@ -6,12 +6,15 @@
 //! ([`Analysis`]). Nothing outside this module depends on how the rules are evaluated; the
 //! rule sources and [`Facts`] are public so that users can write their own ascent rule sets
 //! over the same relations (see `examples/custom_analysis.rs` and [`load_facts!`](crate::load_facts)).
+//! Every exported relation is declared once, in `rules/input.rs` and `rules/derived.rs`, with
+//! [`relations!`](crate::relations) (`declare.rs`).
 //!
 //! Must not: change the system, touch the SMT layer, print, or fail (every system, well-formed
 //! per `chc`, has an analysis). Uses only `term` and `chc`.
 
 mod atoms;
 pub mod datalog;
+mod declare;
 mod decompose;
 mod facts;
 pub mod findings;
@@ -25,9 +28,11 @@ mod scc;
 #[path = "../../rules/mod.rs"]
 pub mod rules;
 
+pub use declare::{reference, schema, Column, ColumnType, Table};
 pub use decompose::{decompose, Decomposition, GraphLoop};
-pub use facts::{ColumnType, Facts, Table, SCHEMA_HEADER};
-pub use relations::{relations, schema};
+pub use facts::SCHEMA_HEADER;
+pub use relations::{relations, relations_without_rows};
+pub use rules::{Derived, Facts};
 
 use crate::chc::{ClauseId, PredId, System};
 
@@ -104,10 +109,10 @@ impl Analysis {
         let n = facts.pred.len();
         let m = facts.clause.len();
 
-        let per_pred = |rel: &[(u32,)]| {
+        let per_pred = |rel: &[(PredId,)]| {
             let mut v = vec![false; n];
             for &(p,) in rel {
-                v[p as usize] = true;
+                v[p.0 as usize] = true;
             }
             v
         };
@@ -116,7 +121,7 @@ impl Analysis {
         let useful = per_pred(&prog.useful);
         let mut useful_clauses = vec![false; m];
         for &(c,) in &prog.useful_clause {
-            useful_clauses[c as usize] = true;
+            useful_clauses[c.0 as usize] = true;
         }
         let mut live: Vec<Vec<bool>> = facts
             .pred
@@ -124,18 +129,19 @@ impl Analysis {
             .map(|&(_, arity)| vec![false; arity as usize])
             .collect();
         for &(p, i) in &prog.live {
-            live[p as usize][i as usize] = true;
+            live[p.0 as usize][i as usize] = true;
         }
 
         // Loop decomposition: Algorithm 1 of Terauchi's Appendix A.4, one rule run per level.
-        let arcs: Vec<(u32, u32)> = prog.edge.clone();
-        let entries: BTreeSet<(u32,)> = facts
-            .fact_clause
+        let arcs: Vec<(u32, u32)> = prog.edge.iter().map(|(p, q)| (p.0, q.0)).collect();
+        let fact_clauses: BTreeSet<ClauseId> = facts.fact_clause.iter().map(|&(c,)| c).collect();
+        let entries: BTreeSet<u32> = facts
+            .head_atom
             .iter()
-            .flat_map(|&(c,)| facts.head_atom.iter().filter(move |h| h.0 == c))
-            .map(|&(_, p)| (p,))
+            .filter(|(c, _)| fact_clauses.contains(c))
+            .map(|(_, p)| p.0)
             .collect();
-        let entries: Vec<u32> = entries.into_iter().map(|(p,)| p).collect();
+        let entries: Vec<u32> = entries.into_iter().collect();
         let dec = decompose::decompose(n as u32, &arcs, &entries);
         let loops: Vec<Loop> = dec
             .loops
@@ -194,26 +200,12 @@ impl Analysis {
     }
 }
 
-/// Loads every relation of `chc_input` from a
-/// [`Facts`] value into an ascent program that includes that rule set:
-/// `hornbeam::load_facts!(prog, facts)` (clones the vectors).
+/// Loads every relation of `chc_input` from a [`Facts`] value into an ascent program that
+/// includes that rule set: `hornbeam::load_facts!(prog, facts)` (clones the vectors; the same
+/// as [`chc_input_facts!`](crate::analysis::rules::chc_input_facts)).
 #[macro_export]
 macro_rules! load_facts {
-    ($prog:expr, $facts:expr) => {{
-        let prog = &mut $prog;
-        let facts: &$crate::analysis::Facts = &$facts;
-        prog.pred = facts.pred.clone();
-        prog.clause = facts.clause.clone();
-        prog.body_atom = facts.body_atom.clone();
-        prog.head_atom = facts.head_atom.clone();
-        prog.query = facts.query.clone();
-        prog.fact_clause = facts.fact_clause.clone();
-        prog.body_arg = facts.body_arg.clone();
-        prog.head_arg = facts.head_arg.clone();
-        prog.constraint_var = facts.constraint_var.clone();
-        prog.conjunct = facts.conjunct.clone();
-        prog.conjunct_var = facts.conjunct_var.clone();
-        prog.definition = facts.definition.clone();
-        prog.arg_flow = facts.arg_flow.clone();
-    }};
+    ($prog:expr, $facts:expr) => {
+        $crate::analysis::rules::chc_input_facts!($prog, $facts)
+    };
 }

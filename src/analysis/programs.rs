@@ -5,6 +5,7 @@ ascent::ascent! {
     /// Graph, reachability and liveness over the input relations.
     pub(super) struct Structure;
     include_source!(crate::analysis::rules::chc_input);
+    include_source!(crate::analysis::rules::chc_derived);
     include_source!(crate::analysis::rules::chc_graph);
     include_source!(crate::analysis::rules::chc_liveness);
 }
@@ -18,7 +19,7 @@ ascent::ascent! {
 /// Runs the graph, reachability and liveness rules on `facts`.
 pub(super) fn structure(facts: &super::Facts) -> Structure {
     let mut prog = Structure::default();
-    crate::load_facts!(prog, facts);
+    crate::analysis::rules::chc_input_facts!(prog, facts);
     prog.run();
     prog
 }

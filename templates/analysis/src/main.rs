@@ -6,7 +6,8 @@
 //! ```
 //!
 //! The analysis is an ascent rule set over the relations Hornbeam extracts from a clause
-//! system (`hornbeam::analysis::rules::chc_input`, and the shipped `chc_graph` for `edge`), and
+//! system (`hornbeam::analysis::rules::chc_input`, and the shipped `chc_graph` for `edge`,
+//! declared in `chc_derived`), and
 //! it reports findings, which print as `FILE: note: message [rule]` and go to SARIF with
 //! `--sarif`. Replace the rules and the findings with yours; `Input::Program` gives a C
 //! program's control-flow automata instead.
@@ -20,10 +21,11 @@ ascent::ascent! {
     /// The rules: the shipped input relations and predicate graph, plus one relation of ours.
     struct SelfLoops;
     include_source!(hornbeam::analysis::rules::chc_input);
+    include_source!(hornbeam::analysis::rules::chc_derived);
     include_source!(hornbeam::analysis::rules::chc_graph);
 
     /// `self_loop(p)`: some clause has `p` both in its body and as its head.
-    relation self_loop(u32);
+    relation self_loop(hornbeam::chc::PredId);
     self_loop(p) <-- edge(p, q), if p == q;
 }
 
@@ -48,7 +50,7 @@ impl CustomAnalysis for SelfLoopAnalysis {
         let mut prog = SelfLoops::default();
         hornbeam::load_facts!(prog, facts);
         prog.run();
-        let mut loops: Vec<u32> = prog.self_loop.iter().map(|&(p,)| p).collect();
+        let mut loops: Vec<PredId> = prog.self_loop.iter().map(|&(p,)| p).collect();
         loops.sort_unstable();
         loops
             .into_iter()
@@ -59,7 +61,7 @@ impl CustomAnalysis for SelfLoopAnalysis {
                 level: Level::Note,
                 message: format!(
                     "`{}` has a clause from itself to itself",
-                    system.pred(PredId(p)).name
+                    system.pred(p).name
                 ),
             })
             .collect()

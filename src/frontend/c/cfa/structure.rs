@@ -11,6 +11,10 @@ use crate::analysis::decompose;
 use crate::frontend::c::ir::{Dim, IExpr, IExprKind, ThreadOp, VarRef};
 use crate::frontend::c::program::Program;
 
+/// The `cfa_input` facts of one function (declared in `rules/cfa_input.rs`), filled by
+/// [`CfaFacts::extract`].
+pub use crate::analysis::rules::CfaFacts;
+
 #[allow(missing_docs)]
 mod program {
     ascent::ascent! {
@@ -53,21 +57,6 @@ impl Structure {
     pub fn is_cut_point(&self, l: LocId) -> bool {
         self.cut_points.binary_search(&l).is_ok()
     }
-}
-
-/// The `cfa_input` facts of function `f` of `program`.
-#[derive(Clone, Debug, Default)]
-pub struct CfaFacts {
-    /// `cfa_edge(e, from, to)`
-    pub cfa_edge: Vec<(u32, u32, u32)>,
-    /// `cfa_entry(l)`
-    pub cfa_entry: Vec<(u32,)>,
-    /// `uses(e, v)`
-    pub uses: Vec<(u32, u32)>,
-    /// `writes(e, v)`
-    pub writes: Vec<(u32, u32)>,
-    /// `kills(e, v)`
-    pub kills: Vec<(u32, u32)>,
 }
 
 /// The variable number of the facts: globals first, then the function's locals.
@@ -255,11 +244,7 @@ fn analyze_facts(program: &Program, cfa: &Cfa, facts: &CfaFacts) -> Structure {
     let arcs: Vec<(u32, u32)> = facts.cfa_edge.iter().map(|&(_, a, b)| (a, b)).collect();
     let dec = decompose(n as u32, &arcs, &[cfa.entry.0]);
     let mut prog = program::CfaStructure::default();
-    prog.cfa_edge = facts.cfa_edge.clone();
-    prog.cfa_entry = facts.cfa_entry.clone();
-    prog.uses = facts.uses.clone();
-    prog.writes = facts.writes.clone();
-    prog.kills = facts.kills.clone();
+    crate::analysis::rules::cfa_input_facts!(prog, facts);
     for l in &dec.loops {
         let h = l.heads[0];
         prog.loop_member.extend(l.members.iter().map(|&m| (h, m)));
