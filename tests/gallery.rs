@@ -232,3 +232,44 @@ fn the_null_dereference_rule_reports_pointers_without_targets() {
     ");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs the gallery rule `rule` on `tests/data/gallery/FILE` and returns what it prints.
+fn findings_on_test_program(rule: &str, file: &str) -> String {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gallery");
+    let out = hornbeam_in(
+        &data,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery(rule).as_os_str(),
+            file.as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_unreachable_code_rule_reports_the_first_statement_after_each_jump() {
+    // After `return 10;` (the rest of `clamp` after the if-else is the same stretch), after
+    // `continue;`, and after `goto out;` (up to the label, which the jump reaches).
+    insta::assert_snapshot!(findings_on_test_program("c_unreachable_code.dl", "branches.c"), @r"
+    branches.c:10:5: warning: this statement of `clamp` is never executed: no path from its entry reaches it [unreachable-code]
+    branches.c:29:5: warning: this statement of `main` is never executed: no path from its entry reaches it [unreachable-code]
+    branches.c:35:3: warning: this statement of `main` is never executed: no path from its entry reaches it [unreachable-code]
+    ");
+}
+
+#[test]
+fn the_constant_condition_rule_skips_loop_idioms_and_assumptions() {
+    // `sizeof(int) < 2` and `0` are constant; `while (1)`, the `while (0)` of SWAP and
+    // `__VERIFIER_assume(1)` are not reported.
+    insta::assert_snapshot!(findings_on_test_program("c_constant_conditions.dl", "branches.c"), @r"
+    branches.c:22:7: warning: this condition is always false [constant-condition]
+    branches.c:31:7: warning: this condition is always false [constant-condition]
+    ");
+}

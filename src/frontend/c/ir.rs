@@ -17,7 +17,9 @@ use super::ast::{BinOp, Span};
 use super::types::CType;
 use num_bigint::BigInt;
 
+mod fold;
 mod heap;
+pub use fold::fold;
 pub use heap::*;
 
 /// A variable: a global or a local (parameters are the first locals) of the current function.

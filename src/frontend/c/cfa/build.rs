@@ -318,6 +318,7 @@ pub(crate) fn prune_mapped(
     }
     seen[exit.0 as usize] = true;
     seen[error.0 as usize] = true;
+    let dead = dead_starts(&locs, &edges, &seen);
     let mut new_id = vec![None; locs.len()];
     let mut kept = vec![];
     for (i, loc) in locs.into_iter().enumerate() {
@@ -348,6 +349,45 @@ pub(crate) fn prune_mapped(
         entry: id(entry),
         exit: id(exit),
         error: id(error),
+        dead,
     };
     (cfa, new_id)
+}
+
+/// The spans of the statements that start unreachable code: among the edges out of unseen
+/// locations that do something (not the jumps and joins the builder adds, nor the implicit
+/// return at the end of a body), the first in the source of each connected stretch of unseen
+/// locations. Sorted.
+fn dead_starts(locs: &[Location], edges: &[Edge], seen: &[bool]) -> Vec<Span> {
+    // Union-find over the unseen locations, joined by the edges between them.
+    let mut parent: Vec<usize> = (0..locs.len()).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for e in edges.iter().filter(|e| !seen[e.from.0 as usize]) {
+        let (a, b) = (e.from.0 as usize, e.to.0 as usize);
+        if !seen[b] {
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            parent[ra] = rb;
+        }
+    }
+    let mut first: std::collections::BTreeMap<usize, Span> = Default::default();
+    for e in edges.iter().filter(|e| !seen[e.from.0 as usize]) {
+        if matches!(e.op, Op::Skip | Op::Return(None)) {
+            continue;
+        }
+        let r = root(&mut parent, e.from.0 as usize);
+        let best = first.entry(r).or_insert(e.span);
+        if e.span.start < best.start {
+            *best = e.span;
+        }
+    }
+    let mut out: Vec<Span> = first.into_values().collect();
+    out.sort_by_key(|s| (s.start, s.end));
+    out.dedup();
+    out
 }

@@ -126,6 +126,11 @@ pub struct Cfa {
     pub exit: LocId,
     /// The error location.
     pub error: LocId,
+    /// Where unreachable code starts: the first statement (an expression, declaration,
+    /// condition, `return` with a value or thread operation) of each stretch of code that no
+    /// path from the entry reaches (after a `return`, `goto`, `break` or `continue`). That code
+    /// is not in the automaton.
+    pub dead: Vec<Span>,
 }
 
 impl Cfa {

@@ -10,7 +10,8 @@ use super::report::{kind_name, ProgramAnalysis};
 use super::structure::{var_number, CfaFacts};
 use super::{EdgeId, LocId, Op};
 use crate::analysis::{Column, ColumnType, Table};
-use crate::frontend::c::ir::{IExpr, IExprKind, VarRef};
+use crate::frontend::c::ir::{fold, IExpr, IExprKind, VarRef};
+use num_bigint::BigInt;
 
 /// The comment that opens the schema of a program's relations.
 pub const SCHEMA_HEADER: &str =
@@ -113,6 +114,13 @@ crate::relations! {
     /// The access through a pointer at `line:col` (a read or write of what it points to) reads
     /// the pointer from variable `v` (a temporary of the front end holding its value).
     deref(f: u32, v: u32, line: u32, col: u32);
+    /// The statement at `line:col` starts code that no path from the function's entry reaches
+    /// (after a `return`, `goto`, `break` or `continue`): the first statement of each such
+    /// stretch. That code is not in the automaton.
+    dead_code(f: u32, line: u32, col: u32);
+    /// The condition of assume edge `e` is an integer constant expression: the edge's
+    /// assumption always holds (`holds` = 1) or never does (0), whatever the variables' values.
+    constant_condition(f: u32, e: EdgeId, holds: u32);
 }
 
 impl Column for LocId {
@@ -197,6 +205,12 @@ impl ProgramAnalysis<'_> {
                 if let Some(v) = havoc(&edge.op) {
                     out.havoc.push((fi, x, var_number(p, v)));
                 }
+                if let Op::Assume(c, positive) = &edge.op {
+                    if let Some(v) = fold(c) {
+                        let holds = (v != BigInt::ZERO) == *positive;
+                        out.constant_condition.push((fi, x, u32::from(holds)));
+                    }
+                }
             }
             for (k, lp) in st.loops.iter().enumerate() {
                 let k = k as u32;
@@ -207,6 +221,10 @@ impl ProgramAnalysis<'_> {
                 out.modifies.extend(modified);
             }
             out.cut_point.extend(st.cut_points.iter().map(|&c| (fi, c)));
+            for span in &cfa.dead {
+                let (line, col) = at(span.start);
+                out.dead_code.push((fi, line, col));
+            }
             // A global's targets hold in every function (variables are numbered per function,
             // globals alike in all).
             for &(_, span, v) in p.derefs.iter().filter(|d| d.0 == f) {

@@ -31,10 +31,10 @@ use super::super::ast::*;
 use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
 use super::super::types::CType;
-use super::array::fold;
 use super::pointers::{comma, mk, SiteKind};
 use super::structs::FTy;
 use super::{convert, unsupported, Resolver};
+use crate::frontend::c::ir::fold;
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 

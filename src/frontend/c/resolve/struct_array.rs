@@ -21,12 +21,12 @@
 use super::super::ast::*;
 use super::super::error::{CError, CErrorKind};
 use super::super::ir::*;
-use super::array::fold;
 use super::decl::conflicting;
 use super::places::Place;
 use super::pointers::mk;
 use super::structs::FTy;
 use super::{unsupported, Resolver};
+use crate::frontend::c::ir::fold;
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 

@@ -262,7 +262,7 @@ impl Resolver {
             return Err(unsupported(span, "flexible array members"));
         };
         let e = self.expr(size)?;
-        match super::array::fold(&e) {
+        match crate::frontend::c::ir::fold(&e) {
             Some(n) if n.is_positive() && n <= BigInt::from(super::array::MAX_ELEMENTS) => {
                 Ok(FTy::Array(Box::new(t), n))
             }
