@@ -71,6 +71,35 @@ fn wrong_hints_never_change_an_answer() {
 }
 
 #[test]
+fn wrong_clause_advice_never_changes_an_answer() {
+    // Leaving out clause 0 and every query: a model of what is left fails the clauses left out
+    // (`unknown`), a counterexample only uses clauses kept.
+    let wrong = data("drop-wrong.dl");
+    for (folder, right) in [("sat", "sat"), ("unsat", "unsat")] {
+        for file in common::corpus(folder) {
+            let (answer, stats) = solve(&file, &["--deterministic", "--hints", &wrong]);
+            assert!(
+                answer == right || answer == "unknown",
+                "{}: {answer} with wrong advice",
+                file.display()
+            );
+            assert!(stats["hints"]["dropped"].as_u64().unwrap() > 0, "{stats}");
+        }
+    }
+}
+
+#[test]
+fn advice_from_the_cone_of_influence_leaves_out_what_no_answer_needs() {
+    let cone = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/gallery/chc_cone_of_influence.dl");
+    let (answer, stats) = solve(
+        Path::new(&data("side.smt2")),
+        &["--hints", &cone.to_string_lossy()],
+    );
+    assert_eq!(answer, "sat");
+    assert_eq!(stats["hints"]["dropped"], 1, "{stats}");
+}
+
+#[test]
 fn the_gallery_hints_prove_a_bounded_sum_alone() {
     let (answer, stats) = solve(Path::new(&data("sum.smt2")), &["--hints", &gallery()]);
     assert_eq!(answer, "sat");
@@ -137,6 +166,11 @@ fn malformed_hints_are_located_errors() {
             "no-such-predicate.dl",
             ".decl hint(p: number, atom: symbol)\nhint(3, \"true\").\n",
             "no-such-predicate.dl:1:7: a hint names predicate 3",
+        ),
+        (
+            "no-such-clause.dl",
+            ".decl drop_clause(c: number)\ndrop_clause(7).\n",
+            "no-such-clause.dl:1:7: `drop_clause` names clause 7",
         ),
         (
             "columns.dl",

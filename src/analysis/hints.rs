@@ -4,6 +4,10 @@
 //! program `loop_hint(f: number, l: number, atom: symbol)`, `atom` an SMT-LIB formula over the C
 //! names of the variables at location `l` of function `f` (a `loop_head`).
 //!
+//! Clause-level advice: `drop_clause(c: number)` says clause `c` (the `c` of `clause`) may be
+//! left out, for instance because it lies outside the cone of influence; the engines solve the
+//! system without it, and a model is still checked against it.
+//!
 //! A hint is only a candidate: the solver keeps the hints that are inductive together and
 //! checks every answer as always, so a wrong hint costs time, never a wrong answer. Must not
 //! read files, parse formulas (the front end reads the atoms against the system) or print.
@@ -38,6 +42,24 @@ pub fn loop_hints(derived: &[Derived]) -> Vec<(usize, u32, String)> {
         .iter()
         .filter_map(|r| Some((r[0].parse().ok()?, r[1].parse().ok()?, r[2].clone())))
         .collect()
+}
+
+/// The name of the agreed relation of clause-level advice.
+pub const DROP_CLAUSE: &str = "drop_clause";
+
+/// The agreed columns of [`DROP_CLAUSE`].
+pub const DROP_CLAUSE_COLUMNS: [(&str, ColumnType); 1] = [("c", ColumnType::Number)];
+
+/// The clauses among `derived` advised to be left out (none if no relation is named
+/// [`DROP_CLAUSE`]), sorted, without repeats.
+pub fn drop_clauses(derived: &[Derived]) -> Vec<u32> {
+    let Some(rel) = derived.iter().find(|d| d.name == DROP_CLAUSE) else {
+        return Vec::new();
+    };
+    let mut out: Vec<u32> = rel.rows.iter().filter_map(|r| r[0].parse().ok()).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The name of argument `i` of a predicate in a hint's atom.

@@ -38,10 +38,11 @@ use crate::chc::{ClauseId, PredId, System};
 
 /// The relations whose columns are agreed: a rule file that declares one declares these
 /// columns, and Hornbeam reads it ([`findings`] and [`hints`]).
-pub const AGREED: [(&str, &[(&str, ColumnType)]); 3] = [
+pub const AGREED: [(&str, &[(&str, ColumnType)]); 4] = [
     (findings::FINDING, &findings::FINDING_COLUMNS),
     (hints::HINT, &hints::HINT_COLUMNS),
     (hints::LOOP_HINT, &hints::LOOP_HINT_COLUMNS),
+    (hints::DROP_CLAUSE, &hints::DROP_CLAUSE_COLUMNS),
 ];
 use crate::term::TermStore;
 use std::collections::BTreeSet;

@@ -231,7 +231,7 @@ fn read_hints(
         _ => hints::from_model(store, &script.system, &src),
     };
     match read {
-        Ok(model) => Ok(driver::Hints::new(store, &model)),
+        Ok(h) => Ok(driver::Hints::new(store, &h.model).with_drop(h.drop)),
         Err(e) => Err(super::input_error(&e.render(&name, &src))),
     }
 }

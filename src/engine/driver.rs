@@ -12,11 +12,13 @@ use super::schedule::{Schedule, Selection, Settings};
 use super::slicing::Weakening;
 use super::Candidates;
 use super::{Context, Stats};
-use crate::chc::System;
+use crate::chc::{ClauseId, System};
 use crate::clock::{Cancel, Deadline};
 use crate::term::TermStore;
-use crate::transform::{Pipeline, Preprocess};
-use crate::witness::{validate_model, Answer, Derivation, ExportedModel, Model, ModelCheck};
+use crate::transform::{DropClauses, Pipeline, Preprocess};
+use crate::witness::{
+    validate_model, Answer, Derivation, ExportedModel, Model, ModelCheck, Reason,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -63,6 +65,10 @@ pub struct Hints {
     pub model: Arc<ExportedModel>,
     /// The filter's longest time (it also takes at most a quarter of the time limit).
     pub filter_time: Duration,
+    /// Clauses of the input system the user advises leaving out (`drop_clause` of a rule
+    /// file): the engines solve the system without them ([`DropClauses`]); a model is checked
+    /// against them too, and one they refute is no answer (`unknown`).
+    pub drop: Vec<ClauseId>,
 }
 
 impl Hints {
@@ -71,6 +77,15 @@ impl Hints {
         Hints {
             model: Arc::new(model.export(store)),
             filter_time: Duration::from_secs(10),
+            drop: Vec::new(),
+        }
+    }
+
+    /// The same hints, with the advice to leave out `clauses`.
+    pub fn with_drop(self, clauses: Vec<ClauseId>) -> Self {
+        Hints {
+            drop: clauses,
+            ..self
         }
     }
 }
@@ -251,6 +266,61 @@ fn prepare_hints(
     (kept, counts)
 }
 
+/// `answer` checked against `system`. With clauses left out on the user's advice, a model is
+/// checked against the kept clauses first (a failure there is the engines' bug, as always),
+/// then against the left-out ones: a model they refute is no answer, and it is the advice's
+/// doing, not a bug (`unknown`, gave up).
+fn validated(
+    store: &TermStore,
+    system: &System,
+    advice: &[ClauseId],
+    answer: Answer,
+    deadline: Deadline,
+) -> Answer {
+    if advice.is_empty() || !matches!(answer, Answer::Sat(_)) {
+        return answer.validated(store, system, deadline);
+    }
+    let mut dropped = vec![false; system.num_clauses()];
+    for c in advice {
+        if let Some(d) = dropped.get_mut(c.0 as usize) {
+            *d = true;
+        }
+    }
+    let part = |left_out: bool| {
+        let mut s = System::new();
+        for p in system.pred_ids() {
+            let d = system.pred(p);
+            s.add_pred(d.name.clone(), d.sorts.clone());
+        }
+        let mut ids = Vec::new();
+        for (c, clause) in system.clauses() {
+            if dropped[c.0 as usize] == left_out {
+                s.add_clause(clause.clone());
+                ids.push(c);
+            }
+        }
+        (s, ids)
+    };
+    let (kept, _) = part(false);
+    match answer.validated(store, &kept, deadline.clone()) {
+        Answer::Sat(m) => {
+            let (left_out, ids) = part(true);
+            match validate_model(store, &left_out, &m, deadline) {
+                ModelCheck::Valid => Answer::Sat(m),
+                ModelCheck::Invalid { clause, .. } => Answer::Unknown(Reason::GaveUp(format!(
+                    "the model of the system without the clauses the hints advised leaving out \
+                     violates clause {}, one of them",
+                    ids[clause.0 as usize].0
+                ))),
+                ModelCheck::Unknown(r) => Answer::Unknown(Reason::Unchecked(format!(
+                    "model could not be validated: {r}"
+                ))),
+            }
+        }
+        other => other,
+    }
+}
+
 /// What a solve reports besides its answer and the engines' counters.
 #[derive(Debug, Default)]
 struct Finish {
@@ -273,15 +343,25 @@ fn solve_here(
     engines: impl FnOnce(&Context<'_>, &System, &mut Stats) -> (&'static str, Answer),
 ) -> (&'static str, Answer, Finish) {
     let t0 = Instant::now();
+    let advice: &[ClauseId] = options.hints.as_ref().map_or(&[], |h| &h.drop);
+    let mut first = Pipeline::new();
+    let advised = (!advice.is_empty()).then(|| {
+        let drop = DropClauses {
+            clauses: advice.to_vec(),
+        };
+        first.push(store, &drop, system)
+    });
+    let input = advised.as_ref().unwrap_or(system);
     let (solved_system, pipeline) = if options.preprocess {
-        Preprocess::default().run(store, system)
+        Preprocess::default().run_after(store, input, first)
     } else {
-        (system.clone(), Pipeline::new())
+        (input.clone(), first)
     };
     let t1 = Instant::now();
     let (hinted, hint_stats) = match &options.hints {
         Some(h) => {
-            let (kept, counts) = prepare_hints(store, &solved_system, &pipeline, h, &deadline);
+            let (kept, mut counts) = prepare_hints(store, &solved_system, &pipeline, h, &deadline);
+            counts.dropped = advice.len() as u64;
             (kept, Some(counts))
         }
         None => (None, None),
@@ -315,7 +395,7 @@ fn solve_here(
     };
     let answer = pipeline.answer(store, answer, vdeadline.clone());
     let t3 = Instant::now();
-    let answer = answer.validated(store, system, vdeadline);
+    let answer = validated(store, system, advice, answer, vdeadline);
     let t4 = Instant::now();
     let ms = |a: Instant, b: Instant| (b - a).as_millis() as u64;
     let finish = Finish {

@@ -36,6 +36,8 @@ pub struct HintStats {
     pub ms: u64,
     /// Whether the kept hints were an inductive invariant excluding every query: the answer.
     pub answered: bool,
+    /// Clauses left out on the user's advice (`drop_clause`).
+    pub dropped: u64,
 }
 
 /// The number of atoms (top-level conjuncts other than `true`) of `hints`.

@@ -1,7 +1,8 @@
 //! Hints for a clause system read from what a user writes: a model file (a `define-fun` per
 //! predicate, as `check` reads; each conjunct is a candidate), or a rule file whose agreed
 //! relation `hint(p, atom)` proposes atoms over a predicate's arguments `x0`, `x1`, ...
-//! ([`crate::analysis::hints`]), evaluated over the system's relations as `analyze --rules` does.
+//! ([`crate::analysis::hints`]), and whose `drop_clause(c)` advises leaving clauses out,
+//! evaluated over the system's relations as `analyze --rules` does.
 //!
 //! Duty: turn the text into candidate invariants over the system's predicates, or a located
 //! error (a hint that is not a formula over its predicate's arguments is an error in the rule
@@ -10,7 +11,7 @@
 
 use crate::analysis::datalog::{RuleError, Rules};
 use crate::analysis::{self, hints::arg_name};
-use crate::chc::{PredId, System};
+use crate::chc::{ClauseId, PredId, System};
 use crate::syntax::Script;
 use crate::term::{print::symbol, TermStore};
 use crate::witness::{read_model, Interp, Model};
@@ -36,9 +37,21 @@ impl HintError {
     }
 }
 
+/// What a user's hints file says: candidate invariants, and clauses to leave out.
+#[derive(Clone, Debug, Default)]
+pub struct UserHints {
+    /// The candidates: per predicate, the conjunction of its hints.
+    pub model: Model,
+    /// Clauses advised to be left out (`drop_clause`), sorted.
+    pub drop: Vec<ClauseId>,
+}
+
 /// The hints of a model file: each predicate's definition (its conjuncts are the candidates).
-pub fn from_model(store: &TermStore, system: &System, src: &str) -> Result<Model, HintError> {
-    Ok(read_model(store, system, src)?)
+pub fn from_model(store: &TermStore, system: &System, src: &str) -> Result<UserHints, HintError> {
+    Ok(UserHints {
+        model: read_model(store, system, src)?,
+        drop: Vec::new(),
+    })
 }
 
 /// The hints a rule file (text `src`) derives for `script` (read from `text`): the
@@ -47,7 +60,7 @@ pub fn from_rules(
     store: &TermStore,
     (script, text): (&Script, &str),
     src: &str,
-) -> Result<Model, HintError> {
+) -> Result<UserHints, HintError> {
     let system = &script.system;
     let tables = super::script::relations(store, script, text);
     let rules = Rules::parse(src, &tables)?;
@@ -57,6 +70,18 @@ pub fn from_rules(
             .error_at(analysis::hints::HINT, message)
             .expect("hints come from a declared relation")
     };
+    let mut drop = Vec::new();
+    for c in analysis::hints::drop_clauses(&derived) {
+        if c as usize >= system.num_clauses() {
+            let message = format!(
+                "`drop_clause` names clause {c}, which the system does not have (clauses are \
+                 numbered as in `clause`)"
+            );
+            let e = rules.error_at(analysis::hints::DROP_CLAUSE, message);
+            return Err(e.expect("advice comes from a declared relation").into());
+        }
+        drop.push(ClauseId(c));
+    }
     let mut model = Model::new();
     for (p, atom) in analysis::hints::hints(&derived) {
         if p as usize >= system.num_preds() {
@@ -81,7 +106,7 @@ pub fn from_rules(
             ))
         })?;
     }
-    Ok(model)
+    Ok(UserHints { model, drop })
 }
 
 /// Reads `atom`, an SMT-LIB formula over the arguments of `pred` named `names` (in order), and

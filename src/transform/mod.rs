@@ -35,7 +35,7 @@ pub use inline::Inline;
 pub use locals::EliminateLocals;
 pub use sizes::SizeAbstraction;
 pub use split_bools::SplitBooleans;
-pub use useless::RemoveUseless;
+pub use useless::{DropClauses, RemoveUseless};
 
 use crate::chc::{PredId, System};
 use crate::clock::Deadline;
@@ -270,7 +270,17 @@ impl Preprocess {
     /// Runs every step on `system`: the simplified system and the pipeline that translates its
     /// witnesses back.
     pub fn run(&self, store: &TermStore, system: &System) -> (System, Pipeline) {
-        let mut p = Pipeline::new();
+        self.run_after(store, system, Pipeline::new())
+    }
+
+    /// Runs every step on `system`, the result of the steps of `p` (whose steps come first in
+    /// the pipeline returned).
+    pub fn run_after(
+        &self,
+        store: &TermStore,
+        system: &System,
+        mut p: Pipeline,
+    ) -> (System, Pipeline) {
         // Records only exist where datatypes do (no step recorded otherwise).
         let flat;
         let input = if store.has_datatypes() {

@@ -1,8 +1,9 @@
 //! Removing useless clauses and predicates: those that cannot take part in a derivation of
 //! `false` because a body predicate is not derivable from facts, or the head cannot lead to a
-//! query (the `useful_clauses` of the analysis).
+//! query (the `useful_clauses` of the analysis); and leaving out the clauses a user advises
+//! dropping ([`DropClauses`]), the same way.
 //!
-//! Must not: remove a clause the analysis calls useful, or look at constraints (it is purely
+//! Must not: remove a clause the analysis calls useful (unless advised to), or look at constraints (it is purely
 //! structural). Back-translation: models interpret removed predicates by `true` when they are
 //! derivable from facts and by `false` otherwise; derivations only have clause ids renamed.
 
@@ -38,38 +39,79 @@ impl Transform for RemoveUseless {
 
     fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>) {
         let a = analyze(system, store);
-        let kept: Vec<ClauseId> = system
-            .clauses()
-            .map(|(c, _)| c)
-            .filter(|&c| a.is_useful_clause(c))
-            .collect();
-        let clauses = kept.iter().map(|&c| system.clause(c).clone()).collect();
-        let (new, old_pred) = compact(system, clauses);
-        let mut is_kept = vec![false; system.num_preds()];
-        for p in &old_pred {
-            is_kept[p.0 as usize] = true;
-        }
-        let removed = system
-            .pred_ids()
-            .filter(|p| !is_kept[p.0 as usize])
-            .map(|p| {
-                let body = store.bool(a.reachable[p.0 as usize]);
-                (
-                    p,
-                    Interp {
-                        params: fresh_params(store, system, p),
-                        body,
-                    },
-                )
-            })
-            .collect();
-        let back = Back {
-            old_pred,
-            old_clause: kept,
-            removed,
-        };
-        (new, Box::new(back))
+        keep_clauses(store, system, &a.reachable, |c| a.is_useful_clause(c))
     }
+}
+
+/// Leaves out the given clauses of a system (a user's advice, `drop_clause` of a rule file:
+/// clauses outside the cone of influence, say) and the predicates only they mention, as
+/// [`RemoveUseless`] does for the clauses it finds. Nothing checks the advice here: a model
+/// translated back interprets a left-out predicate by `true` when facts derive it and `false`
+/// otherwise, and the driver checks it against the left-out clauses too (a clause that was
+/// needed costs the answer, never a wrong one); a derivation only uses clauses that are kept.
+#[derive(Clone, Debug, Default)]
+pub struct DropClauses {
+    /// The clauses to leave out.
+    pub clauses: Vec<ClauseId>,
+}
+
+impl Transform for DropClauses {
+    fn name(&self) -> &'static str {
+        "advice"
+    }
+
+    fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>) {
+        let a = analyze(system, store);
+        let mut dropped = vec![false; system.num_clauses()];
+        for c in &self.clauses {
+            if let Some(d) = dropped.get_mut(c.0 as usize) {
+                *d = true;
+            }
+        }
+        keep_clauses(store, system, &a.reachable, |c| !dropped[c.0 as usize])
+    }
+}
+
+/// The clauses of `system` that `keep` says, with the predicates they mention (renumbered),
+/// and the back-translation: a removed predicate is `true` when `reachable` (derivable from
+/// facts, ignoring constraints), `false` otherwise.
+fn keep_clauses(
+    store: &TermStore,
+    system: &System,
+    reachable: &[bool],
+    keep: impl Fn(ClauseId) -> bool,
+) -> (System, Box<dyn BackTranslator>) {
+    let kept: Vec<ClauseId> = system
+        .clauses()
+        .map(|(c, _)| c)
+        .filter(|&c| keep(c))
+        .collect();
+    let clauses = kept.iter().map(|&c| system.clause(c).clone()).collect();
+    let (new, old_pred) = compact(system, clauses);
+    let mut is_kept = vec![false; system.num_preds()];
+    for p in &old_pred {
+        is_kept[p.0 as usize] = true;
+    }
+    let removed = system
+        .pred_ids()
+        .filter(|p| !is_kept[p.0 as usize])
+        .map(|p| {
+            let body = store.bool(reachable[p.0 as usize]);
+            (
+                p,
+                Interp {
+                    params: fresh_params(store, system, p),
+                    body,
+                },
+            )
+        })
+        .collect();
+    let back = Back {
+        old_pred,
+        old_clause: kept,
+        removed,
+    };
+    (new, Box::new(back))
 }
 
 impl BackTranslator for Back {
