@@ -17,7 +17,8 @@
 //!
 //! - `chc_input` (`input.rs`): declarations of the input relations, filled by
 //!   [`Facts::extract`](crate::analysis::Facts::extract) and loaded with
-//!   [`chc_input_facts!`]. Every other rule set except `chc_loops` needs it.
+//!   [`chc_input_facts!`](crate::analysis::rules::chc_input_facts). Every other rule set except
+//!   `chc_loops` needs it.
 //! - `chc_derived` (`derived.rs`): declarations of the derived relations that are exported
 //!   ([`Derived`]); `chc_graph` and `chc_liveness` need it.
 //! - `chc_graph` (`graph.rs`): the predicate graph, reachability from facts, predicates that can
