@@ -349,6 +349,11 @@ impl Encoder<'_> {
             });
             self.errors.push(est);
         }
+        if !self.may_return[f] {
+            // No execution goes on after the call: the state ends here.
+            st.assume(s, s.ff());
+            return (st, Val::Int(s.int(0)));
+        }
         let mut atom_args: Vec<_> = inputs.iter().map(|&t| self.atom_arg(t, &mut st)).collect();
         let ret = ret_ty.map(|t| {
             let v = self.fresh_var("ret");

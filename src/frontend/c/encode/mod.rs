@@ -189,12 +189,21 @@ pub fn translate_extra(
                 .then(|| system.add_pred(format!("{}_err", f.name), inputs)),
         );
     }
+    // A function whose exit no edge enters never returns (its CFA keeps only what its entry
+    // reaches): `__invalid_dereference`, `abort`-like helpers. After a call of it only the
+    // error path goes on; a return path would carry the call's atom, and paths that differ in
+    // their atoms never merge (the memory checks call such helpers at every dereference, so a
+    // region's paths doubled with each).
+    let may_return = (program.functions.iter())
+        .map(|f| f.cfa.edges.iter().any(|e| e.to == f.cfa.exit))
+        .collect();
     let mut enc = Encoder {
         store,
         program,
         system,
         sum_preds,
         err_preds,
+        may_return,
         func: 0,
         snap: 0,
         sorts: vec![],
@@ -226,6 +235,8 @@ pub(super) struct Encoder<'a> {
     system: System,
     sum_preds: Vec<PredId>,
     err_preds: Vec<Option<PredId>>,
+    /// Per function: some path from its entry returns.
+    may_return: Vec<bool>,
     /// The function being translated.
     func: usize,
     /// Number of entry-snapshot slots of the current function.
