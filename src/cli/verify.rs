@@ -266,6 +266,7 @@ fn verify_program(args: &VerifyArgs, job: &Job) -> (String, String, i32) {
             "predicates": tr.system.num_preds(),
             "clauses": tr.system.num_clauses(),
             "time_ms": {
+                "read": times.read,
                 "load": times.load,
                 "test": times.test,
                 "solve": times.solve,

@@ -43,6 +43,7 @@ pub mod threads;
 pub mod tokenize;
 pub mod trace;
 pub mod types;
+pub mod unit;
 pub mod validate;
 pub mod verify;
 pub mod witness;
@@ -74,11 +75,20 @@ pub fn read_program_checked(
     model: DataModel,
     checks: ir::MemChecks,
 ) -> Result<Program, CError> {
+    resolve_unit(&unit::Unit::parse(src)?, model, checks)
+}
+
+/// Resolves a parsed C program with the checks of a property: [`read_program_checked`] on a
+/// source already read.
+pub fn resolve_unit(
+    unit: &unit::Unit<'_>,
+    model: DataModel,
+    checks: ir::MemChecks,
+) -> Result<Program, CError> {
     if !checks.error_calls {
-        reach_error_stops(src)?;
+        reach_error_stops(unit.src)?;
     }
-    let items = parse::parse_unit(src)?;
-    resolve::resolve_checked(&items, src.len(), model, checks)
+    resolve::resolve_checked(&unit.items, unit.src.len(), model, checks)
 }
 
 /// Under a memory property a call of `reach_error()` is no error: the execution goes on as the

@@ -23,12 +23,12 @@ use super::ir::MemChecks;
 use super::shape;
 use super::threads::{self, Concurrent};
 use super::trace::NondetValue;
+use super::unit::Unit;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
 use crate::engine::driver::{self, Forgery, Hints, SolveOptions};
 use crate::engine::hints::HintStats;
 use crate::engine::schedule::{EngineKind, Selection};
 use crate::engine::Stats;
-use crate::syntax::parse::line_col;
 use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
 use by_shape::{shape_alone, shape_engine, shape_safe};
@@ -154,7 +154,9 @@ pub const SHAPE: &str = "shape";
 /// Milliseconds spent per phase of [`verify`].
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct VerifyTimes {
-    /// Reading, resolving and translating the program.
+    /// Preprocessing and parsing the source, once: every later phase takes the parsed unit.
+    pub read: u64,
+    /// Resolving and translating the program.
     pub load: u64,
     /// The concrete runs.
     pub test: u64,
@@ -166,12 +168,16 @@ pub struct VerifyTimes {
 /// error with a span; every other outcome is a [`Verdict`].
 pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<Verified, CError> {
     let started = Instant::now();
-    let read = match super::read_program_checked(src, options.data_model, options.checks) {
+    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    // Read once: every step below takes this unit (or the program resolved from it).
+    let unit = Unit::parse(src)?;
+    let read_ms = ms(started.elapsed());
+    let read = match super::resolve_unit(&unit, options.data_model, options.checks) {
         Ok(read) => read,
         // Outside what the clauses model under a memory property (the address of a local of
         // a function, say): the shape engine reads the syntax tree itself.
         Err(e) if e.kind == CErrorKind::Unsupported && !options.checks.error_calls => {
-            return shape_alone(src, options, started, e);
+            return shape_alone(&unit, options, (started, read_ms), e);
         }
         Err(e) => return Err(e),
     };
@@ -180,10 +186,10 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         None
     } else {
         let heap = !read.heap.sites.is_empty();
-        shape_engine(src, heap, options, started, &|off| line_col(src, off).0)
+        shape_engine(&unit, heap, options, started)
     };
     if let Some(shape::Outcome::Safe(_)) = shape_outcome {
-        return Ok(shape_safe(Some(read), shape_outcome, started));
+        return Ok(shape_safe(Some(read), shape_outcome, (started, read_ms)));
     }
     let (program, conc) = if threads::is_concurrent(&read) {
         let c = threads::analyze(read)?;
@@ -221,12 +227,12 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     } else {
         super::translate_with(store, &program, &options.encode)
     };
-    let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let mut times = VerifyTimes {
-        load: ms(started.elapsed()),
+        read: read_ms,
+        load: ms(started.elapsed()).saturating_sub(read_ms),
         ..VerifyTimes::default()
     };
-    let line_of = |off: usize| line_col(src, off).0;
+    let line_of = |off: usize| unit.line_of(off);
     let mut hint_stats = None;
     let tested = Instant::now();
     let found = test(&program, conc.as_ref(), options, &line_of);

@@ -9,10 +9,10 @@ use super::super::ir::{InvalidOps, MemChecks};
 use super::super::program::Program;
 use super::super::property::PropertyKind;
 use super::super::shape;
+use super::super::unit::Unit;
 use super::super::{CError, Translation};
 use super::{Verdict, Verified, VerifyOptions, VerifyTimes, SHAPE};
 use crate::engine::Stats;
-use crate::syntax::parse::line_col;
 use crate::witness::Model;
 use std::time::{Duration, Instant};
 
@@ -23,28 +23,29 @@ use std::time::{Duration, Instant};
 /// engine shares one convention of the front end, that `reach_error()` ends the execution:
 /// a program that refutes it stays refused.
 pub(super) fn shape_alone(
-    src: &str,
+    unit: &Unit<'_>,
     options: &VerifyOptions,
-    started: Instant,
+    (started, read_ms): (Instant, u64),
     refused: CError,
 ) -> Result<Verified, CError> {
-    if super::super::reach_error_stops(src).is_err() {
+    if super::super::reach_error_stops(unit.src).is_err() {
         return Err(refused);
     }
-    let outcome = shape_engine(src, true, options, started, &|off| line_col(src, off).0);
+    let outcome = shape_engine(unit, true, options, started);
     if !matches!(outcome, Some(shape::Outcome::Safe(_))) {
         return Err(refused);
     }
-    let program =
-        super::super::read_program_checked(src, options.data_model, MemChecks::unreach_call()).ok();
-    Ok(shape_safe(program, outcome, started))
+    let checks = MemChecks::unreach_call();
+    let program = super::super::resolve_unit(unit, options.data_model, checks).ok();
+    Ok(shape_safe(program, outcome, (started, read_ms)))
 }
 
-/// The verdict `safe` of the shape engine.
+/// The verdict `safe` of the shape engine (`started` is when `verify` began, `read_ms` the
+/// time its reading took).
 pub(super) fn shape_safe(
     program: Option<Program>,
     shape: Option<shape::Outcome>,
-    started: Instant,
+    (started, read_ms): (Instant, u64),
 ) -> Verified {
     let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     Verified {
@@ -59,7 +60,8 @@ pub(super) fn shape_safe(
         engine: SHAPE,
         engine_stats: Stats::default(),
         times: VerifyTimes {
-            solve: ms(started.elapsed()),
+            read: read_ms,
+            solve: ms(started.elapsed()).saturating_sub(read_ms),
             ..VerifyTimes::default()
         },
         schedule: None,
@@ -73,11 +75,10 @@ pub(super) fn shape_safe(
 /// does not apply. Its "don't know" leaves the program to the concrete runs and the clause
 /// engines.
 pub(super) fn shape_engine(
-    src: &str,
+    unit: &Unit<'_>,
     heap: bool,
     options: &VerifyOptions,
     started: Instant,
-    line_of: &dyn Fn(usize) -> usize,
 ) -> Option<shape::Outcome> {
     let checks = options.checks;
     let property = if checks.error_calls {
@@ -97,11 +98,10 @@ pub(super) fn shape_engine(
     let share = options.timeout.map_or(Duration::from_secs(10), |t| {
         t.saturating_sub(started.elapsed()) / 2
     });
-    let items = super::super::parse::parse_unit(src).ok()?;
     Some(shape::analyze(
-        &items,
+        &unit.items,
         property,
         Instant::now() + share,
-        line_of,
+        &|off| unit.line_of(off),
     ))
 }
