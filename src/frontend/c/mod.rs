@@ -60,8 +60,7 @@ pub use encode::{
 pub use error::{CError, CErrorKind};
 pub use program::Program;
 pub use types::DataModel;
-
-use crate::term::TermStore;
+pub use verify::{load, load_checked, load_with};
 
 /// Parses and resolves a C program under a data model (the widths of `long`).
 pub fn read_program(src: &str, model: DataModel) -> Result<Program, CError> {
@@ -176,48 +175,4 @@ fn calls_then_stop(src: &str) -> bool {
         }
     }
     true
-}
-
-/// Parses, resolves and translates a C program into clauses over `store`.
-pub fn load(
-    store: &TermStore,
-    src: &str,
-    model: DataModel,
-) -> Result<(Program, Translation), CError> {
-    load_with(store, src, model, &EncodeOptions::default())
-}
-
-/// Like [`load`], with choices of the encoding.
-pub fn load_with(
-    store: &TermStore,
-    src: &str,
-    model: DataModel,
-    options: &EncodeOptions,
-) -> Result<(Program, Translation), CError> {
-    load_checked(store, src, model, options, ir::MemChecks::unreach_call())
-}
-
-/// Like [`load_with`], with the checks of a property.
-pub fn load_checked(
-    store: &TermStore,
-    src: &str,
-    model: DataModel,
-    options: &EncodeOptions,
-    checks: ir::MemChecks,
-) -> Result<(Program, Translation), CError> {
-    let program = read_program_checked(src, model, checks)?;
-    if threads::is_concurrent(&program) {
-        let c = threads::analyze(program)?;
-        if c.unbounded.is_some() {
-            // Threads created in a loop: the rely-guarantee clauses (with every ghost).
-            let rely = threads::rely::rely(&c, true);
-            let translation = encode::rely::translate_rely(store, &rely).translation;
-            return Ok((rely.program, translation));
-        }
-        let program = threads::product::product(&c).program;
-        let translation = translate_with(store, &program, options);
-        return Ok((program, translation));
-    }
-    let translation = translate_with(store, &program, options);
-    Ok((program, translation))
 }

@@ -17,11 +17,12 @@
 
 mod by_shape;
 mod essential;
+mod lower;
 use super::error::CErrorKind;
 use super::interp::sched::{self, Step};
 use super::ir::MemChecks;
 use super::shape;
-use super::threads::{self, Concurrent};
+use super::threads;
 use super::trace::NondetValue;
 use super::unit::Unit;
 use super::{explore, interp, trace, CError, DataModel, EncodeOptions, Program, Translation};
@@ -33,6 +34,8 @@ use crate::term::TermStore;
 use crate::witness::{Answer, Model, Reason};
 use by_shape::{shape_alone, shape_engine, shape_safe};
 pub use essential::essential_values;
+pub use lower::{load, load_checked, load_with};
+use lower::{lower, Lowered, Threads};
 use std::time::{Duration, Instant};
 
 /// How to verify.
@@ -139,12 +142,6 @@ pub struct Schedule {
     pub steps: Vec<Step>,
 }
 
-/// A concurrent program with its product's scheduler site.
-struct Threads {
-    program: Concurrent,
-    site: usize,
-}
-
 /// The name [`Verified::engine`] gives the concrete runs made before solving.
 pub const TESTING: &str = "testing";
 
@@ -191,42 +188,14 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
     if let Some(shape::Outcome::Safe(_)) = shape_outcome {
         return Ok(shape_safe(Some(read), shape_outcome, (started, read_ms)));
     }
-    let (program, conc) = if threads::is_concurrent(&read) {
-        let c = threads::analyze(read)?;
-        if c.unbounded.is_some() {
-            // No product: the program itself, with a nondet site for the turns of a trace.
-            let mut p = c.program.clone();
-            let span = p.functions[p.main].span;
-            p.nondet_sites.push(super::ir::NondetSite {
-                ty: super::types::CType::INT,
-                span,
-            });
-            let site = p.nondet_sites.len() - 1;
-            (p, Some(Threads { program: c, site }))
-        } else {
-            let p = threads::product::product(&c);
-            let t = Threads {
-                program: c,
-                site: p.sched_site,
-            };
-            (p.program, Some(t))
-        }
-    } else {
-        (read, None)
-    };
-    let unbounded = conc.as_ref().is_some_and(|t| t.program.unbounded.is_some());
-    // Threads created in a loop: two rely-guarantee systems, without and with the
-    // last-writer ghosts (see `solve_rely`).
-    let mut relies = vec![];
-    let mut translation = if let Some(t) = conc.as_ref().filter(|_| unbounded) {
-        for writers in [false, true] {
-            let rely = threads::rely::rely(&t.program, writers);
-            relies.push(super::encode::rely::translate_rely(store, &rely).translation);
-        }
-        relies.pop().unwrap_or_else(|| unreachable!("two systems"))
-    } else {
-        super::translate_with(store, &program, &options.encode)
-    };
+    let lowered = lower(store, read, &options.encode)?;
+    let unbounded = lowered.unbounded();
+    let Lowered {
+        program,
+        conc,
+        mut translation,
+        plain,
+    } = lowered;
     let mut times = VerifyTimes {
         read: read_ms,
         load: ms(started.elapsed()).saturating_sub(read_ms),
@@ -242,7 +211,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
         None if unbounded => {
             let solving = Instant::now();
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
-            let plain = relies.pop().unwrap_or_else(|| unreachable!("two systems"));
+            let plain = plain.unwrap_or_else(|| unreachable!("two systems"));
             let (verdict, engine, stats, plain_answered) =
                 solve_rely(store, &translation, &plain, options, left);
             times.solve = ms(solving.elapsed());
