@@ -1,5 +1,5 @@
 //! The verification pipeline of a C program, as a library call: read and translate the program
-//! ([`load`](super::load)), run it concretely a few times with chosen nondet values
+//! ([`load`]), run it concretely a few times with chosen nondet values
 //! ([`explore`]), solve the clauses ([`driver::solve`]), and read the answer
 //! back at the source: a model becomes loop invariants ([`invariants`](super::invariants)), a
 //! derivation becomes nondet values ([`trace`]) that the interpreter replays

@@ -93,7 +93,8 @@ pub(super) fn lower(
 }
 
 /// Parses, resolves and translates a C program into clauses over `store`: the program the
-/// concrete runs execute (see [`Lowered::program`]) and the clauses `verify` solves.
+/// concrete runs execute (for threads, their interleaving product; for threads created in a
+/// loop, the program itself) and the clauses `verify` solves.
 pub fn load(
     store: &TermStore,
     src: &str,
