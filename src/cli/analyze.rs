@@ -38,12 +38,8 @@ fn run_program(file: &Path, json: bool, dot: bool) -> i32 {
     };
     let a = ProgramAnalysis::new(&program);
     if json {
-        let line_of = |offset: usize| {
-            1 + src.as_bytes()[..offset.min(src.len())]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-        };
+        let lines = crate::syntax::parse::LineIndex::new(&src);
+        let line_of = |offset: usize| lines.line_col(offset).0;
         println!("{}", a.to_json(&line_of));
     } else if dot {
         print!("{}", a.to_dot());
