@@ -26,6 +26,25 @@ fn gallery(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Runs `analyze --rules` with the gallery's `rule` on `file` in `dir`; what it prints.
+fn findings(dir: &Path, rule: &str, file: &str) -> String {
+    let out = hornbeam_in(
+        dir,
+        &[
+            "analyze".as_ref(),
+            "--rules".as_ref(),
+            gallery(rule).as_os_str(),
+            file.as_ref(),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn the_dead_store_rule_reports_at_lines_and_writes_sarif() {
     let dir = scratch("dead-stores");
@@ -73,21 +92,7 @@ fn the_uninitialised_read_rule_follows_paths_from_declarations() {
     // `sum` is declared without a value and assigned on one branch only: the read in the loop
     // may see no value; its later reads follow `sum = -1` on every path.
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c");
-    let out = hornbeam_in(
-        &examples,
-        &[
-            "analyze".as_ref(),
-            "--rules".as_ref(),
-            gallery("c_uninitialised_reads.dl").as_os_str(),
-            "stores.c".as_ref(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    insta::assert_snapshot!(findings(&examples, "c_uninitialised_reads.dl", "stores.c"), @r"
     stores.c:12:5: warning: `sum` may be read before it is assigned [uninitialised-read]
     ");
 }
@@ -107,21 +112,7 @@ fn the_useless_predicate_rule_names_predicates() {
          (assert (forall ((x Int)) (=> (and (inv x) (< x 0)) false)))\n(check-sat)\n",
     )
     .unwrap();
-    let out = hornbeam_in(
-        &dir,
-        &[
-            "analyze".as_ref(),
-            "--rules".as_ref(),
-            gallery("chc_useless_predicates.dl").as_os_str(),
-            "useless.smt2".as_ref(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    insta::assert_snapshot!(findings(&dir, "chc_useless_predicates.dl", "useless.smt2"), @r"
     useless.smt2:3:14: note: `never` is derivable from no fact [unreachable-predicate]
     useless.smt2:4:14: note: `side` cannot reach a query [cannot-reach-query]
     ");
@@ -144,21 +135,7 @@ fn the_argument_rules_find_constant_and_duplicated_arguments() {
          (check-sat)\n",
     )
     .unwrap();
-    let out = hornbeam_in(
-        &dir,
-        &[
-            "analyze".as_ref(),
-            "--rules".as_ref(),
-            gallery("chc_constant_arguments.dl").as_os_str(),
-            "args.smt2".as_ref(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    insta::assert_snapshot!(findings(&dir, "chc_constant_arguments.dl", "args.smt2"), @r"
     args.smt2: note: argument 1 of `inv` is always 5 [constant-argument]
     args.smt2: note: arguments 2 and 3 of `inv` are always equal [duplicated-argument]
     ");
@@ -178,21 +155,7 @@ fn the_cone_of_influence_rule_names_the_clauses_outside_it() {
          (assert (forall ((x Int)) (=> (and (inv x) (< x 0)) false)))\n(check-sat)\n",
     )
     .unwrap();
-    let out = hornbeam_in(
-        &dir,
-        &[
-            "analyze".as_ref(),
-            "--rules".as_ref(),
-            gallery("chc_cone_of_influence.dl").as_os_str(),
-            "cone.smt2".as_ref(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    insta::assert_snapshot!(findings(&dir, "chc_cone_of_influence.dl", "cone.smt2"), @r"
     # cone(c: number): 3 tuple(s)
     0
     1
@@ -213,51 +176,22 @@ fn the_null_dereference_rule_reports_pointers_without_targets() {
          if (a) p = &b;\n  *p = 1;\n  if (q) *q = 2;\n  return a;\n}\n",
     )
     .unwrap();
-    let out = hornbeam_in(
-        &dir,
-        &[
-            "analyze".as_ref(),
-            "--rules".as_ref(),
-            gallery("c_null_derefs.dl").as_os_str(),
-            "p.c".as_ref(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @r"
+    insta::assert_snapshot!(findings(&dir, "c_null_derefs.dl", "p.c"), @r"
     p.c:7:10: warning: dereference of a pointer that is never given an address (null, or from outside) [null-dereference]
     ");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs the gallery rule `rule` on `tests/data/gallery/FILE` and returns what it prints.
-fn findings_on_test_program(rule: &str, file: &str) -> String {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gallery");
-    let out = hornbeam_in(
-        &data,
-        &[
-            "analyze".as_ref(),
-            "--rules".as_ref(),
-            gallery(rule).as_os_str(),
-            file.as_ref(),
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+/// `tests/data/gallery`, the programs of the rules that need more than a few lines.
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gallery")
 }
 
 #[test]
 fn the_unreachable_code_rule_reports_the_first_statement_after_each_jump() {
     // After `return 10;` (the rest of `clamp` after the if-else is the same stretch), after
     // `continue;`, and after `goto out;` (up to the label, which the jump reaches).
-    insta::assert_snapshot!(findings_on_test_program("c_unreachable_code.dl", "branches.c"), @r"
+    insta::assert_snapshot!(findings(&data(), "c_unreachable_code.dl", "branches.c"), @r"
     branches.c:10:5: warning: this statement of `clamp` is never executed: no path from its entry reaches it [unreachable-code]
     branches.c:29:5: warning: this statement of `main` is never executed: no path from its entry reaches it [unreachable-code]
     branches.c:35:3: warning: this statement of `main` is never executed: no path from its entry reaches it [unreachable-code]
@@ -268,7 +202,7 @@ fn the_unreachable_code_rule_reports_the_first_statement_after_each_jump() {
 fn the_constant_condition_rule_skips_loop_idioms_and_assumptions() {
     // `sizeof(int) < 2` and `0` are constant; `while (1)`, the `while (0)` of SWAP and
     // `__VERIFIER_assume(1)` are not reported.
-    insta::assert_snapshot!(findings_on_test_program("c_constant_conditions.dl", "branches.c"), @r"
+    insta::assert_snapshot!(findings(&data(), "c_constant_conditions.dl", "branches.c"), @r"
     branches.c:22:7: warning: this condition is always false [constant-condition]
     branches.c:31:7: warning: this condition is always false [constant-condition]
     ");

@@ -193,6 +193,26 @@ impl System {
             .map(|(i, c)| (ClauseId(i as u32), c))
     }
 
+    /// The same predicates (same ids) with the clauses `keep` selects, in order, and the id
+    /// each kept clause had here.
+    pub fn restricted(
+        &self,
+        mut keep: impl FnMut(ClauseId, &Clause) -> bool,
+    ) -> (System, Vec<ClauseId>) {
+        let mut out = System {
+            preds: self.preds.clone(),
+            ..System::new()
+        };
+        let mut ids = Vec::new();
+        for (id, c) in self.clauses() {
+            if keep(id, c) {
+                out.add_clause(c.clone());
+                ids.push(id);
+            }
+        }
+        (out, ids)
+    }
+
     /// Number of predicates.
     pub fn num_preds(&self) -> usize {
         self.preds.len()

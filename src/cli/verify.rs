@@ -166,7 +166,8 @@ fn read_hints(file: &Path, src: &str, model: DataModel) -> Result<std::sync::Arc
     };
     // A program that does not read is reported by `verify` itself, at its own line.
     if let Ok(program) = c::read_program(src, model) {
-        if let Err(e) = c::hints::rows(&program, src, &rules) {
+        if let Err(e) = c::hints::rows(&program, &crate::syntax::parse::LineIndex::new(src), &rules)
+        {
             return Err(input_error(&e.render(&name)));
         }
     }

@@ -19,6 +19,7 @@ use crate::transform::{DropClauses, Pipeline, Preprocess};
 use crate::witness::{
     validate_model, Answer, Derivation, ExportedModel, Model, ModelCheck, Reason,
 };
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -280,31 +281,11 @@ fn validated(
     if advice.is_empty() || !matches!(answer, Answer::Sat(_)) {
         return answer.validated(store, system, deadline);
     }
-    let mut dropped = vec![false; system.num_clauses()];
-    for c in advice {
-        if let Some(d) = dropped.get_mut(c.0 as usize) {
-            *d = true;
-        }
-    }
-    let part = |left_out: bool| {
-        let mut s = System::new();
-        for p in system.pred_ids() {
-            let d = system.pred(p);
-            s.add_pred(d.name.clone(), d.sorts.clone());
-        }
-        let mut ids = Vec::new();
-        for (c, clause) in system.clauses() {
-            if dropped[c.0 as usize] == left_out {
-                s.add_clause(clause.clone());
-                ids.push(c);
-            }
-        }
-        (s, ids)
-    };
-    let (kept, _) = part(false);
+    let advised: BTreeSet<ClauseId> = advice.iter().copied().collect();
+    let (kept, _) = system.restricted(|c, _| !advised.contains(&c));
     match answer.validated(store, &kept, deadline.clone()) {
         Answer::Sat(m) => {
-            let (left_out, ids) = part(true);
+            let (left_out, ids) = system.restricted(|c, _| advised.contains(&c));
             match validate_model(store, &left_out, &m, deadline) {
                 ModelCheck::Valid => Answer::Sat(m),
                 ModelCheck::Invalid { clause, .. } => Answer::Unknown(Reason::GaveUp(format!(

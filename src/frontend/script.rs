@@ -13,17 +13,22 @@ use crate::term::TermStore;
 pub fn relations(store: &TermStore, script: &Script, src: &str) -> Vec<Table> {
     let mut facts = Facts::extract(&script.system, store);
     let lines = LineIndex::new(src);
-    let at = |i: usize, s: &crate::syntax::ast::Span| {
+    let at = |s: &crate::syntax::ast::Span| {
         let (line, col) = lines.line_col(s.start);
-        (i as u32, line as u32, col as u32)
+        (line as u32, col as u32)
     };
-    facts.pred_at = (script.spans.preds.iter().enumerate())
-        .map(|(i, s)| at(i, s))
-        .map(|(p, line, col)| (PredId(p), line, col))
+    let spans = &script.spans;
+    facts.pred_at = (spans.preds.iter().enumerate())
+        .map(|(i, s)| {
+            let (line, col) = at(s);
+            (PredId(i as u32), line, col)
+        })
         .collect();
-    facts.clause_at = (script.spans.clauses.iter().enumerate())
-        .map(|(i, s)| at(i, s))
-        .map(|(c, line, col)| (ClauseId(c), line, col))
+    facts.clause_at = (spans.clauses.iter().enumerate())
+        .map(|(i, s)| {
+            let (line, col) = at(s);
+            (ClauseId(i as u32), line, col)
+        })
         .collect();
     analysis::relations(&facts)
 }

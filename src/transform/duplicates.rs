@@ -93,18 +93,7 @@ impl Transform for MergeDuplicates {
     fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>) {
         let mut names = Names::default();
         let mut seen = std::collections::HashSet::new();
-        let mut new = System::new();
-        for p in system.pred_ids() {
-            let d = system.pred(p);
-            new.add_pred(d.name.clone(), d.sorts.clone());
-        }
-        let mut old_clause = Vec::new();
-        for (id, c) in system.clauses() {
-            if seen.insert(names.canonical(store, c)) {
-                new.add_clause(c.clone());
-                old_clause.push(id);
-            }
-        }
+        let (new, old_clause) = system.restricted(|_, c| seen.insert(names.canonical(store, c)));
         (new, Box::new(Back { old_clause }))
     }
 }

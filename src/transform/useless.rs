@@ -15,6 +15,7 @@ use crate::chc::{ClauseId, PredId, System};
 use crate::clock::Deadline;
 use crate::term::TermStore;
 use crate::witness::{Derivation, Interp, Model};
+use std::collections::BTreeSet;
 
 /// Keeps only the clauses that may occur in a derivation of `false`, and the predicates they
 /// mention (renumbered).
@@ -62,13 +63,8 @@ impl Transform for DropClauses {
 
     fn apply(&self, store: &TermStore, system: &System) -> (System, Box<dyn BackTranslator>) {
         let a = analyze(system, store);
-        let mut dropped = vec![false; system.num_clauses()];
-        for c in &self.clauses {
-            if let Some(d) = dropped.get_mut(c.0 as usize) {
-                *d = true;
-            }
-        }
-        keep_clauses(store, system, &a.reachable, |c| !dropped[c.0 as usize])
+        let dropped: BTreeSet<ClauseId> = self.clauses.iter().copied().collect();
+        keep_clauses(store, system, &a.reachable, |c| !dropped.contains(&c))
     }
 }
 

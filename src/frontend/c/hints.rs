@@ -21,14 +21,13 @@ use crate::term::TermStore;
 use crate::witness::Model;
 use std::collections::HashSet;
 
-/// The loop hints a rule file derives for `program` (whose source is `src`), as
-/// `(function, location, atom)`; or the rule file's first error.
+/// The loop hints a rule file derives for `program` (whose source has the line index
+/// `lines`), as `(function, location, atom)`; or the rule file's first error.
 pub fn rows(
     program: &Program,
-    src: &str,
+    lines: &LineIndex<'_>,
     rules: &str,
 ) -> Result<Vec<(usize, u32, String)>, RuleError> {
-    let lines = LineIndex::new(src);
     let pos = |offset: usize| lines.line_col(offset);
     let tables = ProgramAnalysis::new(program).tables(&pos);
     let derived = Rules::parse(rules, &tables)?.evaluate(&tables)?;

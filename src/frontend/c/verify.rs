@@ -231,7 +231,7 @@ pub fn verify(store: &TermStore, src: &str, options: &VerifyOptions) -> Result<V
             let left = options.timeout.map(|t| t.saturating_sub(started.elapsed()));
             let solved = solve(
                 store,
-                (src, &program),
+                (&unit, &program),
                 conc.as_ref(),
                 &translation,
                 options,
@@ -362,7 +362,7 @@ fn unsafe_verdict(values: Vec<NondetValue>, run: interp::Finished) -> Verdict {
 #[allow(clippy::too_many_arguments)]
 fn solve(
     store: &TermStore,
-    (src, program): (&str, &Program),
+    (unit, program): (&Unit<'_>, &Program),
     conc: Option<&Threads>,
     tr: &Translation,
     options: &VerifyOptions,
@@ -392,7 +392,7 @@ fn solve(
         .as_ref()
         .filter(|_| conc.is_none())
         .and_then(|rules| {
-            let rows = super::hints::rows(program, src, rules).ok()?;
+            let rows = super::hints::rows(program, &unit.lines, rules).ok()?;
             let (model, left_out) = super::hints::model(store, tr, &rows);
             unread = left_out as u64;
             Some(Hints::new(store, &model))
