@@ -3,7 +3,9 @@
 //!
 //! Duty: linear forms ([`linear`]), implicants of formulas under a model ([`implicant`](mod@implicant)), Farkas
 //! interpolation of conjunctions with a preference for small results ([`Interpolator`]),
-//! interpolation of arbitrary quantifier-free formulas by cube enumeration ([`formula`]), and tree
+//! interpolation of arbitrary quantifier-free formulas by cube enumeration ([`formula`]) or by
+//! projecting cubes of A and generalising them against B by unsat cores
+//! ([`Interpolator::interpolate_by_projection`]), and tree
 //! interpolation of a recursion-free unwinding ([`tree_interpolate`], [`select_cubes`]). Z3 is
 //! used only through [`crate::smt::Smt`] as an LP/SMT oracle. Must not: know about engines or
 //! predicates of a system (it sees terms and trees of constraints), return an interpolant it has
@@ -13,6 +15,7 @@ pub mod farkas;
 pub mod formula;
 pub mod implicant;
 pub mod linear;
+mod projection;
 
 pub use farkas::{Interpolant, Interpolator};
 pub use formula::formula_size;
