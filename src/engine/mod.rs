@@ -1,4 +1,4 @@
-//! Engines (bmc, explore, slicing, samples, cegar, pdr, kind): one module per engine, each behind the
+//! Engines (bmc, explore, slicing, samples, cegar, pdr, kind, imc): one module per engine, each behind the
 //! one-method [`Engine`] trait; the portfolio composes them as its [`schedule`] says.
 //!
 //! An engine reads a system and returns an [`Answer`]; it never calls another engine (the
@@ -15,6 +15,7 @@ pub mod cegar;
 pub mod driver;
 pub mod explore;
 pub mod hints;
+pub mod imc;
 pub mod kind;
 pub mod parallel;
 pub mod pdr;
@@ -24,13 +25,14 @@ pub mod seeds;
 mod selection;
 pub mod slicing;
 pub mod stats;
+pub(crate) mod unroll;
 
 pub use stats::Stats;
 
 use crate::chc::System;
 use crate::clock::Deadline;
 use crate::term::TermStore;
-use crate::witness::{Answer, Model};
+use crate::witness::{validate_model, Answer, Model, ModelCheck, Reason};
 use std::cell::RefCell;
 
 /// What every engine gets besides the system.
@@ -62,6 +64,27 @@ impl<'a> Context<'a> {
     /// Whether the engine should stop: past the deadline, or cancelled.
     pub fn stopped(&self) -> bool {
         self.deadline.expired()
+    }
+
+    /// `Timeout` once stopped, else `engine` giving up for `why`.
+    pub fn stopped_or(&self, engine: &str, why: &str) -> Reason {
+        if self.stopped() {
+            Reason::Timeout
+        } else {
+            Reason::GaveUp(format!("{engine}: {why}"))
+        }
+    }
+
+    /// `model` (`what`, for messages) if it satisfies every clause of `system` by
+    /// [`Context::check_deadline`]; a model that fails is a witness failure.
+    pub fn validated(&self, system: &System, model: Model, what: &str) -> Answer {
+        match validate_model(self.store, system, &model, self.check_deadline.clone()) {
+            ModelCheck::Valid => Answer::Sat(model),
+            ModelCheck::Invalid { clause, reason, .. } => Answer::Unknown(Reason::WitnessFailed(
+                format!("{what} fails clause {}: {reason}", clause.0),
+            )),
+            ModelCheck::Unknown(r) => Answer::Unknown(Reason::Unchecked(format!("{what}: {r}"))),
+        }
     }
 }
 

@@ -29,11 +29,14 @@ pub enum EngineKind {
     Pdr,
     /// k-induction: both answers, on linear systems (read as transition systems).
     Kind,
+    /// Interpolation-based model checking: both answers, on transition systems of one
+    /// predicate.
+    Imc,
 }
 
 impl EngineKind {
     /// Every kind, in the order the help text lists them.
-    pub const ALL: [EngineKind; 7] = [
+    pub const ALL: [EngineKind; 8] = [
         EngineKind::Bmc,
         EngineKind::Explore,
         EngineKind::Slicing,
@@ -41,6 +44,7 @@ impl EngineKind {
         EngineKind::Cegar,
         EngineKind::Pdr,
         EngineKind::Kind,
+        EngineKind::Imc,
     ];
 
     /// The name on the command line and in `--stats` (`"engine"`, the phases).
@@ -53,6 +57,7 @@ impl EngineKind {
             EngineKind::Cegar => "cegar",
             EngineKind::Pdr => "pdr",
             EngineKind::Kind => "kind",
+            EngineKind::Imc => "imc",
         }
     }
 
@@ -65,6 +70,7 @@ impl EngineKind {
                 | EngineKind::Cegar
                 | EngineKind::Pdr
                 | EngineKind::Kind
+                | EngineKind::Imc
         )
     }
 }

@@ -8,6 +8,7 @@
 use super::bmc::BmcStats;
 use super::cegar::CegarStats;
 use super::explore::ExploreStats;
+use super::imc::ImcStats;
 use super::kind::KindStats;
 use super::pdr::PdrStats;
 use super::seeds::SamplesStats;
@@ -36,6 +37,8 @@ pub enum Stats {
     Pdr(PdrStats),
     /// See [`KindStats`].
     Kind(KindStats),
+    /// See [`ImcStats`].
+    Imc(ImcStats),
     /// See [`PortfolioStats`].
     Portfolio(PortfolioStats),
 }

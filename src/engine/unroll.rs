@@ -13,10 +13,17 @@
 //! literals that a check assumes, so that the base case (from the initial states) and the
 //! inductive step (from anywhere) of k-induction share every clause instance.
 //!
-//! Must not: decide what a check means (the engine does) or answer.
+//! Besides asserting them, the unrolling keeps the formulas it asserts per part (the initial
+//! states, each step, each depth's bad states), so that an engine can hand parts of the
+//! unrolling to an interpolator.
+//!
+//! Shared by the engines that unroll a transition system (k-induction, interpolation-based
+//! model checking); it is not an engine. Must not: decide what a check means (the engines do)
+//! or answer.
 
 use crate::chc::{ClauseId, PredId, System};
-use crate::smt::Smt;
+use crate::clock::Deadline;
+use crate::smt::{SatResult, Smt};
 use crate::term::{Sort, TermId, TermStore, Value, VarId};
 use crate::witness::{DerivNode, Derivation};
 use std::collections::HashMap;
@@ -53,6 +60,37 @@ impl TransitionSystem {
         }
         Ok(ts)
     }
+}
+
+/// A derivation of a query without body atoms whose constraint holds (`None` when every such
+/// constraint is unsatisfiable), or why none could be read (a check undecided).
+pub fn ground_queries(
+    store: &TermStore,
+    deadline: &Deadline,
+    system: &System,
+    ts: &TransitionSystem,
+) -> Result<Option<Derivation>, String> {
+    for &cid in &ts.ground_queries {
+        let clause = system.clause(cid);
+        let mut smt = Smt::new(store, deadline.clone());
+        smt.assert(clause.constraint);
+        match smt.check() {
+            SatResult::Unsat => continue,
+            SatResult::Unknown(r) => return Err(r),
+            SatResult::Sat => {}
+        }
+        let vars = clause.vars(store);
+        let values = smt
+            .values(vars.iter().copied())
+            .ok_or("no values for a ground query")?;
+        let node = DerivNode {
+            clause: cid,
+            assignment: values.into_iter().collect(),
+            children: Vec::new(),
+        };
+        return Ok(Some(Derivation { nodes: vec![node] }));
+    }
+    Ok(None)
 }
 
 /// One copy of the state: the location (absent with one predicate) and every predicate's
@@ -98,9 +136,13 @@ pub struct Unrolling<'a, 's> {
     inits: Vec<Instance>,
     /// Implies that `s_0` is initial.
     init: VarId,
-    /// Per depth checked, the literal implying that the state there is bad, and the query
-    /// instances it chooses among.
-    bads: HashMap<usize, (VarId, Vec<Instance>)>,
+    /// That `s_0` is initial: the formula behind [`Unrolling::init_literal`].
+    init_formula: TermId,
+    /// `step_formulas[i]`: the formula asserted for the step from `s_i` to `s_{i+1}`.
+    step_formulas: Vec<TermId>,
+    /// Per depth checked, the literal implying that the state there is bad, the query
+    /// instances it chooses among, and the formula behind the literal.
+    bads: HashMap<usize, (VarId, Vec<Instance>, TermId)>,
     /// Clause instances made.
     pub instances: u64,
 }
@@ -123,20 +165,28 @@ impl<'a, 's> Unrolling<'a, 's> {
             steps: Vec::new(),
             inits: Vec::new(),
             init,
+            init_formula: store.tt(),
+            step_formulas: Vec::new(),
             bads: HashMap::new(),
             instances: 0,
         };
         let s0 = u.new_state(0);
         u.states.push(s0.clone());
-        let (inits, taken) = u.instances(&ts.inits, None, Some(&s0), "@init");
+        let (inits, formula) = u.instances(&ts.inits, None, Some(&s0), "@init");
         u.inits = inits;
-        u.smt.assert(store.implies(store.var(init), taken));
+        u.init_formula = formula;
+        u.smt.assert(store.implies(store.var(init), formula));
         u
     }
 
     /// The deepest copy's index.
     pub fn depth(&self) -> usize {
         self.states.len() - 1
+    }
+
+    /// The store the unrolling's terms are in.
+    pub fn store(&self) -> &'s TermStore {
+        self.store
     }
 
     /// The copy `s_i`.
@@ -147,6 +197,24 @@ impl<'a, 's> Unrolling<'a, 's> {
     /// The literal under which `s_0` is initial.
     pub fn init_literal(&self) -> TermId {
         self.store.var(self.init)
+    }
+
+    /// That `s_0` is initial, over `s_0` and the initial clauses' own variables.
+    pub fn init_formula(&self) -> TermId {
+        self.init_formula
+    }
+
+    /// The step from `s_i` to `s_{i+1}` (`i` < [`Unrolling::depth`]), over the two copies and
+    /// the steps' own variables of that depth.
+    pub fn step_formula(&self, i: usize) -> TermId {
+        self.step_formulas[i]
+    }
+
+    /// That `s_i` is bad, over `s_i` and the queries' own variables of that depth (made on
+    /// first use, as [`Unrolling::bad_literal`]).
+    pub fn bad_formula(&mut self, i: usize) -> TermId {
+        self.bad_literal(i);
+        self.bads[&i].2
     }
 
     fn new_state(&self, i: usize) -> State {
@@ -168,16 +236,16 @@ impl<'a, 's> Unrolling<'a, 's> {
         State { loc, args }
     }
 
-    /// Asserts `selector → constraint` of clause `c` with its body atom's arguments renamed to
-    /// their copies in `from` and its head's to those in `to`, the other variables to fresh
-    /// copies, and the atoms' predicates as the locations of `from` and `to`.
+    /// `selector → constraint` of clause `c` with its body atom's arguments renamed to their
+    /// copies in `from` and its head's to those in `to`, the other variables to fresh copies,
+    /// and the atoms' predicates as the locations of `from` and `to`.
     fn instance(
         &mut self,
         c: ClauseId,
         from: Option<&State>,
         to: Option<&State>,
         tag: &str,
-    ) -> Instance {
+    ) -> (Instance, TermId) {
         let store = self.store;
         let clause = self.system.clause(c);
         let mut fixed = Vec::new();
@@ -192,18 +260,20 @@ impl<'a, 's> Unrolling<'a, 's> {
         let (rename, constraint) = clause.instance(store, fixed, tag);
         parts.push(constraint);
         let selector = store.new_var(&format!("sel{}{tag}", c.0), Sort::Bool);
-        self.smt
-            .assert(store.implies(store.var(selector), store.and(parts)));
         self.instances += 1;
-        Instance {
+        let instance = Instance {
             clause: c,
             selector,
             rename,
-        }
+        };
+        (
+            instance,
+            store.implies(store.var(selector), store.and(parts)),
+        )
     }
 
-    /// The instances of `clauses` from `from` to `to`, and the disjunction of their selectors
-    /// (one of them is taken).
+    /// The instances of `clauses` from `from` to `to`, and their formula: each instance's, and
+    /// that one of them is taken (the disjunction of their selectors).
     fn instances(
         &mut self,
         clauses: &[ClauseId],
@@ -211,13 +281,13 @@ impl<'a, 's> Unrolling<'a, 's> {
         to: Option<&State>,
         tag: &str,
     ) -> (Vec<Instance>, TermId) {
-        let made: Vec<Instance> = clauses
+        let (made, mut parts): (Vec<Instance>, Vec<TermId>) = clauses
             .iter()
             .map(|&c| self.instance(c, from, to, tag))
-            .collect();
+            .unzip();
         let store = self.store;
-        let taken = store.or(made.iter().map(|i| store.var(i.selector)));
-        (made, taken)
+        parts.push(store.or(made.iter().map(|i| store.var(i.selector))));
+        (made, store.and(parts))
     }
 
     /// Adds `s_{depth+1}` and a step into it from `s_depth`.
@@ -226,24 +296,27 @@ impl<'a, 's> Unrolling<'a, 's> {
         let next = self.new_state(i + 1);
         let from = self.states[i].clone();
         let ts = self.ts;
-        let (steps, taken) = self.instances(&ts.steps, Some(&from), Some(&next), &format!("@{i}"));
-        self.smt.assert(taken);
+        let (steps, formula) =
+            self.instances(&ts.steps, Some(&from), Some(&next), &format!("@{i}"));
+        self.smt.assert(formula);
         self.steps.push(steps);
+        self.step_formulas.push(formula);
         self.states.push(next);
     }
 
     /// The literal implying that `s_i` is bad (made on first use).
     pub fn bad_literal(&mut self, i: usize) -> TermId {
-        if let Some((lit, _)) = self.bads.get(&i) {
+        if let Some((lit, ..)) = self.bads.get(&i) {
             return self.store.var(*lit);
         }
         let state = self.states[i].clone();
         let ts = self.ts;
-        let (queries, taken) = self.instances(&ts.queries, Some(&state), None, &format!("@bad{i}"));
+        let (queries, formula) =
+            self.instances(&ts.queries, Some(&state), None, &format!("@bad{i}"));
         let store = self.store;
         let lit = store.new_var(&format!("kind_bad@{i}"), Sort::Bool);
-        self.smt.assert(store.implies(store.var(lit), taken));
-        self.bads.insert(i, (lit, queries));
+        self.smt.assert(store.implies(store.var(lit), formula));
+        self.bads.insert(i, (lit, queries, formula));
         store.var(lit)
     }
 

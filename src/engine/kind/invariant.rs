@@ -12,9 +12,9 @@
 //!
 //! Must not: check the invariant (the engine validates its model against the clauses).
 
-use super::unroll::{State, TransitionSystem};
 use crate::chc::{ClauseId, PredId, System};
 use crate::clock::Deadline;
+use crate::engine::unroll::{State, TransitionSystem};
 use crate::smt::{eliminate, QeMode};
 use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{Interp, Model};

@@ -21,17 +21,14 @@
 //! has not validated.
 
 mod invariant;
-mod unroll;
 
+use super::unroll::{ground_queries, State, TransitionSystem, Unrolling};
 use super::{Context, Engine, Stats};
 use crate::chc::System;
 use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, TermStore};
-use crate::witness::{
-    validate_model, Answer, DerivNode, Derivation, Interp, Model, ModelCheck, Reason,
-};
+use crate::witness::{Answer, Interp, Model, Reason};
 use invariant::Backward;
-use unroll::{State, TransitionSystem, Unrolling};
 
 /// k-induction's counters for `--stats`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -86,11 +83,13 @@ impl Kind {
             Ok(ts) => ts,
             Err(why) => return Answer::Unknown(Reason::GaveUp(format!("kind: {why}"))),
         };
-        if let Some(answer) = Self::ground_queries(cx, system, &ts) {
-            return answer;
+        match ground_queries(cx.store, &cx.deadline, system, &ts) {
+            Ok(None) => {}
+            Ok(Some(d)) => return Answer::Unsat(d),
+            Err(why) => return Answer::Unknown(cx.stopped_or("kind", &why)),
         }
         if system.num_preds() == 0 {
-            return Self::validated(cx, system, Model::new(), 0);
+            return cx.validated(system, Model::new(), "kind: the invariant of depth 0");
         }
         // Without the bad states' complement (their local variables not eliminated: over
         // datatypes, say) only the base case runs: BMC, whose counterexamples still count.
@@ -124,13 +123,13 @@ impl Kind {
                         )),
                     }
                 }
-                SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
+                SatResult::Unknown(r) => break Answer::Unknown(cx.stopped_or("kind", &r)),
                 SatResult::Unsat => {}
             }
             if let Some(b) = backward.as_mut().filter(|_| proving) {
                 match u.smt.check_assuming(&[bad]) {
                     SatResult::Sat => {}
-                    SatResult::Unknown(r) => break Answer::Unknown(Self::stopped_or(cx, &r)),
+                    SatResult::Unknown(r) => break Answer::Unknown(cx.stopped_or("kind", &r)),
                     SatResult::Unsat => match self.invariant(cx, system, b, k, stats) {
                         // The pre-images could not be computed: go on with the base case.
                         Answer::Unknown(Reason::GaveUp(_)) if !cx.stopped() => proving = false,
@@ -163,13 +162,13 @@ impl Kind {
     ) -> Answer {
         while backward.len() < k {
             if backward.next(&cx.deadline).is_none() {
-                return Answer::Unknown(Self::stopped_or(cx, "a pre-image could not be computed"));
+                return Answer::Unknown(cx.stopped_or("kind", "a pre-image could not be computed"));
             }
             stats.preimages += 1;
         }
         let mut model = backward.invariant(k);
         let Some(seeds) = cx.candidates.seeds() else {
-            return Self::validated(cx, system, model, k);
+            return cx.validated(system, model, &format!("kind: the invariant of depth {k}"));
         };
         // The seeds were assumed in every state: the invariant is the property's with them,
         // and it fails its check (an `unknown`, not a bug) where they are not invariant.
@@ -181,63 +180,11 @@ impl Kind {
                 model.set(p, Interp { body, ..i });
             }
         }
-        match Self::validated(cx, system, model, k) {
+        match cx.validated(system, model, &format!("kind: the invariant of depth {k}")) {
             Answer::Unknown(Reason::WitnessFailed(why)) => Answer::Unknown(Reason::GaveUp(
                 format!("{why} (with the seeds it assumed, which are not invariant)"),
             )),
             answer => answer,
-        }
-    }
-
-    /// A derivation of a query without body atoms whose constraint holds, `unknown` when a
-    /// check is undecided, `None` when every such constraint is unsatisfiable.
-    fn ground_queries(cx: &Context<'_>, system: &System, ts: &TransitionSystem) -> Option<Answer> {
-        for &cid in &ts.ground_queries {
-            let clause = system.clause(cid);
-            let mut smt = Smt::new(cx.store, cx.deadline.clone());
-            smt.assert(clause.constraint);
-            match smt.check() {
-                SatResult::Unsat => continue,
-                SatResult::Unknown(r) => return Some(Answer::Unknown(Self::stopped_or(cx, &r))),
-                SatResult::Sat => {}
-            }
-            let vars = clause.vars(cx.store);
-            let Some(values) = smt.values(vars.iter().copied()) else {
-                return Some(Answer::Unknown(Self::stopped_or(
-                    cx,
-                    "no values for a ground query",
-                )));
-            };
-            let node = DerivNode {
-                clause: cid,
-                assignment: values.into_iter().collect(),
-                children: Vec::new(),
-            };
-            return Some(Answer::Unsat(Derivation { nodes: vec![node] }));
-        }
-        None
-    }
-
-    /// `model` if it satisfies every clause of `system`.
-    fn validated(cx: &Context<'_>, system: &System, model: Model, k: usize) -> Answer {
-        match validate_model(cx.store, system, &model, cx.check_deadline.clone()) {
-            ModelCheck::Valid => Answer::Sat(model),
-            ModelCheck::Invalid { clause, reason, .. } => {
-                Answer::Unknown(Reason::WitnessFailed(format!(
-                    "kind: the invariant of depth {k} fails clause {}: {reason}",
-                    clause.0
-                )))
-            }
-            ModelCheck::Unknown(r) => Answer::Unknown(Reason::Unchecked(format!("kind: {r}"))),
-        }
-    }
-
-    /// `Timeout` once stopped, else giving up for `why`.
-    fn stopped_or(cx: &Context<'_>, why: &str) -> Reason {
-        if cx.stopped() {
-            Reason::Timeout
-        } else {
-            Reason::GaveUp(format!("kind: {why}"))
         }
     }
 }

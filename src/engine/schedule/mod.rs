@@ -12,6 +12,7 @@
 use super::bmc::Bmc;
 use super::cegar::{Cegar, CexShape};
 use super::explore::Explore;
+use super::imc::Imc;
 use super::kind::Kind;
 use super::pdr::Pdr;
 use super::seeds::Samples;
@@ -189,6 +190,8 @@ pub struct WorkBounds {
     pub pdr_frames: usize,
     /// Deepest k of k-induction.
     pub kind_depth: usize,
+    /// Deepest k of interpolation-based model checking.
+    pub imc_depth: usize,
     /// Most SMT checks of CEGAR where its time slice has a cap (before PDR): the work
     /// analogue of the 4 s cap (CEGAR makes about 700 checks a second on the slowest test
     /// program, `tests/data/c/safe/goto-into-block.c`, whose proof PDR finds at once).
@@ -202,6 +205,7 @@ impl Default for WorkBounds {
             cegar_iterations: 40,
             pdr_frames: 40,
             kind_depth: 20,
+            imc_depth: 20,
             capped_cegar_checks: 3000,
         }
     }
@@ -486,6 +490,9 @@ impl Schedule {
             }),
             EngineKind::Kind => Box::new(Kind {
                 max_depth: b.map_or(Kind::default().max_depth, |b| b.kind_depth),
+            }),
+            EngineKind::Imc => Box::new(Imc {
+                max_depth: b.map_or(Imc::default().max_depth, |b| b.imc_depth),
             }),
         }
     }
