@@ -38,10 +38,6 @@ use crate::smt::{eliminate, QeMode, SatResult, Smt};
 use crate::term::{TermId, VarId};
 use crate::witness::{Answer, Interp, Model, Reason};
 
-/// Most cubes of `A` one interpolant by projection covers before the cube-pair interpolation
-/// takes over.
-const MAX_CUBES: usize = 64;
-
 /// Interpolation-based model checking's counters for `--stats`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct ImcStats {
@@ -61,11 +57,17 @@ pub struct ImcStats {
 pub struct Imc {
     /// Deepest `k` tried before answering `unknown`.
     pub max_depth: usize,
+    /// Most cubes of `A` one interpolant by projection covers before the cube-pair
+    /// interpolation takes over.
+    pub max_cubes: usize,
 }
 
 impl Default for Imc {
     fn default() -> Self {
-        Imc { max_depth: 1_000 }
+        Imc {
+            max_depth: 1_000,
+            max_cubes: 64,
+        }
     }
 }
 
@@ -208,7 +210,7 @@ impl Imc {
             }
             let mut itp = Interpolator::new(store, cx.deadline.clone());
             let p = itp
-                .interpolate_by_projection(&a, &b, MAX_CUBES)
+                .interpolate_by_projection(&a, &b, self.max_cubes)
                 .or_else(|| itp.interpolate_formulas(&a, &b));
             let Some(p) = p else {
                 return Depth::Answer(Answer::Unknown(

@@ -493,6 +493,7 @@ impl Schedule {
             }),
             EngineKind::Imc => Box::new(Imc {
                 max_depth: b.map_or(Imc::default().max_depth, |b| b.imc_depth),
+                ..Imc::default()
             }),
         }
     }
