@@ -24,99 +24,11 @@
 //! schedule's parts on threads), know an engine beyond its kind, or let an unchecked answer
 //! out.
 //!
-//! ## The schedule and the measurement behind it
+//! ## The schedule
 //!
-//! The list is [`Schedule::default`]. First quick probes (session 16): BMC 50 ms, slicing (its
-//! own 2 s entry), PDR 250 ms, CEGAR 250 ms; most files that any engine answers within a second
-//! are answered there, and the others lose about half a second. On the public set the median
-//! time on the files both Hornbeam and Z3 solve went from 0.76 s to 0.14 s (Z3: 0.05 s), with
-//! the same answers but two BMC refutations that sit at the 1 s slice's edge (BENCHMARKS.md,
-//! "Quick probes first"): a BMC refutation of depth 3 or a PDR proof of 20 ms had waited
-//! behind the samples (0.5-0.9 s when they fail) and a 1 s BMC slice. The probe lengths come
-//! from the session-15 run's 218 files both solved: 71 of the 84 BMC refutations took at most
-//! 50 ms. Under two threads (session 23) the invariant side starts with PDR alone for 100 ms,
-//! before the Boolean split and slicing: on the 114 public `sat` files a first 3 s pass answered
-//! within 2.5 s, the median time went from 0.31 to 0.24 s (the `unsat` ones, BMC's on the other
-//! thread, unchanged at 0.075 s); a 120 ms PDR try on BMC's thread instead delayed BMC's
-//! refutations by as much (BENCHMARKS.md, "Startup of a two-thread solve and PDR's quick
-//! try"). Then the schedule measured before the probes: slicing 2 s, candidates from sampled states 1 s
-//! ([`Samples`](super::seeds::Samples): affine and quadratic equalities, bounds and orderings that
-//! hold on concrete reachable states, filtered to an inductive subset; validated together with
-//! slicing's candidates, a proof when they exclude the queries, else their linear lemmas join
-//! CEGAR's seeds), BMC 1 s, CEGAR (seeded) 80 % of the time left but at most 4 s, PDR the rest, BMC
-//! whatever PDR leaves. The sampling phase was added after the replay below, for the SV-COMP safe
-//! tasks (BENCHMARKS.md, "C programs (issue 7)"); PDR and CEGAR's cap in session 6 (below). The
-//! rest was chosen by replaying the single engines' per-file results on the 269 non-ADT files of
-//! `../shared/chc-bench/public` (`scripts/portfolio_schedule.py`; tables in BENCHMARKS.md, "The
-//! portfolio's schedule"):
-//!
-//! - slicing (cex weakening, 20 s): all 23 proofs within 0.97 s; 90 % of its `unknown`s end
-//!   within 1.03 s, a few run to the limit. Slice: 2 s.
-//! - BMC with preprocessing (20 s, the 94 files Z3 refutes): 79 refutations, 90 % within
-//!   0.81 s, the slowest 3.9 s. First slice: 1 s; the slow ones are caught by the last phase.
-//! - CEGAR (20 s per file): 122 answers (65 `sat`, 57 `unsat`), many of them late, so it gets
-//!   most of the time; when it gives up early ("no new predicate") BMC gets the time back.
-//!
-//! Replayed at 20 s per file this schedule solves 143 (CEGAR's share 0.5: 141, 0.6-0.7: 142,
-//! 0.9 or all: 141; BMC alone 81, CEGAR alone 122). The cheap engines go first because they
-//! answer or give up within about a second; slicing is first because its candidates are
-//! CEGAR's seeds anyway.
-//!
-//! PDR (session 6, BENCHMARKS.md "PDR"): alone, it solves 26 of the 44 LRA-TS files (the
-//! portfolio before it: 10; Z3: 26), 66 of 96 LIA-NonLin at 10 s (the portfolio: 64), and 67 of
-//! 105 LIA-Lin at 10 s (the portfolio: 84; PDR diverges where CEGAR's interpolants find parity
-//! and linear equalities at once). Its hard answers come late (sally and VMT `sat`s at 10-19
-//! s), CEGAR's early: of the portfolio's CEGAR answers that took CEGAR more than 4 s, PDR
-//! solves all but one (kind2 FIREFLY_luke_1a). Hence CEGAR first, capped at 4 s, and PDR the
-//! rest, its frames seeded with slicing's and the samples' candidates (as CEGAR's are). On
-//! systems over the reals PDR goes first, right after a 3 s BMC pass: every LRA-TS file the
-//! portfolio solved before PDR, PDR alone solves too, and 8 of its 26 answers needed more than
-//! 10 s; the BMC pass is 3 s because BMC refutes `tte_synchro…strict` (2.6 s) and
-//! `transmitter.2` (2.1 s) that PDR needs 13-20 s for (session 7).
-//!
-//! k-induction (session 42) comes first, as a 50 ms probe that is also BMC's on linear
-//! systems (its base case is BMC; BMC's own probe runs only on non-linear systems, which
-//! k-induction leaves at once): where a property is k-inductive for a small k it answers in a
-//! few milliseconds, and the `sat` files it does not answer reach PDR and CEGAR no later than
-//! before. On the LIA-Lin and LRA-TS files the old binary answered within 2.5 s, one thread,
-//! alternating: median ratio 0.93 on `sat` (quartiles 0.38-1.00) and 0.91 on `unsat`, against
-//! a spread of 1.00 (BENCHMARKS.md, "k-induction"). A 100 ms probe before BMC's made the
-//! `sat` files it did not answer 16 % slower. Not over the reals: on LRA-TS it proved nothing
-//! (the sally systems are not k-inductive at a depth its base case reaches), BMC's 3 s pass
-//! refutes what it refuted, and PDR after it, with more terms in the store, took another path
-//! (`s3_srvr_10`: 3.3 s became 6.3 s, in three runs).
-//!
-//! Over datatypes (session 20) the samples get 6 s instead of 1 s: their shape facts
-//! (`is-cons l ∧ is-nil (tl l) → r = l`) are the invariants of the ADT-LIA files slicing,
-//! CEGAR and PDR do not prove, and filtering some 2000 of them takes 2-4 s
-//! (`ringen…sort_MSortTDSorts`: 3.5 s alone, none at 2 s). CEGAR's interpolation gives up at
-//! once on those systems, so the time is not taken from it.
-//!
-//! Before them (session 21), the samples (1 s) and CEGAR (2 s) run on the size abstraction
-//! ([`SizeAbstraction`]): every datatype value as its size, so that `append(a, b, c) → |c| =
-//! |a| + |b|` is a linear invariant (`list_append_len`, which neither Z3 nor the shape facts
-//! prove: 1.3 s), and CEGAR on the sizes again as the last entry of its thread (half the time
-//! left under one thread: `prop_19`'s `|drop n l| = max(|l| - n, 0)` takes it 22 refinements,
-//! 5-9 s). Their models are validated here (at most 5 s), with the recursive size functions,
-//! before they count: a solver that cannot decide one leaves the phases after it to run.
-//! ADT-LIA at 20 s: 17 solved against Z3's 14 (BENCHMARKS.md, "Datatypes as their sizes").
-//!
-//! Deep counterexamples (session 27): on two threads, over the integers, BMC runs again as the
-//! last entry of the invariant thread, after CEGAR's capped slice. On the public set at 20 s
-//! CEGAR answered no integer file after that slice (session 24: its late answers were
-//! `prop_19`, on the sizes, and one LRA-TS file), while the three `id_o200`/`id_o1000`
-//! refutations (200-1000 steps) were found by no engine: BMC's thread gives it 1 s and PDR the
-//! rest. With BMC checking every eighth level of its depth (not every level), `id_o200` takes
-//! it 2 s alone (BENCHMARKS.md, "Deep counterexamples"). Over the reals (session 31), BMC has
-//! its thread to itself: the slicing, samples and CEGAR slices after its 3 s pass answered no
-//! LRA-TS file in the runs of sessions 29 and 30, while BMC alone refutes the VMT
-//! `kundu-bug-2` (35 steps, 12 s) and `transmitter.3` (25 steps, 8 s), and a second pass
-//! started again from depth 0.
-//!
-//! Time to an answer (session 28): on two threads BMC's 50 ms probe does not run
-//! ([`Runs::Sequential`](super::schedule::Runs)): its thread starts with BMC's slice, which
-//! otherwise began again from depth 0 after the probe, so a counterexample found within the
-//! slice arrives up to 50 ms sooner (BENCHMARKS.md, "Time to an answer").
+//! The list is [`Schedule::default`]; why each entry is where it is, with the measurements
+//! behind it (session by session), is in BENCHMARKS.md, "Why the portfolio's schedule is what it
+//! is". A change to the schedule is measured there, not described here.
 
 use super::schedule::{Schedule, Traits, View};
 use super::stats::Phase;

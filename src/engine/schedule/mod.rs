@@ -242,7 +242,7 @@ pub struct Schedule {
 }
 
 impl Default for Schedule {
-    /// The portfolio's schedule; the measurements behind it are in the portfolio's header.
+    /// The portfolio's schedule; the measurements behind it are in BENCHMARKS.md, "Why the portfolio's schedule is what it is".
     fn default() -> Self {
         use EngineKind::*;
         let secs = Duration::from_secs;
@@ -275,7 +275,7 @@ impl Default for Schedule {
             // Over the reals: a BMC pass, then PDR with all the time it takes. On two threads
             // PDR starts at once, and BMC has all the time beside it: the engines after it on
             // its thread answered no LRA-TS file, while the VMT refutations of 25-35 steps take
-            // BMC 8-12 s (see the portfolio's header).
+            // BMC 8-12 s (BENCHMARKS.md, "Why the portfolio's schedule").
             Entry {
                 runs: Runs::Sequential,
                 ..beside(reals(e(Bmc, Budget::Slice(secs(3)))))
@@ -295,7 +295,7 @@ impl Default for Schedule {
             },
             // On two threads, PDR alone at once beside BMC, before the Boolean split and
             // slicing: the Kind 2 and VMT systems whose invariants it finds within 100 ms waited
-            // 0.1-0.6 s behind them (the portfolio's header has the measurement). On one
+            // 0.1-0.6 s behind them (BENCHMARKS.md, "Why the portfolio's schedule"). On one
             // thread it would delay slicing's quick invariants instead.
             Entry {
                 runs: Runs::Split,
@@ -310,11 +310,11 @@ impl Default for Schedule {
                 Budget::Slice(secs(1)),
             ))))),
             // Over datatypes, first every datatype abstracted to its size: invariants over
-            // lengths, which the shape facts after them cannot say (see the portfolio's header).
+            // lengths, which the shape facts after them cannot say (BENCHMARKS.md, "Why the portfolio's schedule").
             beside(sizes(datatypes(e(Samples, Budget::Slice(secs(1)))))),
             beside(sizes(seeded(datatypes(e(Cegar, Budget::Slice(secs(2))))))),
             // Over datatypes the samples' shape facts are the invariants the other engines
-            // do not find, and their filter needs the time (see the portfolio's header).
+            // do not find, and their filter needs the time (BENCHMARKS.md, "Why the portfolio's schedule").
             beside(split(seeded(datatypes(e(Samples, Budget::Slice(secs(6))))))),
             not_reals(e(Bmc, Budget::Slice(secs(1)))),
             // Capped when PDR follows it.
@@ -341,7 +341,7 @@ impl Default for Schedule {
             // thread 0 BMC's second slice stops after 1 s and PDR has the rest there, so
             // counterexamples of a few hundred steps (`id(200) = 200`: 200 unrollings, 2 s)
             // were found by nothing. CEGAR rarely answers on the integers after its capped
-            // slice (see the portfolio's header).
+            // slice (BENCHMARKS.md, "Why the portfolio's schedule").
             Entry {
                 runs: Runs::Split,
                 ..beside(only(When::Lia)(e(Bmc, Budget::Rest)))
