@@ -32,7 +32,7 @@
 
 use super::unroll::{ground_queries, TransitionSystem, Unrolling};
 use super::{Context, Engine, Stats};
-use crate::chc::System;
+use crate::chc::{PredId, System};
 use crate::interp::Interpolator;
 use crate::smt::{eliminate, QeMode, SatResult, Smt};
 use crate::term::{TermId, VarId};
@@ -80,6 +80,14 @@ impl Engine for Imc {
     }
 }
 
+/// The predicate and its initial states, over its parameters: where every depth's
+/// over-approximation starts.
+struct Initial {
+    pred: PredId,
+    params: Vec<VarId>,
+    states: TermId,
+}
+
 /// How one depth of the fixpoint ended.
 enum Depth {
     /// An answer (or a reason to stop).
@@ -120,10 +128,8 @@ impl Imc {
         stats: &mut ImcStats,
     ) -> Answer {
         let store = cx.store;
-        let Some(p) = system.pred_ids().next() else {
-            return cx.validated(system, Model::new(), "imc: the invariant of depth 0");
-        };
-        let params = system.fresh_params(store, p);
+        let pred = system.pred_ids().next().expect("one predicate");
+        let params = system.fresh_params(store, pred);
         // The initial states over the parameters.
         let init = u.init_formula();
         let s0 = u.state(0).args[0].clone();
@@ -137,7 +143,11 @@ impl Imc {
         let Some(init) = init else {
             return Answer::Unknown(cx.stopped_or("imc", "the initial states' variables"));
         };
-        let init = store.simplify(store.rename(init, &s0, &params));
+        let start = Initial {
+            pred,
+            states: store.simplify(store.rename(init, &s0, &params)),
+            params,
+        };
         for k in 0..=self.max_depth {
             if cx.stopped() {
                 return Answer::Unknown(Reason::Timeout);
@@ -162,7 +172,7 @@ impl Imc {
             if k == 0 {
                 continue;
             }
-            match self.fixpoint(cx, system, u, k, &params, init, stats) {
+            match self.fixpoint(cx, system, u, k, &start, stats) {
                 Depth::Answer(a) => return a,
                 Depth::Deeper => stats.restarts += 1,
             }
@@ -173,23 +183,22 @@ impl Imc {
         )))
     }
 
-    /// The over-approximation at depth `k` from the initial states `init` (over `params`).
-    #[allow(clippy::too_many_arguments)]
+    /// The over-approximation at depth `k` from the initial states.
     fn fixpoint(
         &self,
         cx: &Context<'_>,
         system: &System,
         u: &mut Unrolling<'_, '_>,
         k: usize,
-        params: &[VarId],
-        init: TermId,
+        start: &Initial,
         stats: &mut ImcStats,
     ) -> Depth {
         let store = cx.store;
+        let params = &start.params;
         let (s0, s1) = (u.state(0).args[0].clone(), u.state(1).args[0].clone());
         let b = [bad_within(u, k)];
         let step = u.step_formula(0);
-        let mut reach = init;
+        let mut reach = start.states;
         loop {
             if cx.stopped() {
                 return Depth::Answer(Answer::Unknown(Reason::Timeout));
@@ -227,11 +236,10 @@ impl Imc {
             stats.smt_checks += smt.stats().checks;
             match result {
                 SatResult::Unsat => {
-                    let pred = system.pred_ids().next().expect("one predicate");
                     let mut model = Model::new();
-                    let params = params.to_vec();
+                    let params = params.clone();
                     model.set(
-                        pred,
+                        start.pred,
                         Interp {
                             params,
                             body: reach,

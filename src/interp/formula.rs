@@ -21,7 +21,8 @@ use std::collections::{BTreeSet, HashMap};
 /// Most cubes of A (disjuncts) and of B (conjuncts per disjunct) one interpolation may use.
 const MAX_CUBES: usize = 24;
 
-fn vars_of(store: &TermStore, ts: &[TermId]) -> BTreeSet<VarId> {
+/// The free variables of `ts`.
+pub(super) fn vars_of(store: &TermStore, ts: &[TermId]) -> BTreeSet<VarId> {
     ts.iter().flat_map(|&t| store.free_vars(t)).collect()
 }
 

@@ -14,10 +14,11 @@
 //! Must not: return an unchecked formula (the result is checked against the full `A` and `B`)
 //! or loop unboundedly (at most `max_cubes` disjuncts).
 
+use super::formula::vars_of;
 use super::{implicant, Interpolator};
 use crate::smt::{SatResult, Smt};
 use crate::term::{TermId, VarId};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 impl Interpolator<'_> {
     /// An interpolant of `A = ∧a` and `B = ∧b` over `shared` by projection (see the module
@@ -30,10 +31,7 @@ impl Interpolator<'_> {
         max_cubes: usize,
     ) -> Option<TermId> {
         let st = self.store;
-        let vars = |ts: &[TermId]| -> BTreeSet<VarId> {
-            ts.iter().flat_map(|&t| st.free_vars(t)).collect()
-        };
-        let (va, vb) = (vars(a), vars(b));
+        let (va, vb) = (vars_of(st, a), vars_of(st, b));
         let local: Vec<VarId> = va.difference(&vb).copied().collect();
         let a_all = st.and(a.iter().copied());
         let mut smt_a = Smt::new(st, self.deadline.clone());
