@@ -13,7 +13,8 @@ mod transfer;
 pub use print::SystemPrinter;
 pub use transfer::ExportedSystem;
 
-use crate::term::{Sort, TermId, TermStore, VarId};
+use crate::term::{Sort, Term, TermId, TermStore, VarId};
+use num_bigint::BigInt;
 use std::collections::{BTreeSet, HashMap};
 
 /// A predicate symbol of a [`System`].
@@ -240,6 +241,31 @@ impl System {
     /// Query clauses (head `false`).
     pub fn queries(&self) -> impl Iterator<Item = (ClauseId, &Clause)> + '_ {
         self.clauses().filter(|(_, c)| c.is_query())
+    }
+
+    /// The integer literals of the clause constraints of at most `max_bits` bits, smallest
+    /// (in bits) first, at most `max` of them: the loop bounds and stored values a program
+    /// compares with, which candidate invariants are built from.
+    pub fn small_literals(&self, store: &TermStore, max_bits: u64, max: usize) -> Vec<BigInt> {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<TermId> = self.clauses.iter().map(|c| c.constraint).collect();
+        let mut literals = BTreeSet::new();
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            match &store.get(t).term {
+                Term::Int(i) if i.bits() <= max_bits => {
+                    literals.insert(i.clone());
+                }
+                Term::App(_, args) => stack.extend(args.iter().copied()),
+                _ => {}
+            }
+        }
+        let mut literals: Vec<BigInt> = literals.into_iter().collect();
+        literals.sort_by_key(|c| c.bits());
+        literals.truncate(max);
+        literals
     }
 
     /// Whether every clause has at most one body atom.

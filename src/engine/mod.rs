@@ -95,6 +95,7 @@ impl<'a> Context<'a> {
 #[derive(Debug, Default)]
 pub struct Candidates {
     given: Option<Model>,
+    templates: Option<Model>,
     left: RefCell<Option<Model>>,
 }
 
@@ -103,8 +104,21 @@ impl Candidates {
     pub fn given(seeds: Option<Model>) -> Self {
         Candidates {
             given: seeds,
+            templates: None,
             left: RefCell::new(None),
         }
+    }
+
+    /// These candidates with unfiltered ones beside them (`templates`, say the cell
+    /// abstraction's ranges), which an engine that filters candidates (the samples) filters
+    /// with its own and the others ignore.
+    pub fn with_templates(self, templates: Option<Model>) -> Self {
+        Candidates { templates, ..self }
+    }
+
+    /// The unfiltered candidates, if any: see [`Candidates::with_templates`].
+    pub fn templates(&self) -> Option<&Model> {
+        self.templates.as_ref()
     }
 
     /// The candidates the engine was given.

@@ -11,7 +11,8 @@
 //! that fails there is a witness failure);
 //! an `unsat` counts only when its derivation replays here (ground evaluation, cheap).
 //!
-//! An entry runs on a [`View`] of the system: as given, split, or abstracted to sizes.
+//! An entry runs on a [`View`] of the system: as given, split, or abstracted (datatypes to
+//! their sizes, arrays to one cell).
 //! Systems whose predicates carry Boolean arguments (control state in VMT and Lustre encodings) are
 //! split first ([`SplitBooleans`](crate::transform::SplitBooleans): one predicate per reachable
 //! valuation, at most 2 s) for the entries whose view is `SplitBooleans`: slicing, the sampling phase and CEGAR
@@ -36,7 +37,7 @@ use super::{Candidates, Context, Engine, Stats};
 use crate::chc::System;
 use crate::clock::Deadline;
 use crate::term::TermStore;
-use crate::transform::{BackTranslator, SizeAbstraction};
+use crate::transform::{BackTranslator, CellAbstraction, SizeAbstraction};
 use crate::witness::{replay_derivation, Answer, ExportedModel, Model, Reason};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -108,13 +109,18 @@ struct Found {
     view: View,
 }
 
+/// A system made from the given one, and the map of its answers back.
+type Made = (System, Box<dyn BackTranslator>);
+
 /// The systems made from the given one for the entries that want them (each made when the
 /// first such entry runs; the entries before it, quick probes, do not wait for it), with the
 /// maps of their answers back. `None` inside: the view could not be made.
 #[derive(Default)]
 struct Views {
-    split: Option<Option<(System, Box<dyn BackTranslator>)>>,
-    sizes: Option<Option<(System, Box<dyn BackTranslator>)>>,
+    split: Option<Option<Made>>,
+    sizes: Option<Option<Made>>,
+    /// With the abstraction's range candidates.
+    cells: Option<Option<(Made, Model)>>,
 }
 
 impl Portfolio {
@@ -137,18 +143,25 @@ impl Portfolio {
                 break;
             }
             let last = i + 1 == entries.len();
-            let (view, on, back) = match self.view(cx, system, entry.view, &mut views, stats) {
-                Some((on, back)) => (entry.view, on, Some(back)),
-                // No sizes without datatypes: the entry has nothing to run on.
-                None if entry.view == View::Sizes => {
-                    reasons.push(Reason::GaveUp(format!(
-                        "{}@sizes: no predicate has a datatype argument",
-                        entry.kind.name()
-                    )));
-                    continue;
-                }
-                None => (View::Given, system, None),
-            };
+            let (view, on, back, templates) =
+                match self.view(cx, system, entry.view, &mut views, stats) {
+                    Some((on, back, templates)) => (entry.view, on, Some(back), templates),
+                    // No sizes without datatypes, no cells without arrays: the entry has nothing
+                    // to run on.
+                    None if matches!(entry.view, View::Sizes | View::Cells) => {
+                        let what = match entry.view {
+                            View::Sizes => "a datatype argument",
+                            _ => "an array argument (of scalars)",
+                        };
+                        reasons.push(Reason::GaveUp(format!(
+                            "{}@{}: no predicate has {what}",
+                            entry.kind.name(),
+                            entry.view.name()
+                        )));
+                        continue;
+                    }
+                    None => (View::Given, system, None, None),
+                };
             let seeds = match (&found, &self.board) {
                 _ if !entry.seeded => None,
                 (Some(f), _) if f.view == view => Some(f.model.clone()),
@@ -174,7 +187,7 @@ impl Portfolio {
                 store,
                 deadline: sliced(&cx.deadline, slice),
                 check_deadline: cx.check_deadline.clone(),
-                candidates: Candidates::given(seeds),
+                candidates: Candidates::given(seeds).with_templates(templates.cloned()),
             };
             let mut sub = Stats::default();
             let answer = schedule
@@ -204,8 +217,8 @@ impl Portfolio {
         ("portfolio", Answer::Unknown(Reason::Phases(reasons)))
     }
 
-    /// The system of `view` and the map of its answers back (made on first use); `None` for
-    /// the system as given, or when the view could not be made.
+    /// The system of `view`, the map of its answers back and the view's unfiltered candidates
+    /// (made on first use); `None` for the system as given, or when the view could not be made.
     fn view<'v>(
         &self,
         cx: &Context<'_>,
@@ -213,7 +226,7 @@ impl Portfolio {
         view: View,
         views: &'v mut Views,
         stats: &mut Stats,
-    ) -> Option<(&'v System, &'v dyn BackTranslator)> {
+    ) -> Option<(&'v System, &'v dyn BackTranslator, Option<&'v Model>)> {
         let store = cx.store;
         let made = match view {
             View::Given => return None,
@@ -234,19 +247,29 @@ impl Portfolio {
             View::Sizes => views
                 .sizes
                 .get_or_insert_with(|| SizeAbstraction.apply(store, system)),
+            View::Cells => {
+                let made = views.cells.get_or_insert_with(|| {
+                    let (cells, back) = CellAbstraction.apply(store, system)?;
+                    let templates = CellAbstraction.templates(store, system, &cells);
+                    Some(((cells, back), templates))
+                });
+                return made.as_ref().map(|((s, b), t)| (s, b.as_ref(), Some(t)));
+            }
         };
-        made.as_ref().map(|(s, b)| (s, b.as_ref()))
+        made.as_ref().map(|(s, b)| (s, b.as_ref(), None))
     }
 }
 
-/// The longest check of a size model here (the driver checks it again with all its time): a
-/// solver lost in unfolding a recursive size function leaves the time to the phases after it
-/// (`list_append_len`'s model checks in 0.05 s).
-const SIZES_CHECK: Duration = Duration::from_secs(5);
+/// The longest check of an abstraction's model here (the driver checks it again with all its
+/// time): a solver lost in unfolding a recursive size function or instantiating a cell's
+/// quantifier leaves the time to the phases after it (`list_append_len`'s model checks in
+/// 0.05 s).
+const ABSTRACTION_CHECK: Duration = Duration::from_secs(5);
 
-/// An answer on a view of the system, translated back to the system itself. A model of the
-/// size abstraction is validated here, as engines validate theirs: its size functions are
-/// recursive, which the solver may fail to decide, and the phases after it should then run.
+/// An answer on a view of the system, translated back to the system itself. A model of an
+/// abstraction is validated here, as engines validate theirs: its size functions are
+/// recursive and its cells quantified, which the solver may fail to decide, and the phases
+/// after it should then run.
 fn lift(
     cx: &Context<'_>,
     system: &System,
@@ -259,8 +282,8 @@ fn lift(
         Answer::Sat(m) => {
             let m = b.model(cx.store, m, cx.deadline.clone());
             match view {
-                View::Sizes => {
-                    let check = cx.deadline.at_most(SIZES_CHECK);
+                View::Sizes | View::Cells => {
+                    let check = cx.deadline.at_most(ABSTRACTION_CHECK);
                     Answer::Sat(m).validated(cx.store, system, check)
                 }
                 _ => Answer::Sat(m),

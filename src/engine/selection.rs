@@ -105,7 +105,7 @@ pub enum SelectionError {
     #[error("`auto` is the whole portfolio and cannot be part of a list")]
     AutoInList,
     /// A view after `@` that is not one.
-    #[error("unknown view `{name}` (views: given, split-booleans, sizes)")]
+    #[error("unknown view `{name}` (views: given, split-booleans, sizes, cells)")]
     UnknownView {
         /// The name given.
         name: String,
@@ -135,15 +135,20 @@ pub enum View {
     /// ([`SizeAbstraction`](crate::transform::SizeAbstraction)); only models are translated
     /// back (the entry does not run on a system without datatype arguments).
     Sizes,
+    /// Every array abstracted to one cell
+    /// ([`CellAbstraction`](crate::transform::CellAbstraction)); only models are translated
+    /// back (the entry does not run on a system without array arguments).
+    Cells,
 }
 
 impl View {
-    /// The name in `--stats`: `given`, `split-booleans`, `sizes`.
+    /// The name in `--stats`: `given`, `split-booleans`, `sizes`, `cells`.
     pub fn name(self) -> &'static str {
         match self {
             View::Given => "given",
             View::SplitBooleans => "split-booleans",
             View::Sizes => "sizes",
+            View::Cells => "cells",
         }
     }
 }
@@ -152,7 +157,7 @@ impl std::str::FromStr for View {
     type Err = SelectionError;
 
     fn from_str(s: &str) -> Result<Self, SelectionError> {
-        [View::Given, View::SplitBooleans, View::Sizes]
+        [View::Given, View::SplitBooleans, View::Sizes, View::Cells]
             .into_iter()
             .find(|v| v.name() == s)
             .ok_or_else(|| SelectionError::UnknownView { name: s.into() })

@@ -11,13 +11,15 @@
 //! remove dead arguments again. [`SplitBooleans`] (one
 //! predicate per reachable valuation of Boolean arguments) is not part of it: the portfolio
 //! applies it for its invariant engines only. [`SizeAbstraction`] (datatypes to their sizes)
-//! is not answer-preserving but an over-approximation: only its models translate back.
+//! is not answer-preserving but an over-approximation: only its models translate back;
+//! so is [`CellAbstraction`] (each array to one cell of it).
 //!
 //! Must not: solve (transforms call no solver, except the Boolean split's bounded enumeration
 //! of valuations; back-translation may, to reconstruct values or eliminate quantifiers), print, or trust itself: back-translated
 //! witnesses are validated against the original system by the caller. Uses `term`, `chc`,
 //! `analysis`, `smt` and `witness`.
 
+mod cells;
 mod dead_args;
 mod definitions;
 mod duplicates;
@@ -28,6 +30,7 @@ mod sizes;
 mod split_bools;
 mod useless;
 
+pub use cells::CellAbstraction;
 pub use dead_args::RemoveDeadArgs;
 pub use duplicates::MergeDuplicates;
 pub use flatten::FlattenRecords;

@@ -82,6 +82,9 @@ pub enum When {
     /// Systems with a clause of more than one body atom (which k-induction leaves to the
     /// others).
     NonLinear,
+    /// Systems with an array-valued predicate argument whose indices and elements are scalars
+    /// (the arrays the cell abstraction abstracts).
+    Arrays,
 }
 
 impl When {
@@ -95,6 +98,7 @@ impl When {
             When::NoDatatypes => !traits.datatypes,
             When::Lia => !traits.over_reals && !traits.datatypes,
             When::NonLinear => !traits.linear,
+            When::Arrays => traits.arrays,
         }
     }
 }
@@ -109,6 +113,8 @@ pub struct Traits {
     pub datatypes: bool,
     /// Every clause has at most one body atom.
     pub linear: bool,
+    /// Some predicate has an array argument (of scalar indices and elements).
+    pub arrays: bool,
 }
 
 impl Traits {
@@ -123,6 +129,20 @@ impl Traits {
             over_reals: has(&|s| *s == crate::term::Sort::Real),
             datatypes: has(&|s| matches!(s, crate::term::Sort::Datatype(_))),
             linear: system.is_linear(),
+            arrays: has(&|s| match s {
+                crate::term::Sort::Array(i, e) => {
+                    let scalar = |s: &crate::term::Sort| {
+                        matches!(
+                            s,
+                            crate::term::Sort::Int
+                                | crate::term::Sort::Bool
+                                | crate::term::Sort::Real
+                        )
+                    };
+                    scalar(i) && scalar(e)
+                }
+                _ => false,
+            }),
         }
     }
 }
@@ -258,6 +278,11 @@ impl Default for Schedule {
             view: View::Sizes,
             ..e
         };
+        let cells = |e: Entry| Entry {
+            view: View::Cells,
+            when: When::Arrays,
+            ..e
+        };
         let seeded = |e: Entry| Entry { seeded: true, ..e };
         // Under two threads: counterexamples and PDR on one, the invariant side (slicing, the
         // samples, CEGAR, PDR's probe with slicing's candidates) beside them.
@@ -309,6 +334,12 @@ impl Default for Schedule {
                 Samples,
                 Budget::Slice(secs(1)),
             ))))),
+            // Over arrays, every array abstracted to one cell: the samples with the
+            // abstraction's ranges find the invariants quantified over indices that array
+            // loops need, and PDR on the cells completes what they leave (BENCHMARKS.md,
+            // "Arrays as cells").
+            beside(cells(e(Samples, Budget::Slice(secs(2))))),
+            beside(cells(seeded(e(Pdr, Budget::Slice(secs(2)))))),
             // Over datatypes, first every datatype abstracted to its size: invariants over
             // lengths, which the shape facts after them cannot say (BENCHMARKS.md, "Why the portfolio's schedule").
             beside(sizes(datatypes(e(Samples, Budget::Slice(secs(1)))))),

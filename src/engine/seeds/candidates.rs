@@ -9,12 +9,11 @@
 
 use super::hull;
 use crate::chc::System;
-use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
+use crate::term::{Op, Sort, TermId, TermStore, Value, VarId};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
-use std::collections::{BTreeSet, HashSet};
 
 /// Most predicate arguments of one sort for which pairwise orderings are proposed.
 const MAX_PAIR_ARITY: usize = 12;
@@ -29,25 +28,8 @@ const MAX_CONSTANT_BITS: u64 = 30;
 /// first, from at most `MAX_CONSTANTS` literals: loop bounds such as `i < 1000000` that
 /// samples never reach.
 pub fn constants(store: &TermStore, system: &System) -> Vec<BigInt> {
-    let mut seen = HashSet::new();
-    let mut stack: Vec<TermId> = system.clauses().map(|(_, c)| c.constraint).collect();
-    let mut literals = BTreeSet::new();
-    while let Some(t) = stack.pop() {
-        if !seen.insert(t) {
-            continue;
-        }
-        match &store.get(t).term {
-            Term::Int(i) if i.bits() <= MAX_CONSTANT_BITS => {
-                literals.insert(i.clone());
-            }
-            Term::App(_, args) => stack.extend(args.iter().copied()),
-            _ => {}
-        }
-    }
-    let mut literals: Vec<BigInt> = literals.into_iter().collect();
-    literals.sort_by_key(|c| c.bits());
-    literals.truncate(MAX_CONSTANTS);
-    let mut out: Vec<BigInt> = literals
+    let mut out: Vec<BigInt> = system
+        .small_literals(store, MAX_CONSTANT_BITS, MAX_CONSTANTS)
         .into_iter()
         .flat_map(|c| [&c - 1, c.clone(), c + 1])
         .collect();

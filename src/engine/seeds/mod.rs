@@ -4,6 +4,8 @@
 //! stages on top of that subset, bounds at program constants the samples never reach, shape
 //! facts over datatype arguments ([`shapes`]: `is-nil x → z = y`), congruences (`x mod 2 = 0`)
 //! and degree-2 equalities. A predicate no sample reached gets `false` as its candidate.
+//! Unfiltered candidates the engine is handed ([`Candidates::templates`](super::Candidates::templates):
+//! the cell abstraction's ranges) join the linear ones where every sample satisfies them.
 //!
 //! Duty: find a model whose interpretations are inductive (relative to the facts and every
 //! non-query clause) and often contain the affine equalities (`sn = 2 i - 2`) that
@@ -142,6 +144,9 @@ impl Samples {
             let sampled = &states[p.0 as usize];
             // A predicate no sample reached may be unreachable: `false` is its candidate.
             let mut cands = candidates(store, &params, sampled);
+            if let Some(t) = cx.candidates.templates().and_then(|m| m.get(p)) {
+                cands.extend(holding(store, t, &params, sampled));
+            }
             if sampled.is_empty() {
                 cands.push(store.ff());
             }
@@ -249,6 +254,29 @@ fn share_of_remaining(d: crate::clock::Deadline, n: usize) -> crate::clock::Dead
         Some(r) if n > 1 => d.at_most(r / n as u32),
         _ => d,
     }
+}
+
+/// The conjuncts of `template` (over its own parameters) that hold on every state of
+/// `states` (values of `params`), over `params`.
+fn holding(
+    store: &TermStore,
+    template: &Interp,
+    params: &[VarId],
+    states: &[Vec<crate::term::Value>],
+) -> Vec<TermId> {
+    let body = store.rename(template.body, &template.params, params);
+    let envs: Vec<HashMap<VarId, crate::term::Value>> = states
+        .iter()
+        .map(|s| params.iter().copied().zip(s.iter().cloned()).collect())
+        .collect();
+    store
+        .conjuncts(body)
+        .into_iter()
+        .filter(|&c| {
+            envs.iter()
+                .all(|env| store.eval(c, env) == Ok(crate::term::Value::Bool(true)))
+        })
+        .collect()
 }
 
 fn count(l: &[Vec<TermId>]) -> u64 {

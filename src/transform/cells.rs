@@ -1,0 +1,432 @@
+//! The cell abstraction of arrays (Monniaux and Gonnord, "Cell morphing: from array programs
+//! to array-free Horn clauses", SAS 2016): every array-valued predicate argument `a` becomes
+//! two, an index `k` and the value `a[k]` there, and `P#(x, k, v)` reads "P holds of `x` and
+//! of arrays whose cell `k` holds `v`". An invariant over one cell and the scalars
+//! (`k < i → v = 0`) is linear arithmetic, which the invariant engines find; translated back
+//! it is the invariant quantified over indices (`∀k. k < i → a[k] = 0`) that no engine finds
+//! over the arrays themselves.
+//!
+//! Not answer-preserving: an over-approximation. Read every predicate `P(x, a)` as
+//! `∀k. P#(x, k, a[k])` (one bound index per array argument); each abstract clause is then
+//! implied by its clause:
+//! - the head's cell is a new variable, its value the read of the head's array there;
+//! - each body atom is one instance of its universal: at the head's index for the array the
+//!   head's array is made from (`b = store(a, i, e)` or `b = a`), else at the first index the
+//!   clause reads the array at, else at a new variable;
+//! - the clause's arrays made from others by `store`, `ite`, constant arrays or equalities are
+//!   substituted, reads pushed through writes (`store(a, i, e)[j]` is `ite(j = i, e, a[j])`),
+//!   and each read of an array the clause starts from becomes a new variable, equal reads at
+//!   equal indices (Ackermann's reduction);
+//! - any other atom about arrays (an equality of two given arrays) becomes a new variable of
+//!   its sort, which only weakens the premise.
+//!
+//! The abstract system has no array at all. A model of it translates back to a model with one
+//! universal quantifier per array argument, which the validator checks against the original
+//! clauses like any other; a derivation of the abstract system is no derivation of the system
+//! (its back-translation is [`BackError::Abstraction`]).
+//!
+//! Must not: call a solver; abstract arrays of arrays or arrays of datatypes (a system with a
+//! predicate argument of such a sort is left alone).
+
+use super::{BackError, BackTranslator};
+use crate::chc::{Atom, Clause, Head, System};
+use crate::clock::Deadline;
+use crate::term::{Op, Quantifier, Sort, Term, TermId, TermStore, VarId};
+use crate::witness::{Derivation, Interp, Model};
+use std::collections::{BTreeSet, HashMap};
+
+/// Most instances of one body atom: one at the cells the head and the first reads fix, one
+/// more for each other index the clause reads an array argument at (the clause is then
+/// non-linear).
+const MAX_INSTANCES: usize = 3;
+
+/// At most this many reads of one array in one clause are related by Ackermann's constraints
+/// (`i = j → a[i] = a[j]`, quadratic in the reads); leaving some out only weakens the premise.
+const MAX_RELATED_READS: usize = 16;
+
+/// Abstracts every array argument to one cell (see the module header).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CellAbstraction;
+
+impl CellAbstraction {
+    /// The abstract system and the translator of its models; `None` when no predicate has an
+    /// array-valued argument, or one has an array of arrays or of datatypes.
+    pub fn apply(
+        &self,
+        store: &TermStore,
+        system: &System,
+    ) -> Option<(System, Box<dyn BackTranslator>)> {
+        let mut any = false;
+        for p in system.pred_ids() {
+            for s in &system.pred(p).sorts {
+                if let Sort::Array(i, e) = s {
+                    if !scalar(i) || !scalar(e) {
+                        return None;
+                    }
+                    any = true;
+                }
+            }
+        }
+        if !any {
+            return None;
+        }
+        let mut out = System::new();
+        for p in system.pred_ids() {
+            let d = system.pred(p);
+            let sorts = d
+                .sorts
+                .iter()
+                .flat_map(|s| match s {
+                    Sort::Array(i, e) => vec![(**i).clone(), (**e).clone()],
+                    _ => vec![s.clone()],
+                })
+                .collect();
+            out.add_pred(d.name.clone(), sorts);
+        }
+        for (_, c) in system.clauses() {
+            out.add_clause(Cells::new(store).clause(c));
+        }
+        Some((
+            out,
+            Box::new(Back {
+                orig: system.clone(),
+            }),
+        ))
+    }
+}
+
+impl CellAbstraction {
+    /// Candidate invariants of `cells`, the abstraction of `given`: ranges of cells that hold
+    /// one value (see `templates.rs`). Never trusted: the engine that takes them filters them.
+    pub fn templates(&self, store: &TermStore, given: &System, cells: &System) -> Model {
+        templates::templates(store, given, cells)
+    }
+}
+
+/// Whether a sort is one a cell may have: not an array, not a datatype.
+fn scalar(s: &Sort) -> bool {
+    matches!(s, Sort::Bool | Sort::Int | Sort::Real)
+}
+
+/// The abstraction of one clause: the facts it adds.
+struct Cells<'s> {
+    store: &'s TermStore,
+    /// Conjuncts of the abstract constraint, besides the clause's own.
+    facts: Vec<TermId>,
+}
+
+impl<'s> Cells<'s> {
+    fn new(store: &'s TermStore) -> Self {
+        Cells {
+            store,
+            facts: Vec::new(),
+        }
+    }
+
+    fn clause(mut self, c: &Clause) -> Clause {
+        let store = self.store;
+        let is_array = |x: &VarId| matches!(store.var_sort(*x), Sort::Array(..));
+        let given: BTreeSet<VarId> = c
+            .body
+            .iter()
+            .flat_map(|a| a.args.iter().copied())
+            .filter(is_array)
+            .collect();
+        // The arrays a conjunct defines from others, substituted (all rounds, in order).
+        let made: BTreeSet<VarId> = c
+            .vars(store)
+            .into_iter()
+            .filter(|x| is_array(x) && !given.contains(x))
+            .collect();
+        let mut rounds = Vec::new();
+        let constraint = store.eliminate_defined_recorded(&made, c.constraint, &mut rounds);
+        let definition = |x: VarId| {
+            rounds
+                .iter()
+                .fold(store.var(x), |t, round| store.substitute(t, round))
+        };
+        // The head's cells: a new index, the value of the head's array there.
+        let mut head_cells: Vec<(BTreeSet<VarId>, VarId)> = Vec::new();
+        let head = match &c.head {
+            Head::Atom(h) => Head::Atom(Atom {
+                pred: h.pred,
+                args: h
+                    .args
+                    .iter()
+                    .flat_map(|&x| {
+                        let Sort::Array(..) = store.var_sort(x) else {
+                            return vec![x];
+                        };
+                        let array = definition(x);
+                        let (k, v) = self.cell_vars(x);
+                        let read = store.app(Op::Select, vec![array, store.var(k)]);
+                        self.facts.push(store.eq(store.var(v), read));
+                        head_cells.push((store.free_vars(array), k));
+                        vec![k, v]
+                    })
+                    .collect(),
+            }),
+            Head::False => Head::False,
+        };
+        let pushed = push_reads(store, constraint);
+        let mut body = Vec::new();
+        for a in &c.body {
+            // Each array argument's index in the first instance, and the other indices the
+            // clause reads it at, each of which makes one more instance.
+            let mut first = Vec::new();
+            let mut more = Vec::new();
+            for (n, &x) in a.args.iter().enumerate() {
+                if !is_array(&x) {
+                    continue;
+                }
+                let reads = reads_of(store, pushed, Some(x));
+                let index = head_cells
+                    .iter()
+                    .find(|(from, _)| from.contains(&x))
+                    .map(|&(_, k)| store.var(k))
+                    .or_else(|| reads.first().map(|&(_, i, _)| i));
+                for &(_, i, _) in &reads {
+                    if Some(i) != index && !more.contains(&(n, i)) {
+                        more.push((n, i));
+                    }
+                }
+                first.push((n, index));
+            }
+            body.push(self.instance(a, &first));
+            for &(n, i) in more.iter().take(MAX_INSTANCES - 1) {
+                let at: Vec<_> = first
+                    .iter()
+                    .map(|&(m, index)| (m, if m == n { Some(i) } else { index }))
+                    .collect();
+                body.push(self.instance(a, &at));
+            }
+        }
+        let mut parts = vec![constraint];
+        parts.append(&mut self.facts);
+        let whole = push_reads(store, store.and(parts));
+        let whole = self.strip(whole, &mut HashMap::new());
+        Clause {
+            body,
+            constraint: ackermann(store, whole),
+            head,
+        }
+    }
+
+    /// An instance of body atom `a`: each array argument (by position) read at its index, or
+    /// at a new variable (`None`).
+    fn instance(&mut self, a: &Atom, at: &[(usize, Option<TermId>)]) -> Atom {
+        let store = self.store;
+        let mut args = Vec::new();
+        for (n, &x) in a.args.iter().enumerate() {
+            let Some(&(_, index)) = at.iter().find(|&&(m, _)| m == n) else {
+                args.push(x);
+                continue;
+            };
+            let (k, v) = self.cell_vars(x);
+            if let Some(t) = index {
+                self.facts.push(store.eq(store.var(k), t));
+            }
+            let read = store.app(Op::Select, vec![store.var(x), store.var(k)]);
+            self.facts.push(store.eq(store.var(v), read));
+            args.extend([k, v]);
+        }
+        Atom { pred: a.pred, args }
+    }
+
+    /// A new index variable and value variable for a cell of array `x`.
+    fn cell_vars(&self, x: VarId) -> (VarId, VarId) {
+        let Sort::Array(i, e) = self.store.var_sort(x) else {
+            unreachable!("cells are made for arrays only")
+        };
+        let name = self.store.var_name(x);
+        (
+            self.store.new_var(&format!("{name}!cell"), *i),
+            self.store.new_var(&format!("{name}!at"), *e),
+        )
+    }
+
+    /// `t` (not of an array sort) with every subterm that takes an array other than as a read
+    /// of a variable (`a = b` of arrays) replaced by a new variable of its sort (one per
+    /// subterm: `memo`): the abstract clause then holds for every value of it, the one the
+    /// subterm has included.
+    fn strip(&mut self, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
+        if let Some(&r) = memo.get(&t) {
+            return r;
+        }
+        let store = self.store;
+        let r = match &store.get(t).term {
+            Term::App(Op::Select, args) if store.as_var(args[0]).is_some() => {
+                let index = self.strip(args[1], memo);
+                store.app(Op::Select, vec![args[0], index])
+            }
+            Term::App(_, args)
+                if args
+                    .iter()
+                    .any(|&a| matches!(store.sort(a), Sort::Array(..))) =>
+            {
+                store.var(store.new_var("array!opaque", store.sort(t)))
+            }
+            Term::App(op, args) => {
+                let args = args.iter().map(|&a| self.strip(a, memo)).collect();
+                store.app(op.clone(), args)
+            }
+            _ => t,
+        };
+        memo.insert(t, r);
+        r
+    }
+}
+
+/// `t` with every read of a written, constant or chosen array pushed down to reads of the
+/// arrays below it: `store(a, i, e)[j]` is `ite(j = i, e, a[j])`, `const(e)[j]` is `e`,
+/// `ite(c, a, b)[j]` is `ite(c, a[j], b[j])`.
+fn push_reads(store: &TermStore, t: TermId) -> TermId {
+    fn read(store: &TermStore, array: TermId, index: TermId) -> TermId {
+        match &store.get(array).term {
+            Term::App(Op::Store, args) => {
+                let below = read(store, args[0], index);
+                store.ite(store.eq(index, args[1]), args[2], below)
+            }
+            Term::App(Op::ConstArray(_), args) => args[0],
+            Term::App(Op::Ite, args) => {
+                let (a, b) = (read(store, args[1], index), read(store, args[2], index));
+                store.ite(args[0], a, b)
+            }
+            _ => store.app(Op::Select, vec![array, index]),
+        }
+    }
+    fn go(store: &TermStore, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
+        if let Some(&r) = memo.get(&t) {
+            return r;
+        }
+        let r = match &store.get(t).term {
+            Term::App(op, args) => {
+                let args: Vec<TermId> = args.iter().map(|&a| go(store, a, memo)).collect();
+                match op {
+                    Op::Select => read(store, args[0], args[1]),
+                    _ => store.app(op.clone(), args),
+                }
+            }
+            _ => t,
+        };
+        memo.insert(t, r);
+        r
+    }
+    go(store, t, &mut HashMap::new())
+}
+
+/// The reads `x[t]` of array variable `x` in `t`, in the order of a left-to-right walk
+/// (each once).
+fn reads_of(store: &TermStore, t: TermId, x: Option<VarId>) -> Vec<(VarId, TermId, TermId)> {
+    fn go(
+        store: &TermStore,
+        t: TermId,
+        x: Option<VarId>,
+        seen: &mut BTreeSet<TermId>,
+        out: &mut Vec<(VarId, TermId, TermId)>,
+    ) {
+        if !seen.insert(t) {
+            return;
+        }
+        if let Term::App(op, args) = &store.get(t).term {
+            for &a in args.iter() {
+                go(store, a, x, seen, out);
+            }
+            if *op == Op::Select {
+                if let Some(a) = store.as_var(args[0]) {
+                    if x.is_none_or(|x| x == a) {
+                        out.push((a, args[1], t));
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(store, t, x, &mut BTreeSet::new(), &mut out);
+    out
+}
+
+/// `t` with each read of an array variable replaced by a new variable, and reads of one array
+/// at equal indices equal (the first [`MAX_RELATED_READS`] of each array).
+fn ackermann(store: &TermStore, t: TermId) -> TermId {
+    let reads = reads_of(store, t, None);
+    let mut map: HashMap<TermId, TermId> = HashMap::new();
+    let mut by_array: HashMap<VarId, Vec<(TermId, TermId)>> = HashMap::new();
+    for (a, index, read) in reads {
+        let name = format!("{}!read", store.var_name(a));
+        let v = store.var(store.new_var(&name, store.sort(read)));
+        map.insert(read, v);
+        by_array.entry(a).or_default().push((index, v));
+    }
+    let mut parts = vec![t];
+    let mut arrays: Vec<_> = by_array.into_iter().collect();
+    arrays.sort_by_key(|(a, _)| *a);
+    for (_, reads) in arrays {
+        let reads = &reads[..reads.len().min(MAX_RELATED_READS)];
+        for (n, &(i, u)) in reads.iter().enumerate() {
+            for &(j, w) in &reads[n + 1..] {
+                parts.push(store.implies(store.eq(i, j), store.eq(u, w)));
+            }
+        }
+    }
+    store.replace(store.and(parts), &map)
+}
+
+/// Translates models of the cell abstraction back: `P(x, a)` is `∀k. P#(x, k, a[k])`.
+struct Back {
+    /// The system before the abstraction (same predicate ids).
+    orig: System,
+}
+
+impl BackTranslator for Back {
+    fn model(&self, store: &TermStore, model: Model, _deadline: Deadline) -> Model {
+        let mut out = Model::new();
+        for (p, interp) in model.iter() {
+            let params = self.orig.fresh_params(store, p);
+            let mut map: HashMap<VarId, TermId> = HashMap::new();
+            let mut bound = Vec::new();
+            let mut abstract_params = interp.params.iter();
+            for &x in &params {
+                let Some(&first) = abstract_params.next() else {
+                    break;
+                };
+                match store.var_sort(x) {
+                    Sort::Array(i, _) => {
+                        let k = store.new_var(&format!("{}!k", store.var_name(x)), *i);
+                        let at = store.app(Op::Select, vec![store.var(x), store.var(k)]);
+                        map.insert(first, store.var(k));
+                        if let Some(&value) = abstract_params.next() {
+                            map.insert(value, at);
+                        }
+                        bound.push(k);
+                    }
+                    _ => {
+                        map.insert(first, store.var(x));
+                    }
+                }
+            }
+            let body = store.substitute(interp.body, &map);
+            out.set(
+                p,
+                Interp {
+                    params,
+                    body: store.quant(Quantifier::Forall, bound, body),
+                },
+            );
+        }
+        out
+    }
+
+    fn derivation(
+        &self,
+        _store: &TermStore,
+        _derivation: Derivation,
+        _deadline: Deadline,
+    ) -> Result<Derivation, BackError> {
+        Err(BackError::Abstraction("cells"))
+    }
+}
+
+mod templates;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+//! Candidate invariants of the cell abstraction: range facts about one cell, `k < lo ∨ k ≥ hi ∨
+//! v = e` ("every cell from `lo` up to `hi` holds `e`", where `e` is a literal, a scalar argument
+//! or the index plus a literal), and the same for two cells read at one
+//! index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy). Translated back they are the quantified
+//! invariants of array loops (`∀k. 0 ≤ k < i → a[k] = 43`), which the invariant engines of
+//! linear arithmetic do not build themselves: a PDR lemma is one conjunction at a time, and the
+//! range's bound is a loop counter.
+//!
+//! Duty: propose, from the predicates' sorts and the system's small integer literals alone.
+//! Must not: check anything (the engine that takes them filters them, on samples and by
+//! induction), or grow past [`MAX_TEMPLATES`] per predicate.
+
+use crate::chc::System;
+use crate::term::{Sort, TermId, TermStore, VarId};
+use crate::witness::{Interp, Model};
+use num_traits::Signed;
+
+/// Most candidates per predicate: the simplest ranges first (from 0 or from anywhere, up to a
+/// scalar argument or a literal), then ranges from a scalar argument.
+pub(super) const MAX_TEMPLATES: usize = 600;
+
+/// Most literals a range bound or a cell value is taken from (smallest first).
+const MAX_LITERALS: usize = 12;
+
+/// Largest literal, in bits (the bounds of machine integers are not loop bounds).
+const MAX_LITERAL_BITS: u64 = 30;
+
+/// The range candidates of every predicate of `cells`, the cell abstraction of `given`.
+pub(super) fn templates(store: &TermStore, given: &System, cells: &System) -> Model {
+    let literals: Vec<TermId> = given
+        .small_literals(store, MAX_LITERAL_BITS, MAX_LITERALS)
+        .into_iter()
+        .map(|c| store.int(c))
+        .collect();
+    let mut model = Model::new();
+    for p in cells.pred_ids() {
+        let params = cells.fresh_params(store, p);
+        let mut cell_pairs: Vec<(VarId, VarId)> = Vec::new();
+        let mut scalars: Vec<TermId> = Vec::new();
+        let mut next = params.iter();
+        for s in &given.pred(p).sorts {
+            match s {
+                Sort::Array(..) => {
+                    if let (Some(&k), Some(&v)) = (next.next(), next.next()) {
+                        cell_pairs.push((k, v));
+                    }
+                }
+                Sort::Int => scalars.extend(next.next().map(|&x| store.var(x))),
+                _ => {
+                    next.next();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (n, &(k, v)) in cell_pairs.iter().enumerate() {
+            if store.var_sort(k) != Sort::Int {
+                continue;
+            }
+            // A literal, a scalar argument, or the index plus a literal (`a[k] = k + 42`).
+            let mut values = match store.var_sort(v) {
+                Sort::Int => literals
+                    .iter()
+                    .chain(&scalars)
+                    .copied()
+                    .chain(literals.iter().map(|&c| store.add([store.var(k), c])))
+                    .map(|e| store.eq(store.var(v), e))
+                    .collect(),
+                Sort::Bool => vec![store.var(v), store.not(store.var(v))],
+                _ => Vec::new(),
+            };
+            // A copy: another cell of the same sorts read at the same index.
+            for &(k2, v2) in &cell_pairs[n + 1..] {
+                if store.var_sort(k2) == Sort::Int && store.var_sort(v2) == store.var_sort(v) {
+                    let same = store.eq(store.var(k), store.var(k2));
+                    values.push(store.implies(same, store.eq(store.var(v), store.var(v2))));
+                }
+            }
+            ranges(store, store.var(k), &scalars, &literals, &values, &mut out);
+        }
+        out.truncate(MAX_TEMPLATES);
+        model.set(
+            p,
+            Interp {
+                params,
+                body: store.and(out),
+            },
+        );
+    }
+    model
+}
+
+/// `k < lo ∨ k ≥ hi ∨ value` for each lower bound (none, 0, then each scalar), upper bound
+/// (each scalar, each positive literal) and value, in that order.
+fn ranges(
+    store: &TermStore,
+    k: TermId,
+    scalars: &[TermId],
+    literals: &[TermId],
+    values: &[TermId],
+    out: &mut Vec<TermId>,
+) {
+    let zero = store.int(0);
+    let positive = |&&c: &&TermId| store.as_number(c).is_some_and(|c| c.is_positive());
+    let his: Vec<TermId> = scalars
+        .iter()
+        .chain(literals.iter().filter(positive))
+        .copied()
+        .collect();
+    let los = [None, Some(zero)]
+        .into_iter()
+        .chain(scalars.iter().map(|&x| Some(x)));
+    for lo in los {
+        for &hi in &his {
+            if lo == Some(hi) {
+                continue;
+            }
+            for &value in values {
+                let below = lo.map(|lo| store.lt(k, lo));
+                let above = store.ge(k, hi);
+                out.push(store.or(below.into_iter().chain([above, value])));
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+use super::*;
+use crate::chc::PredId;
+use crate::witness::{validate_model, ModelCheck};
+
+/// A system of the text's clauses.
+fn system(store: &TermStore, text: &str) -> System {
+    crate::syntax::read_system(store, text).expect("the test system parses")
+}
+
+const FILL: &str = "(set-logic HORN)
+(declare-fun fill ((Array Int Int) Int Int) Bool)
+(assert (forall ((a (Array Int Int)) (n Int)) (fill a 0 n)))
+(assert (forall ((a (Array Int Int)) (b (Array Int Int)) (i Int) (n Int))
+  (=> (and (fill a i n) (< i n) (= b (store a i 7))) (fill b (+ i 1) n))))
+(assert (forall ((a (Array Int Int)) (x Int) (n Int) (i Int))
+  (=> (and (fill a i n) (>= x 0) (< x i) (not (= (select a x) 7))) false)))
+(check-sat)";
+
+#[test]
+fn systems_without_arrays_of_scalars_are_left_alone() {
+    let store = TermStore::new();
+    let scalars = system(
+        &store,
+        "(declare-fun p (Int) Bool) (assert (forall ((x Int)) (p x))) (check-sat)",
+    );
+    assert!(CellAbstraction.apply(&store, &scalars).is_none());
+    let nested = system(
+        &store,
+        "(declare-fun p ((Array Int (Array Int Int))) Bool)
+         (assert (forall ((m (Array Int (Array Int Int)))) (p m))) (check-sat)",
+    );
+    assert!(CellAbstraction.apply(&store, &nested).is_none());
+}
+
+#[test]
+fn every_array_becomes_a_cell_and_no_clause_keeps_an_array() {
+    let store = TermStore::new();
+    let given = system(&store, FILL);
+    let (cells, _) = CellAbstraction.apply(&store, &given).expect("an array");
+    assert_eq!(
+        cells.pred(PredId(0)).sorts,
+        vec![Sort::Int, Sort::Int, Sort::Int, Sort::Int]
+    );
+    for (id, c) in cells.clauses() {
+        for x in c.vars(&store) {
+            assert!(
+                !matches!(store.var_sort(x), Sort::Array(..)),
+                "clause {}: {} is an array in {}",
+                id.0,
+                store.var_name(x),
+                store.display(c.constraint)
+            );
+        }
+    }
+    // The step's head cell is written when it is the loop's index, kept otherwise.
+    let step = store.display(cells.clause(crate::chc::ClauseId(1)).constraint);
+    assert!(step.contains("(ite (= b!cell i) 7 "), "{step}");
+}
+
+#[test]
+fn a_model_of_the_cells_is_one_quantified_over_indices() {
+    let store = TermStore::new();
+    let given = system(&store, FILL);
+    let (cells, back) = CellAbstraction.apply(&store, &given).expect("an array");
+    // fill#(k, v, i, n) = (k < 0 ∨ k ≥ i ∨ v = 7) ∧ i ≥ 0.
+    let params = cells.fresh_params(&store, PredId(0));
+    let (k, v, i) = (
+        store.var(params[0]),
+        store.var(params[1]),
+        store.var(params[2]),
+    );
+    let zero = store.int(0);
+    let body = store.and([
+        store.or([store.lt(k, zero), store.ge(k, i), store.eq(v, store.int(7))]),
+        store.ge(i, zero),
+    ]);
+    let mut model = Model::new();
+    model.set(PredId(0), Interp { params, body });
+    let cells_check = validate_model(&store, &cells, &model, Deadline::none());
+    assert_eq!(cells_check, ModelCheck::Valid);
+    let back = back.model(&store, model, Deadline::none());
+    let interp = back.get(PredId(0)).expect("fill is interpreted");
+    assert!(store.has_quantifier(interp.body));
+    assert_eq!(
+        validate_model(&store, &given, &back, Deadline::none()),
+        ModelCheck::Valid
+    );
+}
+
+#[test]
+fn derivations_of_the_cells_are_none_of_the_system() {
+    let store = TermStore::new();
+    let given = system(&store, FILL);
+    let (_, back) = CellAbstraction.apply(&store, &given).expect("an array");
+    let d = crate::witness::Derivation { nodes: Vec::new() };
+    assert_eq!(
+        back.derivation(&store, d, Deadline::none()),
+        Err(BackError::Abstraction("cells"))
+    );
+}
+
+#[test]
+fn templates_name_the_ranges_of_each_cell() {
+    let store = TermStore::new();
+    let given = system(&store, FILL);
+    let (cells, _) = CellAbstraction.apply(&store, &given).expect("an array");
+    let templates = CellAbstraction.templates(&store, &given, &cells);
+    let t = templates.get(PredId(0)).expect("fill has templates");
+    let printed: Vec<String> = store
+        .conjuncts(t.body)
+        .into_iter()
+        .map(|c| store.display(c))
+        .collect();
+    // Cell (x0, x1), scalars x2 (the loop's index) and x3: from 0 up to the index, 7.
+    let wanted = "(or (< |fill#0| 0) (>= |fill#0| |fill#2|) (= |fill#1| 7))";
+    assert!(printed.iter().any(|p| p == wanted), "{printed:#?}");
+    assert!(
+        printed.len() <= templates::MAX_TEMPLATES,
+        "{}",
+        printed.len()
+    );
+}

@@ -1,0 +1,15 @@
+; for (i = 0; i < n; i++) a[i] = 7; then for (x = 0; x < n; x++) assert(a[x] = 7).
+; Invariant: fill: forall k. 0 <= k < i -> a[k] = 7; check: forall k. 0 <= k < n -> a[k] = 7.
+(set-logic HORN)
+(declare-fun fill ((Array Int Int) Int Int) Bool)
+(declare-fun check ((Array Int Int) Int Int) Bool)
+(assert (forall ((a (Array Int Int)) (n Int)) (fill a 0 n)))
+(assert (forall ((a (Array Int Int)) (i Int) (n Int))
+  (=> (and (fill a i n) (< i n)) (fill (store a i 7) (+ i 1) n))))
+(assert (forall ((a (Array Int Int)) (i Int) (n Int))
+  (=> (and (fill a i n) (>= i n)) (check a 0 n))))
+(assert (forall ((a (Array Int Int)) (x Int) (n Int))
+  (=> (and (check a x n) (< x n) (= (select a x) 7)) (check a (+ x 1) n))))
+(assert (forall ((a (Array Int Int)) (x Int) (n Int))
+  (=> (and (check a x n) (>= x 0) (< x n) (not (= (select a x) 7))) false)))
+(check-sat)
