@@ -138,6 +138,10 @@ impl Portfolio {
         let mut reasons: Vec<Reason> = Vec::new();
         let mut views = Views::default();
         let mut found: Option<Found> = None;
+        // The cell abstraction's candidates are kept apart: its entries run beside the others
+        // over arrays, and what they leave must not hide what the entries before them left
+        // for the entries after them.
+        let mut found_on_cells: Option<Model> = None;
         for (i, entry) in entries.iter().enumerate() {
             if cx.stopped() {
                 break;
@@ -164,6 +168,7 @@ impl Portfolio {
                 };
             let seeds = match (&found, &self.board) {
                 _ if !entry.seeded => None,
+                _ if view == View::Cells => found_on_cells.clone(),
                 (Some(f), _) if f.view == view => Some(f.model.clone()),
                 // What another part left, when this part found nothing of its own.
                 (None, Some(board)) if view == View::Given => board.read(store),
@@ -197,7 +202,10 @@ impl Portfolio {
                 if let (Some(board), View::Given) = (&self.board, view) {
                     board.post(store, &model);
                 }
-                found = Some(Found { model, view });
+                match view {
+                    View::Cells => found_on_cells = Some(model),
+                    _ => found = Some(Found { model, view }),
+                }
             }
             let answer = checked(cx, system, lift(cx, system, view, back, answer));
             let name = entry.kind.name();
