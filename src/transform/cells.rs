@@ -11,14 +11,17 @@
 //! implied by its clause:
 //! - the head's cell is a new variable, its value the read of the head's array there;
 //! - each body atom is one instance of its universal: at the head's index for the array the
-//!   head's array is made from (`b = store(a, i, e)` or `b = a`), else at the first index the
-//!   clause reads the array at, else at a new variable;
+//!   head's array is made from (`b = store(a, i, e)` or `b = a`, also under a disjunction),
+//!   else at the first index the clause reads the array at, else at a new variable; each other
+//!   index the clause reads an array at makes one more instance (at most [`MAX_INSTANCES`]);
 //! - the clause's arrays made from others by `store`, `ite`, constant arrays or equalities are
 //!   substituted, reads pushed through writes (`store(a, i, e)[j]` is `ite(j = i, e, a[j])`),
 //!   and each read of an array the clause starts from becomes a new variable, equal reads at
 //!   equal indices (Ackermann's reduction);
-//! - any other atom about arrays (an equality of two given arrays) becomes a new variable of
-//!   its sort, which only weakens the premise.
+//! - an equality of arrays the premise assumes but does not define by (`x = store(a, i, e)`
+//!   under a disjunction, the merge of an `if`) becomes the equalities of their reads at the
+//!   indices the clause reads them at; any other atom about arrays becomes a new variable of
+//!   its sort. Both only weaken the premise.
 //!
 //! The abstract system has no array at all. A model of it translates back to a model with one
 //! universal quantifier per array argument, which the validator checks against the original
@@ -161,7 +164,7 @@ impl<'s> Cells<'s> {
                         let (k, v) = self.cell_vars(x);
                         let read = store.app(Op::Select, vec![array, store.var(k)]);
                         self.facts.push(store.eq(store.var(v), read));
-                        head_cells.push((store.free_vars(array), k));
+                        head_cells.push((related(store, constraint, array), k));
                         vec![k, v]
                     })
                     .collect(),
@@ -204,7 +207,7 @@ impl<'s> Cells<'s> {
         let mut parts = vec![constraint];
         parts.append(&mut self.facts);
         let whole = push_reads(store, store.and(parts));
-        let whole = self.strip(whole, &mut HashMap::new());
+        let whole = Strip::new(store, whole).term(whole, Polarity::Positive);
         Clause {
             body,
             constraint: ackermann(store, whole),
@@ -244,37 +247,155 @@ impl<'s> Cells<'s> {
             self.store.new_var(&format!("{name}!at"), *e),
         )
     }
+}
 
-    /// `t` (not of an array sort) with every subterm that takes an array other than as a read
-    /// of a variable (`a = b` of arrays) replaced by a new variable of its sort (one per
-    /// subterm: `memo`): the abstract clause then holds for every value of it, the one the
-    /// subterm has included.
-    fn strip(&mut self, t: TermId, memo: &mut HashMap<TermId, TermId>) -> TermId {
-        if let Some(&r) = memo.get(&t) {
+/// Where a subformula sits in the clause's premise: under an even number of negations, an
+/// odd one, or both (an `ite`'s condition, a Boolean equality).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Polarity {
+    Positive,
+    Negative,
+    Both,
+}
+
+impl Polarity {
+    fn flip(self) -> Self {
+        match self {
+            Polarity::Positive => Polarity::Negative,
+            Polarity::Negative => Polarity::Positive,
+            Polarity::Both => Polarity::Both,
+        }
+    }
+}
+
+/// Takes the arrays out of a clause's premise but for reads of array variables: an equality
+/// of arrays where the premise assumes it (positive) becomes the equalities of their reads
+/// at every index the clause reads either at (`x = store(a, i, e)` under a disjunction, the
+/// merge of an `if`), which it implies; any other subterm that takes an array becomes a new
+/// variable of its sort. Each is a weakening of the premise, so the abstract clause still
+/// holds of every value the clause's terms have.
+struct Strip<'s> {
+    store: &'s TermStore,
+    /// The indices each array variable is read at in the clause.
+    reads: HashMap<VarId, Vec<TermId>>,
+    memo: HashMap<(TermId, Polarity), TermId>,
+}
+
+impl<'s> Strip<'s> {
+    fn new(store: &'s TermStore, t: TermId) -> Self {
+        let mut reads: HashMap<VarId, Vec<TermId>> = HashMap::new();
+        for (a, index, _) in reads_of(store, t, None) {
+            let at = reads.entry(a).or_default();
+            if !at.contains(&index) {
+                at.push(index);
+            }
+        }
+        Strip {
+            store,
+            reads,
+            memo: HashMap::new(),
+        }
+    }
+
+    fn term(&mut self, t: TermId, polarity: Polarity) -> TermId {
+        if let Some(&r) = self.memo.get(&(t, polarity)) {
             return r;
         }
         let store = self.store;
+        let is_array = |a: &TermId| matches!(store.sort(*a), Sort::Array(..));
         let r = match &store.get(t).term {
             Term::App(Op::Select, args) if store.as_var(args[0]).is_some() => {
-                let index = self.strip(args[1], memo);
+                let index = self.term(args[1], Polarity::Both);
                 store.app(Op::Select, vec![args[0], index])
             }
-            Term::App(_, args)
-                if args
-                    .iter()
-                    .any(|&a| matches!(store.sort(a), Sort::Array(..))) =>
-            {
+            Term::App(Op::Eq, args) if polarity == Polarity::Positive && is_array(&args[0]) => {
+                self.pointwise(args[0], args[1])
+            }
+            Term::App(_, args) if args.iter().any(is_array) => {
                 store.var(store.new_var("array!opaque", store.sort(t)))
             }
             Term::App(op, args) => {
-                let args = args.iter().map(|&a| self.strip(a, memo)).collect();
+                let args = args
+                    .iter()
+                    .enumerate()
+                    .map(|(n, &a)| {
+                        let p = match op {
+                            Op::And | Op::Or => polarity,
+                            Op::Not => polarity.flip(),
+                            Op::Implies if n + 1 < args.len() => polarity.flip(),
+                            Op::Implies => polarity,
+                            Op::Ite if n > 0 => polarity,
+                            _ => Polarity::Both,
+                        };
+                        self.term(a, p)
+                    })
+                    .collect();
                 store.app(op.clone(), args)
             }
             _ => t,
         };
-        memo.insert(t, r);
+        self.memo.insert((t, polarity), r);
         r
     }
+
+    /// `a = b` of arrays, assumed: their reads equal at every index the clause reads either
+    /// side's variable at (`true` where it reads neither).
+    fn pointwise(&mut self, a: TermId, b: TermId) -> TermId {
+        let store = self.store;
+        let mut at: Vec<TermId> = Vec::new();
+        for side in [a, b] {
+            for &i in store
+                .as_var(side)
+                .and_then(|x| self.reads.get(&x))
+                .into_iter()
+                .flatten()
+            {
+                if !at.contains(&i) {
+                    at.push(i);
+                }
+            }
+        }
+        let equal = at.into_iter().map(|i| {
+            let read = |x| push_reads(store, store.app(Op::Select, vec![x, i]));
+            store.eq(read(a), read(b))
+        });
+        let equal = store.and(equal.collect::<Vec<_>>());
+        self.term(equal, Polarity::Positive)
+    }
+}
+
+/// The array variables `array` is made from: its free variables, and every array variable an
+/// equality of arrays in `constraint` relates to one of them, transitively (`x = a2` and
+/// `x = store(a2, i, e)` under a disjunction: `x` is made from `a2`).
+fn related(store: &TermStore, constraint: TermId, array: TermId) -> BTreeSet<VarId> {
+    let mut groups: Vec<BTreeSet<VarId>> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![constraint];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t) {
+            continue;
+        }
+        if let Term::App(op, args) = &store.get(t).term {
+            if *op == Op::Eq && matches!(store.sort(args[0]), Sort::Array(..)) {
+                let vars: BTreeSet<VarId> = args.iter().flat_map(|&a| store.free_vars(a)).collect();
+                groups.push(vars);
+            } else {
+                stack.extend(args.iter().copied());
+            }
+        }
+    }
+    let mut from = store.free_vars(array);
+    let mut grown = true;
+    while grown {
+        grown = false;
+        for g in &groups {
+            if !g.is_disjoint(&from) && !g.is_subset(&from) {
+                from.extend(g.iter().copied());
+                grown = true;
+            }
+        }
+    }
+    from
 }
 
 /// `t` with every read of a written, constant or chosen array pushed down to reads of the

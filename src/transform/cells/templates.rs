@@ -1,7 +1,7 @@
 //! Candidate invariants of the cell abstraction: range facts about one cell, `k < lo ∨ k ≥ hi ∨
 //! v = e` ("every cell from `lo` up to `hi` holds `e`", where `e` is a literal, a scalar argument
-//! or the index plus a literal), and the same for two cells read at one
-//! index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy). Translated back they are the quantified
+//! or the index plus a literal, or `v ≠ x` for a scalar argument), and the same for two cells read at one
+//! index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy, perhaps but at one scalar argument). Translated back they are the quantified
 //! invariants of array loops (`∀k. 0 ≤ k < i → a[k] = 43`), which the invariant engines of
 //! linear arithmetic do not build themselves: a PDR lemma is one conjunction at a time, and the
 //! range's bound is a loop counter.
@@ -17,7 +17,7 @@ use num_traits::Signed;
 
 /// Most candidates per predicate: the simplest ranges first (from 0 or from anywhere, up to a
 /// scalar argument or a literal), then ranges from a scalar argument.
-pub(super) const MAX_TEMPLATES: usize = 600;
+pub(super) const MAX_TEMPLATES: usize = 2000;
 
 /// Most literals a range bound or a cell value is taken from (smallest first).
 const MAX_LITERALS: usize = 12;
@@ -56,24 +56,34 @@ pub(super) fn templates(store: &TermStore, given: &System, cells: &System) -> Mo
             if store.var_sort(k) != Sort::Int {
                 continue;
             }
-            // A literal, a scalar argument, or the index plus a literal (`a[k] = k + 42`).
-            let mut values = match store.var_sort(v) {
-                Sort::Int => literals
-                    .iter()
-                    .chain(&scalars)
-                    .copied()
-                    .chain(literals.iter().map(|&c| store.add([store.var(k), c])))
-                    .map(|e| store.eq(store.var(v), e))
-                    .collect(),
-                Sort::Bool => vec![store.var(v), store.not(store.var(v))],
-                _ => Vec::new(),
-            };
-            // A copy: another cell of the same sorts read at the same index.
+            let cell = store.var(v);
+            // A copy: another cell of the same sorts read at the same index, but perhaps at
+            // one scalar argument (`if (i != z) b[i] = a[i]`).
+            let mut values = Vec::new();
             for &(k2, v2) in &cell_pairs[n + 1..] {
                 if store.var_sort(k2) == Sort::Int && store.var_sort(v2) == store.var_sort(v) {
                     let same = store.eq(store.var(k), store.var(k2));
-                    values.push(store.implies(same, store.eq(store.var(v), store.var(v2))));
+                    let copied = store.eq(cell, store.var(v2));
+                    values.push(store.implies(same, copied));
+                    for &x in &scalars {
+                        let except = store.and([same, store.not(store.eq(store.var(k), x))]);
+                        values.push(store.implies(except, copied));
+                    }
                 }
+            }
+            // A literal, a scalar argument, not a scalar argument (what a search skipped), or
+            // the index plus a literal (`a[k] = k + 42`).
+            match store.var_sort(v) {
+                Sort::Int => {
+                    let equal = |e: TermId| store.eq(cell, e);
+                    values.extend(literals.iter().map(|&c| equal(c)));
+                    values.extend(scalars.iter().map(|&x| equal(x)));
+                    values.extend(scalars.iter().map(|&x| store.not(equal(x))));
+                    let shifted = literals.iter().map(|&c| store.add([store.var(k), c]));
+                    values.extend(shifted.map(equal));
+                }
+                Sort::Bool => values.extend([cell, store.not(cell)]),
+                _ => {}
             }
             ranges(store, store.var(k), &scalars, &literals, &values, &mut out);
         }
