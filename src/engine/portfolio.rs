@@ -155,7 +155,7 @@ impl Portfolio {
                     None if matches!(entry.view, View::Sizes | View::Cells) => {
                         let what = match entry.view {
                             View::Sizes => "a datatype argument",
-                            _ => "an array argument (of scalars)",
+                            _ => "an array argument of scalars (and none of arrays)",
                         };
                         reasons.push(Reason::GaveUp(format!(
                             "{}@{}: no predicate has {what}",

@@ -59,18 +59,9 @@ impl CellAbstraction {
         store: &TermStore,
         system: &System,
     ) -> Option<(System, Box<dyn BackTranslator>)> {
-        let mut any = false;
-        for p in system.pred_ids() {
-            for s in &system.pred(p).sorts {
-                if let Sort::Array(i, e) = s {
-                    if !scalar(i) || !scalar(e) {
-                        return None;
-                    }
-                    any = true;
-                }
-            }
-        }
-        if !any {
+        let sorts = || system.pred_ids().flat_map(|p| &system.pred(p).sorts);
+        let arrays = || sorts().filter(|s| matches!(s, Sort::Array(..)));
+        if arrays().next().is_none() || !arrays().all(Self::abstracts) {
             return None;
         }
         let mut out = System::new();
@@ -99,6 +90,15 @@ impl CellAbstraction {
 }
 
 impl CellAbstraction {
+    /// Whether `sort` is one the abstraction reads as a cell: an array of scalar indices and
+    /// elements (not an array of arrays or of datatypes).
+    pub fn abstracts(sort: &Sort) -> bool {
+        match sort {
+            Sort::Array(i, e) => scalar(i) && scalar(e),
+            _ => false,
+        }
+    }
+
     /// Candidate invariants of `cells`, the abstraction of `given`: ranges of cells that hold
     /// one value (see `templates.rs`). Never trusted: the engine that takes them filters them.
     pub fn templates(&self, store: &TermStore, given: &System, cells: &System) -> Model {

@@ -129,20 +129,7 @@ impl Traits {
             over_reals: has(&|s| *s == crate::term::Sort::Real),
             datatypes: has(&|s| matches!(s, crate::term::Sort::Datatype(_))),
             linear: system.is_linear(),
-            arrays: has(&|s| match s {
-                crate::term::Sort::Array(i, e) => {
-                    let scalar = |s: &crate::term::Sort| {
-                        matches!(
-                            s,
-                            crate::term::Sort::Int
-                                | crate::term::Sort::Bool
-                                | crate::term::Sort::Real
-                        )
-                    };
-                    scalar(i) && scalar(e)
-                }
-                _ => false,
-            }),
+            arrays: has(&crate::transform::CellAbstraction::abstracts),
         }
     }
 }
