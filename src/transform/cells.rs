@@ -195,13 +195,13 @@ impl<'s> Cells<'s> {
                 }
                 first.push((n, index));
             }
-            body.push(self.instance(a, &first));
+            body.push(self.instance(a, &first, false));
             for &(n, i) in more.iter().take(MAX_INSTANCES - 1) {
                 let at: Vec<_> = first
                     .iter()
                     .map(|&(m, index)| (m, if m == n { Some(i) } else { index }))
                     .collect();
-                body.push(self.instance(a, &at));
+                body.push(self.instance(a, &at, true));
             }
         }
         let mut parts = vec![constraint];
@@ -216,13 +216,21 @@ impl<'s> Cells<'s> {
     }
 
     /// An instance of body atom `a`: each array argument (by position) read at its index, or
-    /// at a new variable (`None`).
-    fn instance(&mut self, a: &Atom, at: &[(usize, Option<TermId>)]) -> Atom {
+    /// at a new variable (`None`). In a `copy` (an instance after the first) the other
+    /// arguments are new variables equal to the atom's, so that no variable is the argument of
+    /// two atoms (the normal form of clauses).
+    fn instance(&mut self, a: &Atom, at: &[(usize, Option<TermId>)], copy: bool) -> Atom {
         let store = self.store;
         let mut args = Vec::new();
         for (n, &x) in a.args.iter().enumerate() {
             let Some(&(_, index)) = at.iter().find(|&&(m, _)| m == n) else {
-                args.push(x);
+                if copy {
+                    let y = store.fresh_copy(x);
+                    self.facts.push(store.eq(store.var(y), store.var(x)));
+                    args.push(y);
+                } else {
+                    args.push(x);
+                }
                 continue;
             };
             let (k, v) = self.cell_vars(x);

@@ -120,3 +120,34 @@ fn templates_name_the_ranges_of_each_cell() {
         printed.len()
     );
 }
+
+#[test]
+fn more_instances_of_an_atom_share_no_argument() {
+    // The step reads `a` at the loop's index besides the head's cell: two instances of `find`,
+    // whose scalar arguments must be distinct variables (the normal form; `add_clause` checks
+    // it in debug builds, and failed here before).
+    let store = TermStore::new();
+    let given = system(
+        &store,
+        "(declare-fun find ((Array Int Int) Int Int) Bool)
+         (assert (forall ((a (Array Int Int)) (e Int)) (find a 0 e)))
+         (assert (forall ((a (Array Int Int)) (i Int) (e Int))
+           (=> (and (find a i e) (not (= (select a i) e))) (find a (+ i 1) e))))
+         (check-sat)",
+    );
+    let (cells, _) = CellAbstraction.apply(&store, &given).expect("an array");
+    let step = cells.clause(crate::chc::ClauseId(1));
+    assert_eq!(
+        step.body.len(),
+        2,
+        "one instance at the head's cell, one at i"
+    );
+    let args: Vec<VarId> = step
+        .body
+        .iter()
+        .chain(step.head_atom())
+        .flat_map(|a| a.args.iter().copied())
+        .collect();
+    let distinct: BTreeSet<VarId> = args.iter().copied().collect();
+    assert_eq!(distinct.len(), args.len());
+}
