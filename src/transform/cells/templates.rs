@@ -1,7 +1,8 @@
 //! Candidate invariants of the cell abstraction: range facts about one cell, `k < lo ∨ k ≥ hi ∨
-//! v = e` ("every cell from `lo` up to `hi` holds `e`", where `e` is a literal, a scalar argument
-//! or the index plus a literal, or `v ≠ x` for a scalar argument), and the same for two cells read at one
-//! index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy, perhaps but at one scalar argument). Translated back they are the quantified
+//! v = e` ("every cell from `lo` up to `hi` holds `e`", where `e` is a literal, a scalar
+//! argument or the index plus a literal, or `v ≠ x` for a scalar argument), and the same for two
+//! cells read at one index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy, perhaps but at one
+//! scalar argument). Translated back they are the quantified
 //! invariants of array loops (`∀k. 0 ≤ k < i → a[k] = 43`), which the invariant engines of
 //! linear arithmetic do not build themselves: a PDR lemma is one conjunction at a time, and the
 //! range's bound is a loop counter.
