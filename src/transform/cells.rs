@@ -87,9 +87,7 @@ impl CellAbstraction {
             }),
         ))
     }
-}
 
-impl CellAbstraction {
     /// Whether `sort` is one the abstraction reads as a cell: an array of scalar indices and
     /// elements (not an array of arrays or of datatypes).
     pub fn abstracts(sort: &Sort) -> bool {
@@ -104,6 +102,32 @@ impl CellAbstraction {
     pub fn templates(&self, store: &TermStore, given: &System, cells: &System) -> Model {
         templates::templates(store, given, cells)
     }
+}
+
+/// One argument of a predicate as the abstraction lays its parameters out.
+pub(super) enum Slot {
+    /// A scalar (or datatype) argument: one parameter.
+    Scalar(VarId),
+    /// An array argument: its cell's index and value.
+    Cell(VarId, VarId),
+}
+
+/// The abstract parameters `params` of a predicate whose arguments have the sorts `sorts`,
+/// argument by argument (as many as both give).
+pub(super) fn slots(sorts: &[Sort], params: &[VarId]) -> Vec<Slot> {
+    let mut next = params.iter().copied();
+    let mut out = Vec::new();
+    for s in sorts {
+        let slot = match s {
+            Sort::Array(..) => next.next().zip(next.next()).map(|(k, v)| Slot::Cell(k, v)),
+            _ => next.next().map(Slot::Scalar),
+        };
+        match slot {
+            Some(slot) => out.push(slot),
+            None => break,
+        }
+    }
+    out
 }
 
 /// Whether a sort is one a cell may have: not an array, not a datatype.
@@ -149,6 +173,7 @@ impl<'s> Cells<'s> {
                 .fold(store.var(x), |t, round| store.substitute(t, round))
         };
         // The head's cells: a new index, the value of the head's array there.
+        let equalities = array_equalities(store, constraint);
         let mut head_cells: Vec<(BTreeSet<VarId>, VarId)> = Vec::new();
         let head = match &c.head {
             Head::Atom(h) => Head::Atom(Atom {
@@ -164,14 +189,14 @@ impl<'s> Cells<'s> {
                         let (k, v) = self.cell_vars(x);
                         let read = store.app(Op::Select, vec![array, store.var(k)]);
                         self.facts.push(store.eq(store.var(v), read));
-                        head_cells.push((related(store, constraint, array), k));
+                        head_cells.push((related(&equalities, store.free_vars(array)), k));
                         vec![k, v]
                     })
                     .collect(),
             }),
             Head::False => Head::False,
         };
-        let pushed = push_reads(store, constraint);
+        let reads = reads_by_array(store, push_reads(store, constraint));
         let mut body = Vec::new();
         for a in &c.body {
             // Each array argument's index in the first instance, and the other indices the
@@ -182,13 +207,13 @@ impl<'s> Cells<'s> {
                 if !is_array(&x) {
                     continue;
                 }
-                let reads = reads_of(store, pushed, Some(x));
+                let reads = reads.get(&x).map_or(&[][..], |r| r.as_slice());
                 let index = head_cells
                     .iter()
                     .find(|(from, _)| from.contains(&x))
                     .map(|&(_, k)| store.var(k))
-                    .or_else(|| reads.first().map(|&(_, i, _)| i));
-                for &(_, i, _) in &reads {
+                    .or_else(|| reads.first().copied());
+                for &i in reads {
                     if Some(i) != index && !more.contains(&(n, i)) {
                         more.push((n, i));
                     }
@@ -291,16 +316,9 @@ struct Strip<'s> {
 
 impl<'s> Strip<'s> {
     fn new(store: &'s TermStore, t: TermId) -> Self {
-        let mut reads: HashMap<VarId, Vec<TermId>> = HashMap::new();
-        for (a, index, _) in reads_of(store, t, None) {
-            let at = reads.entry(a).or_default();
-            if !at.contains(&index) {
-                at.push(index);
-            }
-        }
         Strip {
             store,
-            reads,
+            reads: reads_by_array(store, t),
             memo: HashMap::new(),
         }
     }
@@ -372,11 +390,9 @@ impl<'s> Strip<'s> {
     }
 }
 
-/// The array variables `array` is made from: its free variables, and every array variable an
-/// equality of arrays in `constraint` relates to one of them, transitively (`x = a2` and
-/// `x = store(a2, i, e)` under a disjunction: `x` is made from `a2`).
-fn related(store: &TermStore, constraint: TermId, array: TermId) -> BTreeSet<VarId> {
-    let mut groups: Vec<BTreeSet<VarId>> = Vec::new();
+/// The array variables of each equality of arrays in `constraint`, wherever it sits.
+fn array_equalities(store: &TermStore, constraint: TermId) -> Vec<BTreeSet<VarId>> {
+    let mut groups = Vec::new();
     let mut seen = BTreeSet::new();
     let mut stack = vec![constraint];
     while let Some(t) = stack.pop() {
@@ -385,18 +401,23 @@ fn related(store: &TermStore, constraint: TermId, array: TermId) -> BTreeSet<Var
         }
         if let Term::App(op, args) = &store.get(t).term {
             if *op == Op::Eq && matches!(store.sort(args[0]), Sort::Array(..)) {
-                let vars: BTreeSet<VarId> = args.iter().flat_map(|&a| store.free_vars(a)).collect();
-                groups.push(vars);
+                groups.push(args.iter().flat_map(|&a| store.free_vars(a)).collect());
             } else {
                 stack.extend(args.iter().copied());
             }
         }
     }
-    let mut from = store.free_vars(array);
+    groups
+}
+
+/// The array variables an array is made from: `from` (its free variables) and every array
+/// variable one of the `equalities` relates to them, transitively (`x = a2` and
+/// `x = store(a2, i, e)` under a disjunction: `x` is made from `a2`).
+fn related(equalities: &[BTreeSet<VarId>], mut from: BTreeSet<VarId>) -> BTreeSet<VarId> {
     let mut grown = true;
     while grown {
         grown = false;
-        for g in &groups {
+        for g in equalities {
             if !g.is_disjoint(&from) && !g.is_subset(&from) {
                 from.extend(g.iter().copied());
                 grown = true;
@@ -444,13 +465,12 @@ fn push_reads(store: &TermStore, t: TermId) -> TermId {
     go(store, t, &mut HashMap::new())
 }
 
-/// The reads `x[t]` of array variable `x` in `t`, in the order of a left-to-right walk
-/// (each once).
-fn reads_of(store: &TermStore, t: TermId, x: Option<VarId>) -> Vec<(VarId, TermId, TermId)> {
+/// The reads `a[i]` of array variables in `t` (array, index, the read), in the order of a
+/// left-to-right walk (each once).
+fn reads_of(store: &TermStore, t: TermId) -> Vec<(VarId, TermId, TermId)> {
     fn go(
         store: &TermStore,
         t: TermId,
-        x: Option<VarId>,
         seen: &mut BTreeSet<TermId>,
         out: &mut Vec<(VarId, TermId, TermId)>,
     ) {
@@ -459,26 +479,36 @@ fn reads_of(store: &TermStore, t: TermId, x: Option<VarId>) -> Vec<(VarId, TermI
         }
         if let Term::App(op, args) = &store.get(t).term {
             for &a in args.iter() {
-                go(store, a, x, seen, out);
+                go(store, a, seen, out);
             }
             if *op == Op::Select {
                 if let Some(a) = store.as_var(args[0]) {
-                    if x.is_none_or(|x| x == a) {
-                        out.push((a, args[1], t));
-                    }
+                    out.push((a, args[1], t));
                 }
             }
         }
     }
     let mut out = Vec::new();
-    go(store, t, x, &mut BTreeSet::new(), &mut out);
+    go(store, t, &mut BTreeSet::new(), &mut out);
     out
+}
+
+/// The distinct indices each array variable is read at in `t`, in [`reads_of`]'s order.
+fn reads_by_array(store: &TermStore, t: TermId) -> HashMap<VarId, Vec<TermId>> {
+    let mut reads: HashMap<VarId, Vec<TermId>> = HashMap::new();
+    for (a, index, _) in reads_of(store, t) {
+        let at = reads.entry(a).or_default();
+        if !at.contains(&index) {
+            at.push(index);
+        }
+    }
+    reads
 }
 
 /// `t` with each read of an array variable replaced by a new variable, and reads of one array
 /// at equal indices equal (the first [`MAX_RELATED_READS`] of each array).
 fn ackermann(store: &TermStore, t: TermId) -> TermId {
-    let reads = reads_of(store, t, None);
+    let reads = reads_of(store, t);
     let mut map: HashMap<TermId, TermId> = HashMap::new();
     let mut by_array: HashMap<VarId, Vec<(TermId, TermId)>> = HashMap::new();
     for (a, index, read) in reads {
@@ -514,23 +544,21 @@ impl BackTranslator for Back {
             let params = self.orig.fresh_params(store, p);
             let mut map: HashMap<VarId, TermId> = HashMap::new();
             let mut bound = Vec::new();
-            let mut abstract_params = interp.params.iter();
-            for &x in &params {
-                let Some(&first) = abstract_params.next() else {
-                    break;
-                };
-                match store.var_sort(x) {
-                    Sort::Array(i, _) => {
-                        let k = store.new_var(&format!("{}!k", store.var_name(x)), *i);
-                        let at = store.app(Op::Select, vec![store.var(x), store.var(k)]);
-                        map.insert(first, store.var(k));
-                        if let Some(&value) = abstract_params.next() {
-                            map.insert(value, at);
-                        }
-                        bound.push(k);
+            let sorts = &self.orig.pred(p).sorts;
+            for (&x, slot) in params.iter().zip(slots(sorts, &interp.params)) {
+                match slot {
+                    Slot::Scalar(y) => {
+                        map.insert(y, store.var(x));
                     }
-                    _ => {
-                        map.insert(first, store.var(x));
+                    Slot::Cell(k, v) => {
+                        let Sort::Array(i, _) = store.var_sort(x) else {
+                            unreachable!("a cell stands for an array argument")
+                        };
+                        let bound_k = store.new_var(&format!("{}!k", store.var_name(x)), *i);
+                        let at = store.app(Op::Select, vec![store.var(x), store.var(bound_k)]);
+                        map.insert(k, store.var(bound_k));
+                        map.insert(v, at);
+                        bound.push(bound_k);
                     }
                 }
             }

@@ -24,7 +24,7 @@ pub mod shapes;
 
 use super::{Context, Engine, Stats};
 use crate::chc::System;
-use crate::term::{TermId, TermStore, VarId};
+use crate::term::{TermId, TermStore, Value, VarId};
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use candidates::{candidates, constant_bounds, constants, modular, quadratic};
 use houdini::Lemmas;
@@ -262,20 +262,25 @@ fn holding(
     store: &TermStore,
     template: &Interp,
     params: &[VarId],
-    states: &[Vec<crate::term::Value>],
+    states: &[Vec<Value>],
 ) -> Vec<TermId> {
     let body = store.rename(template.body, &template.params, params);
-    let envs: Vec<HashMap<VarId, crate::term::Value>> = states
-        .iter()
-        .map(|s| params.iter().copied().zip(s.iter().cloned()).collect())
-        .collect();
+    let envs = environments(params, states);
     store
         .conjuncts(body)
         .into_iter()
         .filter(|&c| {
             envs.iter()
-                .all(|env| store.eval(c, env) == Ok(crate::term::Value::Bool(true)))
+                .all(|env| store.eval(c, env) == Ok(Value::Bool(true)))
         })
+        .collect()
+}
+
+/// Each sampled state as an assignment of the predicate's parameters.
+fn environments(params: &[VarId], states: &[Vec<Value>]) -> Vec<HashMap<VarId, Value>> {
+    states
+        .iter()
+        .map(|s| params.iter().copied().zip(s.iter().cloned()).collect())
         .collect()
 }
 

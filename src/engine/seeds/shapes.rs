@@ -12,7 +12,7 @@
 //! many datatype arguments gets the shallow terms only).
 
 use crate::term::{CtorId, Op, Sort, TermId, TermStore, Value, VarId};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Deepest selector chain read (`tail (tail x)` is depth 2; a tester on it sees depth 3).
 const MAX_DEPTH: usize = 2;
@@ -59,10 +59,7 @@ pub fn shapes(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec
     if states.is_empty() || !has_datatype {
         return Vec::new();
     }
-    let envs: Vec<HashMap<VarId, Value>> = states
-        .iter()
-        .map(|s| params.iter().copied().zip(s.iter().cloned()).collect())
-        .collect();
+    let envs = super::environments(params, states);
     // Each atom's value on every state; an atom some state cannot evaluate is dropped.
     let columns: Vec<(Atom, Vec<bool>)> = atoms(store, &paths(store, params))
         .into_iter()
@@ -249,6 +246,7 @@ fn atoms(store: &TermStore, paths: &[Path]) -> Vec<Atom> {
 mod tests {
     use super::*;
     use crate::term::Value;
+    use std::collections::HashMap;
 
     /// A store with `L = nil | cons(hd: Int, tl: L)`; its sort and constructors.
     fn lists() -> (TermStore, Sort, CtorId, CtorId) {

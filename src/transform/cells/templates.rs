@@ -11,6 +11,7 @@
 //! Must not: check anything (the engine that takes them filters them, on samples and by
 //! induction), or grow past [`MAX_TEMPLATES`] per predicate.
 
+use super::{slots, Slot};
 use crate::chc::System;
 use crate::term::{Sort, TermId, TermStore, VarId};
 use crate::witness::{Interp, Model};
@@ -38,18 +39,11 @@ pub(super) fn templates(store: &TermStore, given: &System, cells: &System) -> Mo
         let params = cells.fresh_params(store, p);
         let mut cell_pairs: Vec<(VarId, VarId)> = Vec::new();
         let mut scalars: Vec<TermId> = Vec::new();
-        let mut next = params.iter();
-        for s in &given.pred(p).sorts {
-            match s {
-                Sort::Array(..) => {
-                    if let (Some(&k), Some(&v)) = (next.next(), next.next()) {
-                        cell_pairs.push((k, v));
-                    }
-                }
-                Sort::Int => scalars.extend(next.next().map(|&x| store.var(x))),
-                _ => {
-                    next.next();
-                }
+        for slot in slots(&given.pred(p).sorts, &params) {
+            match slot {
+                Slot::Cell(k, v) => cell_pairs.push((k, v)),
+                Slot::Scalar(x) if store.var_sort(x) == Sort::Int => scalars.push(store.var(x)),
+                Slot::Scalar(_) => {}
             }
         }
         let mut out = Vec::new();
