@@ -151,3 +151,23 @@ fn more_instances_of_an_atom_share_no_argument() {
     let distinct: BTreeSet<VarId> = args.iter().copied().collect();
     assert_eq!(distinct.len(), args.len());
 }
+
+#[test]
+fn an_array_is_not_a_version_of_the_arrays_its_values_read() {
+    // `c = store(b, i, a[i])`: `c` is made from `b` only. Its body cell is read at `c`'s
+    // head index (not at `a`'s), and `a` once more at `i`, the index the written value reads.
+    let store = TermStore::new();
+    let given = system(
+        &store,
+        "(declare-fun p ((Array Int Int) (Array Int Int) Int) Bool)
+         (assert (forall ((a (Array Int Int)) (b (Array Int Int)) (c (Array Int Int)) (i Int))
+           (=> (and (p a b i) (= c (store b i (select a i)))) (p a c (+ i 1)))))
+         (check-sat)",
+    );
+    let (cells, _) = CellAbstraction.apply(&store, &given).expect("an array");
+    let step = cells.clause(crate::chc::ClauseId(0));
+    let text = store.display(step.constraint).to_string();
+    assert!(text.contains("(= b!cell c!cell)"), "{text}");
+    assert!(text.contains("!cell!1 i)"), "{text}");
+    assert_eq!(step.body.len(), 2, "{text}");
+}
