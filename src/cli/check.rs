@@ -6,7 +6,7 @@ use super::{input_error, load, run_on_worker, Outcome};
 use crate::chc::SystemPrinter;
 use crate::clock::Deadline;
 use crate::term::{TermPrinter, TermStore};
-use crate::transform::{Preprocess, SplitBooleans};
+use crate::transform::{CellAbstraction, Preprocess, SplitBooleans};
 use crate::witness::{validate_model, DerivationCheck, ModelCheck};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -179,21 +179,37 @@ fn abbreviated(names: &[&str]) -> String {
     s
 }
 
-/// Prints the normalised system; with `preprocessed`, after the default preprocessing; with
-/// `split_bools`, also split by reachable Boolean valuations.
-pub fn print(file: &Path, preprocessed: bool, split_bools: bool) -> i32 {
+/// Which views of a system `print` shows, applied in this order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Views {
+    /// After the default preprocessing.
+    pub preprocessed: bool,
+    /// Split by reachable Boolean valuations.
+    pub split_bools: bool,
+    /// Every array argument abstracted to one cell (unchanged when none can be).
+    pub cells: bool,
+}
+
+/// Prints the normalised system, seen through `views`.
+pub fn print(file: &Path, views: Views) -> i32 {
     let store = TermStore::new();
     let system = match load(&store, file) {
         Ok((system, _)) => system,
         Err(code) => return code,
     };
-    let system = match preprocessed {
+    let system = match views.preprocessed {
         true => Preprocess::default().run(&store, &system).0,
         false => system,
     };
-    let system = match split_bools {
+    let system = match views.split_bools {
         true => SplitBooleans::default()
             .split(&store, &system)
+            .map_or(system, |(s, _)| s),
+        false => system,
+    };
+    let system = match views.cells {
+        true => CellAbstraction
+            .apply(&store, &system)
             .map_or(system, |(s, _)| s),
         false => system,
     };

@@ -136,6 +136,10 @@ enum Command {
         /// does for slicing, the sampling phase and CEGAR.
         #[arg(long)]
         split_bools: bool,
+        /// Also abstract every array argument to one cell (an index and its value), as the
+        /// engines' `@cells` view does.
+        #[arg(long)]
+        cells: bool,
     },
     /// Prints the structure of a file's clause system (reachability, loops, live arguments),
     /// or of a C program (`.c`, `.i`: control-flow automata, loops, cut points, live variables).
@@ -229,8 +233,14 @@ fn run(analyses: Vec<Box<dyn CustomAnalysis>>) -> i32 {
             file,
             preprocessed,
             split_bools,
+            cells,
         } => run_printing("print", move || {
-            check::print(&file, preprocessed, split_bools)
+            let views = check::Views {
+                preprocessed,
+                split_bools,
+                cells,
+            };
+            check::print(&file, views)
         }),
         Command::Analyze {
             file,
