@@ -163,6 +163,11 @@ pub struct HeapSite {
     /// the start of the block this call allocated (-1 before): such blocks are not freed, not
     /// counted as live heap blocks, and invalid after the return.
     pub stack: Option<(usize, VarRef)>,
+    /// The call runs at most once in an execution (a `malloc`/`calloc` of a variable size in
+    /// `main`, outside loops, `main` without labels and never called): its one block starts
+    /// at element 0 and may hold as many elements as the addresses left allow (its stride is
+    /// its capacity; see [`HeapSite::one_block`]).
+    pub once: bool,
 }
 
 /// What a stack site adds to a heap site's states.
@@ -177,7 +182,8 @@ pub enum BlockSize {
     /// size (the global array `sizes`) are at that element; an element is in the block when
     /// its offset from the start is below the size. An allocation of more than `stride - 1`
     /// elements (or of a negative number) calls the violation function with
-    /// [`MemViolation::Limit`]: the model cannot say.
+    /// [`MemViolation::Limit`]: the model cannot say. A site that allocates once has one
+    /// block, its stride its capacity ([`HeapSite::one_block`]).
     Variable {
         /// The global array of block sizes.
         sizes: usize,
@@ -187,6 +193,13 @@ pub enum BlockSize {
 }
 
 impl HeapSite {
+    /// Whether the site has a single block of a variable size, starting at element 0 (a site
+    /// that allocates [`once`](HeapSite::once)): an element's offset in its block is its
+    /// index.
+    pub fn one_block(&self) -> bool {
+        matches!(self.block, BlockSize::Variable { stride, .. } if stride >= self.capacity)
+    }
+
     /// The site's hidden globals: its cells, state, next-block counter and block sizes.
     pub fn globals(&self) -> impl Iterator<Item = usize> + '_ {
         let sizes = match self.block {

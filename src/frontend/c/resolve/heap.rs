@@ -12,7 +12,9 @@
 //! any other count (a variable, zero, a large constant) gives blocks of a variable size, one
 //! per [`STRIDE`] elements of [`VAR_CAPACITY`], whose size the site records at the block's
 //! start (its elements' contents are the cell arrays' initial ones, any values unless zeroed:
-//! blocks are never reused). For the points-to analysis the site is one abstract object; its
+//! blocks are never reused); a site of a variable size in `main` outside loops is marked as
+//! allocating once, and `heap_lower::size_single_blocks` gives it one block as large as the
+//! addresses allow when that holds for the whole program. For the points-to analysis the site is one abstract object; its
 //! cells get addresses like any other object's, so a pointer to a heap element is an address
 //! in the first cell's range and `p->f` moves it into `f`'s range. The call itself becomes a
 //! pointer site ([`SiteKind::Alloc`], after the count is saved in a temporary when it is
@@ -282,6 +284,8 @@ impl Resolver {
                 }
             }
         }
+        // Checked again once every function is known (`heap_lower::size_single_blocks`).
+        let once = fixed.is_none() && !stack && self.func == "main" && !self.jumps.contains(&true);
         let stack = stack.then(|| (self.func_index(), self.temp(pty, span)));
         self.heap.sites.push(HeapSite {
             nondet,
@@ -294,6 +298,7 @@ impl Resolver {
             capacity,
             zeroed,
             stack,
+            once,
         });
         if fixed.is_some() {
             return Ok(self.site(

@@ -22,10 +22,11 @@ use super::super::error::CError;
 use super::super::ir::*;
 use super::super::program::{Function, Program};
 use super::super::types::CType;
-use super::lower::{Lower, Objects};
+use super::lower::{elements, Lower, Objects};
 use super::pointers::{Site, SiteKind};
 use super::unsupported;
 use num_bigint::BigInt;
+use std::collections::HashSet;
 
 /// Addresses must stay below this (pointers are `long`, 32 bits under ILP32).
 const ADDRESS_LIMIT: u64 = 1 << 31;
@@ -41,6 +42,50 @@ pub(super) fn register(program: &Program, objects: &mut Objects) {
             objects.cells.insert(next_id, (g, obj));
             objects.heap.insert(next_id, h);
             next_id += 1;
+        }
+    }
+}
+
+/// Gives the sites that allocate [`once`](HeapSite::once) one block each, as large as the
+/// addresses below [`ADDRESS_LIMIT`] that the other cells leave allow, shared evenly by their
+/// cells. A `main` with labels, or called by the program, may run such a call again: then
+/// they keep the strided blocks of every other site of a variable size.
+pub(super) fn size_single_blocks(program: &mut Program, objects: &Objects) {
+    let main = program.main;
+    let again = !program.functions[main].labels.is_empty() || super::walk::is_called(program, main);
+    let once: Vec<usize> = (0..program.heap.sites.len())
+        .filter(|&h| std::mem::take(&mut program.heap.sites[h].once) && !again)
+        .collect();
+    let mine: HashSet<usize> = once
+        .iter()
+        .flat_map(|&h| program.heap.sites[h].cells.iter().copied())
+        .collect();
+    // The addresses the other cells take, each after an unused one (`Objects::layout`).
+    let taken: u64 = 1 + objects
+        .cells
+        .values()
+        .filter(|(g, _)| !mine.contains(g))
+        .map(|&(g, _)| elements(&program.globals[g]).unwrap_or(1) + 1)
+        .sum::<u64>();
+    let Some(share) = ADDRESS_LIMIT
+        .checked_sub(taken + 2)
+        .and_then(|left| (left / (mine.len().max(1) as u64)).checked_sub(1))
+        .filter(|&n| n > super::heap::VAR_CAPACITY)
+    else {
+        return;
+    };
+    for h in once {
+        let site = &mut program.heap.sites[h];
+        site.once = true;
+        site.capacity = share;
+        if let BlockSize::Variable { stride, .. } = &mut site.block {
+            *stride = share;
+        }
+        for g in site.globals() {
+            let info = &mut program.globals[g];
+            if info.is_array() {
+                info.dims = vec![Dim::Const(BigInt::from(share))];
+            }
         }
     }
 }
@@ -183,6 +228,18 @@ impl Lower<'_> {
                 };
                 x.or(is(live), is(live + 2))
             }
+            BlockSize::Variable { sizes, .. } if site.one_block() => {
+                // The block starts at element 0: the offset is the index.
+                let state = x.elem(site.state, x.int(0, pty), CType::INT);
+                let size = x.elem(sizes, x.int(0, pty), pty);
+                x.and(
+                    x.eq(state, x.int(live.into(), CType::INT)),
+                    x.and(
+                        x.cmp(BinOp::Le, x.int(0, pty), idx.clone()),
+                        x.cmp(BinOp::Lt, idx, size),
+                    ),
+                )
+            }
             BlockSize::Variable { sizes, stride } => {
                 let offset = x.rem(idx.clone(), x.int(stride.into(), pty));
                 let start = x.sub(idx, offset.clone());
@@ -214,10 +271,20 @@ impl Lower<'_> {
             BlockSize::Fixed(n) => i128::from(n) + 1,
             BlockSize::Variable { stride, .. } => i128::from(stride),
         };
-        // Full: the execution ends (no NULL is returned).
-        let full = x.cmp(BinOp::Gt, at(step), x.int(i128::from(site.capacity), i32t));
-        let stop = self.end_execution(span);
-        let mut out = x.cond(full, stop, x.int(0, i32t), i32t);
+        let mut out = if site.one_block() {
+            // A second block of a site that allocates once: the model has no room for it (it
+            // cannot happen, but the model never ends an execution it does not understand).
+            let again = x.cmp(BinOp::Gt, next(), x.int(0, i32t));
+            let count = count.expect("a variable size has its count");
+            let n = x.local(count, self.program.var(self.f(), count).ty);
+            let limit = self.violation_call(MemViolation::Limit, n, span);
+            x.cond(again, limit, x.int(0, i32t), i32t)
+        } else {
+            // Full: the execution ends (no NULL is returned).
+            let full = x.cmp(BinOp::Gt, at(step), x.int(i128::from(site.capacity), i32t));
+            let stop = self.end_execution(span);
+            x.cond(full, stop, x.int(0, i32t), i32t)
+        };
         let offset = site.state_offset();
         match site.block {
             BlockSize::Fixed(n) => {
@@ -246,13 +313,7 @@ impl Lower<'_> {
                     x.cmp(BinOp::Lt, n(), x.int(0, cty)),
                     x.cmp(BinOp::Ge, n(), x.int(i128::from(stride), cty)),
                 );
-                self.used_violation = true;
-                let args = vec![
-                    x.int(MemViolation::Limit as i128, pointer_type()),
-                    x.int(span.start as i128, pointer_type()),
-                    super::convert(n(), pointer_type()),
-                ];
-                let limit = mk(IExprKind::Call(self.violation, args), i32t, span);
+                let limit = self.violation_call(MemViolation::Limit, n(), span);
                 out = comma(out, x.cond(over, limit, x.int(0, i32t), i32t));
                 out = comma(
                     out,
@@ -277,6 +338,19 @@ impl Lower<'_> {
         out = comma(out, x.assign(VarRef::Global(site.next), at(step), i32t));
         let start = super::convert(x.sub(next(), x.int(step, i32t)), ty);
         comma(out, x.add(x.int(i128::from(site.bases[0]), ty), start))
+    }
+
+    /// A call of the violation function: `kind` at `span`, about `value` (a pointer or a
+    /// count).
+    fn violation_call(&mut self, kind: MemViolation, value: IExpr, span: Span) -> IExpr {
+        self.used_violation = true;
+        let x = Build::new(span);
+        let args = vec![
+            x.int(kind as i128, pointer_type()),
+            x.int(span.start as i128, pointer_type()),
+            super::convert(value, pointer_type()),
+        ];
+        mk(IExprKind::Call(self.violation, args), CType::INT, span)
     }
 
     /// `free(temp)` with `temp`'s points-to targets (target cell, shifted cell).
@@ -317,8 +391,12 @@ impl Lower<'_> {
                 }
                 BlockSize::Variable { stride, .. } => {
                     // Only a block's start; the start's state stands for the whole block.
-                    let offset = x.rem(idx(), x.int(i128::from(stride), pty));
-                    let start = x.eq(offset, x.int(0, pty));
+                    let start = if site.one_block() {
+                        x.eq(idx(), x.int(0, pty))
+                    } else {
+                        let offset = x.rem(idx(), x.int(i128::from(stride), pty));
+                        x.eq(offset, x.int(0, pty))
+                    };
                     release = comma(release, x.set(site.state, idx(), x.int(2, i32t), i32t));
                     x.and(inside, x.and(start, live_start))
                 }

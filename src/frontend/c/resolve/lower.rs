@@ -58,20 +58,11 @@ pub(super) struct Objects {
 }
 
 impl Objects {
-    /// Lays out the address ranges, in cell-id order.
+    /// Lays out the address ranges, in cell-id order, one unused address before each.
     fn layout(&mut self, program: &Program) {
         let mut next = 1u64;
         for (&id, &(g, _)) in &self.cells {
-            let info = &program.globals[g];
-            let len = info.is_array().then(|| {
-                info.dims
-                    .iter()
-                    .map(|d| match d {
-                        Dim::Const(n) => u64::try_from(n).unwrap_or(u64::MAX),
-                        Dim::Var(_) => 0,
-                    })
-                    .product::<u64>()
-            });
+            let len = elements(&program.globals[g]);
             self.ranges.insert(id, (next, len));
             next += len.unwrap_or(1) + 1;
         }
@@ -83,11 +74,26 @@ impl Objects {
     }
 }
 
+/// The number of elements of a global array (`None`: a scalar); one of a variable length
+/// takes none.
+pub(super) fn elements(info: &VarInfo) -> Option<u64> {
+    info.is_array().then(|| {
+        info.dims
+            .iter()
+            .map(|d| match d {
+                Dim::Const(n) => u64::try_from(n).unwrap_or(u64::MAX),
+                Dim::Var(_) => 0,
+            })
+            .product::<u64>()
+    })
+}
+
 /// Lowers every site of `program`; returns the points-to relation as text (for tests).
 pub(super) fn lower(program: &mut Program, sites: &[Site]) -> Result<String, CError> {
     let mut sites = sites.to_vec();
     let mut objects = super::statics::make_static(program, &mut sites)?;
     super::heap_lower::register(program, &mut objects);
+    super::heap_lower::size_single_blocks(program, &objects);
     objects.layout(program);
     super::heap_lower::bases(program, &objects)?;
     let mut facts = Facts::default();

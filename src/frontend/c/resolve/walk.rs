@@ -41,6 +41,21 @@ pub(super) fn recursive_functions(program: &Program) -> Vec<bool> {
         .collect()
 }
 
+/// Whether some function calls function `f` or starts a thread running it.
+pub(super) fn is_called(program: &Program, f: usize) -> bool {
+    program.functions.iter().any(|func| {
+        let mut body = func.body.clone();
+        let mut called = false;
+        each_stmt_expr(&mut body, &mut |e| {
+            visit(e, &mut |x| called |= matches!(x.kind, IExprKind::Call(g, _) if g == f))
+        });
+        each_stmt_mut(&mut body, &mut |s| {
+            called |= matches!(&s.kind, IStmtKind::Thread(ThreadOp::Create { func, .. }) if *func == f)
+        });
+        called
+    })
+}
+
 /// Calls `f` on every expression of the statements (roots only).
 pub(super) fn each_stmt_expr(stmts: &mut [IStmt], f: &mut dyn FnMut(&mut IExpr)) {
     for s in stmts {
