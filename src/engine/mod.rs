@@ -34,6 +34,7 @@ use crate::clock::Deadline;
 use crate::term::TermStore;
 use crate::witness::{validate_model, Answer, Model, ModelCheck, Reason};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// What every engine gets besides the system.
 pub struct Context<'a> {
@@ -96,6 +97,7 @@ impl<'a> Context<'a> {
 pub struct Candidates {
     given: Option<Model>,
     templates: Option<Model>,
+    states: Option<Arc<seeds::sample::States>>,
     left: RefCell<Option<Model>>,
 }
 
@@ -105,6 +107,7 @@ impl Candidates {
         Candidates {
             given: seeds,
             templates: None,
+            states: None,
             left: RefCell::new(None),
         }
     }
@@ -114,6 +117,18 @@ impl Candidates {
     /// with its own and the others ignore.
     pub fn with_templates(self, templates: Option<Model>) -> Self {
         Candidates { templates, ..self }
+    }
+
+    /// These candidates with reachable states of the engine's system found elsewhere (say
+    /// the cell abstraction's projections of the given system's samples), which an engine
+    /// that samples adds to its own.
+    pub fn with_states(self, states: Option<Arc<seeds::sample::States>>) -> Self {
+        Candidates { states, ..self }
+    }
+
+    /// The reachable states given, if any: see [`Candidates::with_states`].
+    pub fn states(&self) -> Option<&seeds::sample::States> {
+        self.states.as_deref()
     }
 
     /// The unfiltered candidates, if any: see [`Candidates::with_templates`].

@@ -32,6 +32,7 @@
 //! is". A change to the schedule is measured there, not described here.
 
 use super::schedule::{Schedule, Traits, View};
+use super::seeds::sample::{self, States};
 use super::stats::Phase;
 use super::{Candidates, Context, Engine, Stats};
 use crate::chc::System;
@@ -119,8 +120,9 @@ type Made = (System, Box<dyn BackTranslator>);
 struct Views {
     split: Option<Option<Made>>,
     sizes: Option<Option<Made>>,
-    /// With the abstraction's range candidates.
-    cells: Option<Option<(Made, Model)>>,
+    /// With the abstraction's range candidates and the projections of the given system's
+    /// samples.
+    cells: Option<Option<(Made, Model, Arc<States>)>>,
 }
 
 impl Portfolio {
@@ -147,9 +149,12 @@ impl Portfolio {
                 break;
             }
             let last = i + 1 == entries.len();
-            let (view, on, back, templates) =
+            let (view, on, back, templates, states) =
                 match self.view(cx, system, entry.view, &mut views, stats) {
-                    Some((on, back, templates)) => (entry.view, on, Some(back), templates),
+                    Some((on, back, extra)) => {
+                        let (templates, states) = extra.unzip();
+                        (entry.view, on, Some(back), templates, states)
+                    }
                     // No sizes without datatypes, no cells without arrays: the entry has nothing
                     // to run on.
                     None if matches!(entry.view, View::Sizes | View::Cells) => {
@@ -164,7 +169,7 @@ impl Portfolio {
                         )));
                         continue;
                     }
-                    None => (View::Given, system, None, None),
+                    None => (View::Given, system, None, None, None),
                 };
             let seeds = match (&found, &self.board) {
                 _ if !entry.seeded => None,
@@ -192,7 +197,9 @@ impl Portfolio {
                 store,
                 deadline: sliced(&cx.deadline, slice),
                 check_deadline: cx.check_deadline.clone(),
-                candidates: Candidates::given(seeds).with_templates(templates.cloned()),
+                candidates: Candidates::given(seeds)
+                    .with_templates(templates.cloned())
+                    .with_states(states.cloned()),
             };
             let mut sub = Stats::default();
             let answer = schedule
@@ -226,7 +233,9 @@ impl Portfolio {
     }
 
     /// The system of `view`, the map of its answers back and the view's unfiltered candidates
-    /// (made on first use); `None` for the system as given, or when the view could not be made.
+    /// and reachable states (made on first use); `None` for the system as given, or when the
+    /// view could not be made.
+    #[allow(clippy::type_complexity)]
     fn view<'v>(
         &self,
         cx: &Context<'_>,
@@ -234,7 +243,11 @@ impl Portfolio {
         view: View,
         views: &'v mut Views,
         stats: &mut Stats,
-    ) -> Option<(&'v System, &'v dyn BackTranslator, Option<&'v Model>)> {
+    ) -> Option<(
+        &'v System,
+        &'v dyn BackTranslator,
+        Option<(&'v Model, &'v Arc<States>)>,
+    )> {
         let store = cx.store;
         let made = match view {
             View::Given => return None,
@@ -259,14 +272,27 @@ impl Portfolio {
                 let made = views.cells.get_or_insert_with(|| {
                     let (cells, back) = CellAbstraction.apply(store, system)?;
                     let templates = CellAbstraction.templates(store, system, &cells);
-                    Some(((cells, back), templates))
+                    let budget = cx.deadline.at_most(CELL_SAMPLING);
+                    let (states, _) = sample::collect(store, system, budget, CELL_STATES);
+                    let states = CellAbstraction.project_states(system, &states);
+                    Some(((cells, back), templates, Arc::new(states)))
                 });
-                return made.as_ref().map(|((s, b), t)| (s, b.as_ref(), Some(t)));
+                return made
+                    .as_ref()
+                    .map(|((s, b), t, st)| (s, b.as_ref(), Some((t, st))));
             }
         };
         made.as_ref().map(|(s, b)| (s, b.as_ref(), None))
     }
 }
+
+/// The time spent sampling the given system for the cell abstraction's states, once: the
+/// samples engine on the cells adds their projections to its own (`cells/states.rs`).
+const CELL_SAMPLING: Duration = Duration::from_millis(1000);
+
+/// The most states per predicate of that sampling (more than the samples engine keeps: the
+/// loops of array programs run a few times before the states after them are reached).
+const CELL_STATES: usize = 200;
 
 /// The longest check of an abstraction's model here (the driver checks it again with all its
 /// time): a solver lost in unfolding a recursive size function or instantiating a cell's

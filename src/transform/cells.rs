@@ -23,7 +23,9 @@
 //!   indices the clause reads them at; any other atom about arrays becomes a new variable of
 //!   its sort. Both only weaken the premise.
 //!
-//! The abstract system has no array at all. A model of it translates back to a model with one
+//! The abstract system has no array at all. Reachable states of the system project to
+//! reachable states of the abstraction (`states.rs`), which a sampler of the abstraction alone
+//! rarely finds past a loop's first step. A model of it translates back to a model with one
 //! universal quantifier per array argument, which the validator checks against the original
 //! clauses like any other; a derivation of the abstract system is no derivation of the system
 //! (its back-translation is [`BackError::Abstraction`]).
@@ -34,7 +36,7 @@
 use super::{BackError, BackTranslator};
 use crate::chc::{Atom, Clause, Head, System};
 use crate::clock::Deadline;
-use crate::term::{Op, Quantifier, Sort, Term, TermId, TermStore, VarId};
+use crate::term::{Op, Quantifier, Sort, Term, TermId, TermStore, Value, VarId};
 use crate::witness::{Derivation, Interp, Model};
 use reads::{ackermann, array_equalities, made_from, push_reads, reads_by_array, related};
 use std::collections::{BTreeSet, HashMap};
@@ -96,6 +98,16 @@ impl CellAbstraction {
             Sort::Array(i, e) => scalar(i) && scalar(e),
             _ => false,
         }
+    }
+
+    /// Reachable states of the abstraction of `given` from reachable states of `given` (per
+    /// predicate, a value per argument): see `states.rs`.
+    pub fn project_states(
+        &self,
+        given: &System,
+        states: &[Vec<Vec<Value>>],
+    ) -> Vec<Vec<Vec<Value>>> {
+        states::project(given, states)
     }
 
     /// Candidate invariants of `cells`, the abstraction of `given`: ranges of cells that hold
@@ -449,6 +461,7 @@ impl BackTranslator for Back {
 }
 
 mod reads;
+mod states;
 mod templates;
 #[cfg(test)]
 mod tests;

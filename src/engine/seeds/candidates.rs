@@ -247,7 +247,10 @@ pub fn candidates(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) ->
                 continue;
             };
             if lo == hi {
-                continue; // an equality of the hull
+                // Also a row of the hull, but perhaps mixed with other constant columns
+                // (`n - 4a = 0`), which a constant that is no invariant then takes with it.
+                out.push(store.eq(store.var(params[k]), num(lo)));
+                continue;
             }
             out.push(store.ge(store.var(params[k]), num(lo)));
             out.push(store.le(store.var(params[k]), num(hi)));
@@ -323,4 +326,27 @@ fn booleans(store: &TermStore, params: &[VarId], states: &[Vec<Value>]) -> Vec<T
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigInt;
+
+    #[test]
+    fn a_column_constant_on_every_state_is_a_candidate_of_its_own() {
+        let store = TermStore::new();
+        let params: Vec<VarId> = ["x", "y", "z"]
+            .iter()
+            .map(|n| store.new_var(n, Sort::Int))
+            .collect();
+        let int = |n: i64| Value::Int(BigInt::from(n));
+        // x and y constant, z varying: the hull may mix x and y in one row (`y = 4x`).
+        let states = vec![vec![int(1), int(4), int(0)], vec![int(1), int(4), int(7)]];
+        let cands = candidates(&store, &params, &states);
+        for (v, c) in [(params[0], 1), (params[1], 4)] {
+            let eq = store.eq(store.var(v), store.int(BigInt::from(c)));
+            assert!(cands.contains(&eq), "{}", store.display(eq));
+        }
+    }
 }

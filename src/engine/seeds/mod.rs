@@ -28,7 +28,7 @@ use crate::term::{TermId, TermStore, Value, VarId};
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use candidates::{candidates, constant_bounds, constants, modular, quadratic};
 use houdini::Lemmas;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The samples' counters for `--stats` (those of stages that did not run are absent).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -111,7 +111,13 @@ impl Samples {
             Some(r) => cx.deadline.at_most(r.mul_f64(self.sampling_share)),
             None => cx.deadline.at_most(std::time::Duration::from_secs(1)),
         };
-        let (states, checks) = sample::collect(store, system, sampling, self.max_states);
+        let (mut states, checks) = sample::collect(store, system, sampling, self.max_states);
+        if let Some(given) = cx.candidates.states() {
+            for (pool, more) in states.iter_mut().zip(given) {
+                let seen: HashSet<Vec<Value>> = pool.iter().cloned().collect();
+                pool.extend(more.iter().filter(|s| !seen.contains(*s)).cloned());
+            }
+        }
         let mut counts = SamplesStats {
             sample_checks: checks,
             states: states.iter().map(|s| s.len() as u64).sum::<u64>(),

@@ -17,8 +17,9 @@ use crate::term::{Sort, TermId, TermStore, VarId};
 use crate::witness::{Interp, Model};
 use num_traits::Signed;
 
-/// Most candidates per predicate: the simplest ranges first (from 0 or from anywhere, up to a
-/// scalar argument or a literal), then ranges from a scalar argument.
+/// Most candidates per predicate, shared by its cells in turn: the simplest ranges first (from
+/// 0 or from anywhere, up to a scalar argument or a literal, holding a literal or a scalar),
+/// then ranges from a scalar argument.
 pub(super) const MAX_TEMPLATES: usize = 2000;
 
 /// Most literals a range bound or a cell value is taken from (smallest first).
@@ -46,7 +47,8 @@ pub(super) fn templates(store: &TermStore, given: &System, cells: &System) -> Mo
                 Slot::Scalar(_) => {}
             }
         }
-        let mut out = Vec::new();
+        // Each cell's candidates, simplest first; the cells share the budget in turn.
+        let mut per_cell: Vec<Vec<TermId>> = Vec::new();
         for (n, &(k, v)) in cell_pairs.iter().enumerate() {
             if store.var_sort(k) != Sort::Int {
                 continue;
@@ -54,35 +56,59 @@ pub(super) fn templates(store: &TermStore, given: &System, cells: &System) -> Mo
             let cell = store.var(v);
             // A copy: another cell of the same sorts read at the same index, but perhaps at
             // one scalar argument (`if (i != z) b[i] = a[i]`).
-            let mut values = Vec::new();
+            let mut copies = Vec::new();
             for &(k2, v2) in &cell_pairs[n + 1..] {
                 if store.var_sort(k2) == Sort::Int && store.var_sort(v2) == store.var_sort(v) {
                     let same = store.eq(store.var(k), store.var(k2));
                     let copied = store.eq(cell, store.var(v2));
-                    values.push(store.implies(same, copied));
+                    copies.push(store.implies(same, copied));
                     for &x in &scalars {
                         let except = store.and([same, store.not(store.eq(store.var(k), x))]);
-                        values.push(store.implies(except, copied));
+                        copies.push(store.implies(except, copied));
                     }
                 }
             }
-            // A literal, a scalar argument, not a scalar argument (what a search skipped), or
-            // the index plus a literal (`a[k] = k + 42`).
+            // A literal or a scalar argument (the simple values), then not a scalar argument
+            // (what a search skipped), the index plus a literal (`a[k] = k + 42`) and copies.
+            let mut simple = Vec::new();
+            let mut other = Vec::new();
             match store.var_sort(v) {
                 Sort::Int => {
                     let equal = |e: TermId| store.eq(cell, e);
-                    values.extend(literals.iter().map(|&c| equal(c)));
-                    values.extend(scalars.iter().map(|&x| equal(x)));
-                    values.extend(scalars.iter().map(|&x| store.not(equal(x))));
+                    simple.extend(literals.iter().map(|&c| equal(c)));
+                    simple.extend(scalars.iter().map(|&x| equal(x)));
+                    other.extend(scalars.iter().map(|&x| store.not(equal(x))));
                     let shifted = literals.iter().map(|&c| store.add([store.var(k), c]));
-                    values.extend(shifted.map(equal));
+                    other.extend(shifted.map(equal));
                 }
-                Sort::Bool => values.extend([cell, store.not(cell)]),
+                Sort::Bool => simple.extend([cell, store.not(cell)]),
                 _ => {}
             }
-            ranges(store, store.var(k), &scalars, &literals, &values, &mut out);
+            other.extend(copies);
+            let mut out = Vec::new();
+            ranges(
+                store,
+                store.var(k),
+                &scalars,
+                &literals,
+                [&simple, &other],
+                &mut out,
+            );
+            per_cell.push(out);
         }
-        out.truncate(MAX_TEMPLATES);
+        // The order of two scalar arguments (`i ≤ n`): the samples' own pairs stop at an arity
+        // the cells' extra parameters often pass.
+        let mut out: Vec<TermId> = scalars
+            .iter()
+            .flat_map(|&x| {
+                scalars
+                    .iter()
+                    .filter(move |&&y| y != x)
+                    .map(move |&y| (x, y))
+            })
+            .map(|(x, y)| store.le(x, y))
+            .collect();
+        out.extend(in_turn(per_cell, MAX_TEMPLATES.saturating_sub(out.len())));
         model.set(
             p,
             Interp {
@@ -94,14 +120,14 @@ pub(super) fn templates(store: &TermStore, given: &System, cells: &System) -> Mo
     model
 }
 
-/// `k < lo ∨ k ≥ hi ∨ value` for each lower bound (none, 0, then each scalar), upper bound
-/// (each scalar, each positive literal) and value, in that order.
+/// `k < lo ∨ k ≥ hi ∨ value`: first from no lower bound or 0, up to each scalar or positive
+/// literal, each simple value then each other value; then from each scalar.
 fn ranges(
     store: &TermStore,
     k: TermId,
     scalars: &[TermId],
     literals: &[TermId],
-    values: &[TermId],
+    values: [&[TermId]; 2],
     out: &mut Vec<TermId>,
 ) {
     let zero = store.int(0);
@@ -111,19 +137,46 @@ fn ranges(
         .chain(literals.iter().filter(positive))
         .copied()
         .collect();
-    let los = [None, Some(zero)]
-        .into_iter()
-        .chain(scalars.iter().map(|&x| Some(x)));
-    for lo in los {
+    let mut range = |lo: Option<TermId>, hi: TermId, value: TermId| {
+        if lo != Some(hi) {
+            let below = lo.map(|lo| store.lt(k, lo));
+            out.push(store.or(below.into_iter().chain([store.ge(k, hi), value])));
+        }
+    };
+    for vals in values {
         for &hi in &his {
-            if lo == Some(hi) {
-                continue;
-            }
-            for &value in values {
-                let below = lo.map(|lo| store.lt(k, lo));
-                let above = store.ge(k, hi);
-                out.push(store.or(below.into_iter().chain([above, value])));
+            for &value in vals {
+                for lo in [Some(zero), None] {
+                    range(lo, hi, value);
+                }
             }
         }
     }
+    for &lo in scalars {
+        for &hi in &his {
+            for &value in values.iter().flat_map(|v| v.iter()) {
+                range(Some(lo), hi, value);
+            }
+        }
+    }
+}
+
+/// The lists' items taken in turn, one of each list per round, at most `max` in all: every
+/// cell gets its simplest candidates before any gets its more complex ones.
+fn in_turn(lists: Vec<Vec<TermId>>, max: usize) -> Vec<TermId> {
+    let mut out = Vec::new();
+    let mut iters: Vec<_> = lists.into_iter().map(Vec::into_iter).collect();
+    while out.len() < max {
+        let before = out.len();
+        for it in &mut iters {
+            if let Some(t) = it.next() {
+                out.push(t);
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+    }
+    out.truncate(max);
+    out
 }

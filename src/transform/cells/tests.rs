@@ -171,3 +171,57 @@ fn an_array_is_not_a_version_of_the_arrays_its_values_read() {
     assert!(text.contains("!cell!1 i)"), "{text}");
     assert_eq!(step.body.len(), 2, "{text}");
 }
+
+#[test]
+fn a_state_projects_to_its_cells_at_the_indices_it_names() {
+    use num_bigint::BigInt;
+    use std::collections::BTreeMap;
+    let store = TermStore::new();
+    let given = system(
+        &store,
+        "(declare-fun p ((Array Int Int) Int) Bool) (check-sat)",
+    );
+    let int = |n: i64| Value::Int(BigInt::from(n));
+    let array = Value::Array(Box::new(int(0)), BTreeMap::from([(int(3), int(7))]));
+    let projected = CellAbstraction.project_states(&given, &[vec![vec![array, int(5)]]]);
+    // At the stored index 3, at the scalar 5, and below them all (2).
+    assert_eq!(
+        projected[0],
+        vec![
+            vec![int(2), int(0), int(5)],
+            vec![int(3), int(7), int(5)],
+            vec![int(5), int(0), int(5)],
+        ]
+    );
+}
+
+#[test]
+fn the_cells_of_a_predicate_share_the_templates() {
+    // Many scalars and three arrays: each cell gets its simple ranges before any gets more.
+    let store = TermStore::new();
+    let scalars = (0..12).map(|_| "Int").collect::<Vec<_>>().join(" ");
+    let given = system(
+        &store,
+        &format!(
+            "(declare-fun p ((Array Int Int) (Array Int Int) (Array Int Int) {scalars}) Bool)
+             (assert (forall ((a (Array Int Int))) (=> (= (select a 0) 5) false)))
+             (check-sat)"
+        ),
+    );
+    let (cells, _) = CellAbstraction.apply(&store, &given).expect("arrays");
+    let templates = CellAbstraction.templates(&store, &given, &cells);
+    let interp = templates.get(PredId(0)).expect("templates of p");
+    let conjuncts = match &store.get(interp.body).term {
+        Term::App(Op::And, args) => args.to_vec(),
+        _ => vec![interp.body],
+    };
+    let values = [interp.params[1], interp.params[3], interp.params[5]];
+    for v in values {
+        // A range of this cell alone (not a copy between two cells).
+        let own = conjuncts.iter().any(|&c| {
+            let free = store.free_vars(c);
+            values.iter().all(|w| free.contains(w) == (*w == v))
+        });
+        assert!(own, "no range of cell {}", store.var_name(v));
+    }
+}
