@@ -507,3 +507,56 @@ fn the_shape_engine_proves_unbounded_lists_and_prints_its_forests() {
     assert!(stdout.starts_with("safe\n"), "{stdout}{stderr}");
     assert!(stderr.contains("\"engine\":\"shape\""), "{stderr}");
 }
+
+#[test]
+fn small_arrays_at_constant_indices_become_scalars_and_no_others() {
+    use hornbeam::frontend::c::{read_program, DataModel};
+    let src = "extern int __VERIFIER_nondet_int(void);
+        int g[2] = {1, 2};
+        int h[2];
+        int main() {
+          int i = __VERIFIER_nondet_int();
+          long long sum[1];
+          int m[2][2] = {{1, 0}, {0, 1}};
+          int by_variable[2], out_of_bounds[2], addressed[2], post[2], large[17];
+          sum[0] = m[1][1] + g[1];
+          sum[0]++;
+          by_variable[i & 1] = 1;
+          out_of_bounds[2] = 1;
+          int *p = addressed;
+          i = post[0]++;
+          large[0] = 1;
+          h[i & 1] = 1;
+          return 0;
+        }";
+    let p = read_program(src, DataModel::Ilp32).expect("in the subset");
+    let main = &p.functions[p.main];
+    let arrays = |vars: &[hornbeam::frontend::c::ir::VarInfo]| -> Vec<String> {
+        let mut out: Vec<String> = vars
+            .iter()
+            .filter(|v| v.is_array())
+            .map(|v| v.name.clone())
+            .collect();
+        out.sort();
+        out
+    };
+    assert_eq!(
+        arrays(&main.locals),
+        ["by_variable", "large", "out_of_bounds", "post"],
+        "{:?}",
+        main.locals
+    );
+    // An address-taken local is a global (`resolve/lower.rs`), and stays an array.
+    assert_eq!(arrays(&p.globals), ["h", "main.addressed"]);
+    let names: Vec<&str> = main.locals.iter().map(|v| v.name.as_str()).collect();
+    for scalar in ["sum[0]", "m[0][0]", "m[0][1]", "m[1][0]", "m[1][1]"] {
+        assert!(names.contains(&scalar), "{scalar} in {names:?}");
+    }
+    let globals: Vec<&str> = p.globals.iter().map(|v| v.name.as_str()).collect();
+    assert!(
+        globals.contains(&"g[0]") && globals.contains(&"g[1]"),
+        "{globals:?}"
+    );
+    let g1 = globals.iter().position(|&n| n == "g[1]").unwrap();
+    assert_eq!(p.global_init[g1], 2.into());
+}

@@ -314,14 +314,20 @@ fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
                     let Some(next) = ss.get(k + 1).map(|n| n.span.start) else {
                         continue;
                     };
-                    for i in b {
-                        if let IStmtKind::Init(VarRef::Local(l), Some(e)) = &i.kind {
-                            if let IExprKind::Nondet(site) = e.kind {
-                                if next > i.span.start && e.span == i.span {
-                                    let name = p.functions[f].locals[*l].name.clone();
-                                    out.insert(site, (next, name));
+                    // A small array made scalars declares its elements in a block of its own.
+                    let mut inits: Vec<&IStmt> = b.iter().collect();
+                    while let Some(i) = inits.pop() {
+                        match &i.kind {
+                            IStmtKind::Init(VarRef::Local(l), Some(e)) => {
+                                if let IExprKind::Nondet(site) = e.kind {
+                                    if next > i.span.start && e.span == i.span {
+                                        let name = p.functions[f].locals[*l].name.clone();
+                                        out.insert(site, (next, name));
+                                    }
                                 }
                             }
+                            IStmtKind::Block(inner) => inits.extend(inner),
+                            _ => {}
                         }
                     }
                 }
@@ -342,10 +348,12 @@ fn uninit_sites(program: &Program) -> HashMap<usize, (usize, String)> {
     out
 }
 
-/// Whether a statement is part of a declaration: an initialisation, or an array's declaration.
+/// Whether a statement is part of a declaration: an initialisation, an array's declaration,
+/// or a block of those (a small array's elements, `resolve/small_arrays.rs`).
 fn declares(s: &IStmt) -> bool {
     match &s.kind {
         IStmtKind::Init(..) => true,
+        IStmtKind::Block(b) => !b.is_empty() && b.iter().all(declares),
         IStmtKind::Expr(e) => matches!(e.kind, IExprKind::ArrayDecl { .. }),
         _ => false,
     }

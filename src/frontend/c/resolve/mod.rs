@@ -41,6 +41,7 @@ mod mem_checks;
 mod places;
 mod pointers;
 mod points_to;
+mod small_arrays;
 mod statics;
 mod stmt;
 mod struct_array;
@@ -261,6 +262,7 @@ fn resolve_full(
     };
     program.heap.checks = checks;
     let points_to = lower::lower(&mut program, &sites)?;
+    small_arrays::scalarise(&mut program);
     lifetimes::add(&mut program)?;
     mem_checks::property_checks(&mut program)?;
     for i in 0..program.functions.len() {
