@@ -324,8 +324,16 @@ impl Default for Schedule {
             // Over arrays, every array abstracted to one cell: the samples with the
             // abstraction's ranges find the invariants quantified over indices that array
             // loops need, and PDR on the cells completes what they leave (BENCHMARKS.md,
-            // "Arrays as cells").
-            beside(cells(e(Samples, Budget::Slice(secs(2))))),
+            // "Arrays as cells"). The samples' Houdini filter takes 2-8 s on the thousands of
+            // range candidates of a few array loops (svcomp-more's array-fpi: BENCHMARKS.md,
+            // "Small arrays as scalars").
+            beside(cells(e(
+                Samples,
+                Budget::Share {
+                    share: 0.4,
+                    cap: Some(secs(6)),
+                },
+            ))),
             beside(cells(seeded(e(Pdr, Budget::Slice(secs(2)))))),
             // Over datatypes, first every datatype abstracted to its size: invariants over
             // lengths, which the shape facts after them cannot say (BENCHMARKS.md, "Why the portfolio's schedule").
