@@ -49,7 +49,10 @@ pub enum Spec {
     /// `static`: internal linkage at file scope (no meaning for the subset), static storage
     /// in a block.
     Static,
-    /// `inline`, `register`, `const`, `volatile`: no meaning for the subset.
+    /// `const`: the object is read-only (a `const` global with a constant initialiser is
+    /// read as its value where C wants a constant, the sizes of local arrays).
+    Const,
+    /// `inline`, `register`, `volatile`: no meaning for the subset.
     Ignored,
 }
 

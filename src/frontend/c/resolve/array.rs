@@ -32,6 +32,21 @@ type Elems = Vec<(BigInt, BigInt)>;
 type Written<'a> = (Option<&'a Expr>, Span);
 
 impl Resolver {
+    /// `e` with every `const` global that has an initialiser read as that value: `int
+    /// set[SIZE]` with `const int SIZE = 100000;` is a variable-length array to C, but its size
+    /// cannot change (writing a `const` object is undefined behaviour).
+    fn const_globals_read(&self, e: &IExpr) -> IExpr {
+        let mut e = e.clone();
+        super::walk::visit(&mut e, &mut |x| {
+            if let IExprKind::Var(VarRef::Global(g)) = x.kind {
+                if self.const_globals.contains(&g) && self.global_defined[g] {
+                    x.kind = IExprKind::Const(self.global_init[g].clone());
+                }
+            }
+        });
+        e
+    }
+
     /// The element type and the written dimensions of an array declarator.
     fn array_parts<'a>(
         &self,
@@ -78,7 +93,7 @@ impl Resolver {
                 continue;
             };
             let e = self.expr(size)?;
-            match fold(&e) {
+            match fold(&self.const_globals_read(&e)) {
                 Some(v) if v.is_positive() => out.push(Ok(v)),
                 Some(_) => {
                     return Err(CError::new(

@@ -37,7 +37,7 @@ impl Resolver {
                 }
                 Spec::Record(_) => return Err(unsupported(*span, "struct types")),
                 Spec::Named(n) => named = Some((n.clone(), *span)),
-                Spec::Typedef | Spec::Extern | Spec::Static | Spec::Ignored => {}
+                Spec::Typedef | Spec::Extern | Spec::Static | Spec::Const | Spec::Ignored => {}
             }
         }
         let _ = int;
@@ -232,6 +232,9 @@ impl Resolver {
                 continue;
             }
             self.global_names.insert(name.clone(), self.globals.len());
+            if d.specs.words.iter().any(|(w, _)| *w == Spec::Const) {
+                self.const_globals.insert(self.globals.len());
+            }
             self.globals.push(VarInfo {
                 name,
                 ty,

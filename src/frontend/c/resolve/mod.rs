@@ -86,6 +86,8 @@ struct Resolver {
     global_elems: Vec<Vec<(BigInt, BigInt)>>,
     /// Whether each global has had its (one) initialised definition.
     global_defined: Vec<bool>,
+    /// The scalar globals declared `const` (read-only: writing one is undefined behaviour).
+    const_globals: std::collections::HashSet<usize>,
     global_names: HashMap<String, usize>,
     /// Types promised by `extern` declarations of variables.
     externs: HashMap<String, CType>,
@@ -174,6 +176,7 @@ fn resolve_full(
         global_init: vec![],
         global_elems: vec![],
         global_defined: vec![],
+        const_globals: Default::default(),
         global_names: HashMap::new(),
         externs: HashMap::new(),
         typedefs: threads::builtin_typedefs(),

@@ -188,7 +188,7 @@ impl Lower {
             match w {
                 Spec::Int | Spec::Signed | Spec::Long | Spec::Enum(_) => typed = true,
                 Spec::Named(n) if self.int_typedefs.contains(n) => typed = true,
-                Spec::Typedef | Spec::Extern | Spec::Static | Spec::Ignored => {}
+                Spec::Typedef | Spec::Extern | Spec::Static | Spec::Const | Spec::Ignored => {}
                 _ => return false,
             }
         }

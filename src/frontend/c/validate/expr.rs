@@ -174,7 +174,7 @@ fn signed_bits(tn: &TypeName) -> Option<u32> {
     let mut char_ = false;
     for (w, _) in &tn.specs.words {
         match w {
-            Spec::Int | Spec::Signed | Spec::Ignored => {}
+            Spec::Int | Spec::Signed | Spec::Const | Spec::Ignored => {}
             Spec::Long => longs += 1,
             Spec::Short => short = true,
             Spec::Char => char_ = true,
