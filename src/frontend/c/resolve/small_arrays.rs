@@ -34,7 +34,7 @@ use std::collections::{HashMap, HashSet};
 pub(super) const MAX_ELEMENTS: u64 = 16;
 
 /// An array variable: a global, or a local of a function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Array {
     Global(usize),
     Local(usize, usize),
@@ -57,13 +57,12 @@ pub(super) fn scalarise(program: &mut Program) {
     }
     let mut refused: HashSet<Array> = HashSet::new();
     for (f, func) in program.functions.iter().enumerate() {
-        let mut body = func.body.clone();
         let mut check = Check {
             func: f,
             candidates: &candidates,
             refused: &mut refused,
         };
-        check.stmts(&mut body);
+        check.stmts(&func.body);
     }
     let chosen: HashMap<Array, Vec<BigInt>> = candidates
         .into_iter()
@@ -72,10 +71,13 @@ pub(super) fn scalarise(program: &mut Program) {
     if chosen.is_empty() {
         return;
     }
-    // The variables of each chosen array's elements, row-major.
+    // The variables of each chosen array's elements, row-major; new variables in the arrays'
+    // order, so that the program is the same at every run.
     let mut elements: HashMap<Array, Vec<VarRef>> = HashMap::new();
     let mut types: HashMap<Array, CType> = HashMap::new();
-    for (&a, dims) in &chosen {
+    let mut order: Vec<(&Array, &Vec<BigInt>)> = chosen.iter().collect();
+    order.sort();
+    for (&a, dims) in order {
         let count: usize = dims.iter().map(|d| d.to_usize().unwrap_or(0)).product();
         let (vars, first) = match a {
             Array::Global(g) => (&mut program.globals, VarRef::Global(g)),
@@ -238,9 +240,9 @@ impl Check<'_> {
         self.refused.insert(Array::of(self.func, v));
     }
 
-    fn stmts(&mut self, stmts: &mut [IStmt]) {
+    fn stmts(&mut self, stmts: &[IStmt]) {
         for s in stmts {
-            match &mut s.kind {
+            match &s.kind {
                 IStmtKind::Expr(e) => match &e.kind {
                     IExprKind::ArrayDecl { var, elems, .. } => {
                         let a = Array::of(self.func, *var);
