@@ -79,27 +79,20 @@ pub(super) fn scalarise(program: &mut Program) {
     order.sort();
     for (&a, dims) in order {
         let count: usize = dims.iter().map(|d| d.to_usize().unwrap_or(0)).product();
-        let (vars, first) = match a {
-            Array::Global(g) => (&mut program.globals, VarRef::Global(g)),
-            Array::Local(f, l) => (&mut program.functions[f].locals, VarRef::Local(l)),
-        };
-        let at = match first {
-            VarRef::Global(g) | VarRef::Local(g) => g,
+        let (vars, at, var): (_, _, fn(usize) -> VarRef) = match a {
+            Array::Global(g) => (&mut program.globals, g, VarRef::Global),
+            Array::Local(f, l) => (&mut program.functions[f].locals, l, VarRef::Local),
         };
         let base = vars[at].clone();
         types.insert(a, base.ty);
-        let mut refs = vec![first];
+        let mut refs = vec![var(at)];
         for k in 1..count {
-            let v = match first {
-                VarRef::Global(_) => VarRef::Global(vars.len()),
-                VarRef::Local(_) => VarRef::Local(vars.len()),
-            };
+            refs.push(var(vars.len()));
             vars.push(VarInfo {
                 name: element_name(&base.name, dims, k),
                 dims: vec![],
                 ..base.clone()
             });
-            refs.push(v);
         }
         vars[at].name = element_name(&base.name, dims, 0);
         vars[at].dims.clear();
