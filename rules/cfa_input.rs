@@ -18,12 +18,13 @@ crate::relations! {
     cfa_edge(e: u32, from: u32, to: u32);
     /// Location `l` is the function's entry.
     cfa_entry(l: u32);
-    /// Edge `e` may read variable `v` (a call reads every global; the return of a function
-    /// other than `main` reads every global, which its summary passes on).
+    /// Edge `e` may read variable `v` before it surely assigns it (a call reads every global;
+    /// the return of a function other than `main` reads every global, which its summary passes
+    /// on). A temporary the statement assigns and then reads is not used.
     uses(e: u32, v: u32);
     /// Edge `e` may assign variable `v` (a call may assign every global).
     writes(e: u32, v: u32);
-    /// Every execution of edge `e` assigns `v`, and the edge does not read `v` before (a
-    /// declaration, or an expression statement `v = e`).
+    /// Every execution of edge `e` assigns `v` as a whole (a declaration, an assignment not
+    /// under a condition): its value before the edge is not what the edge leaves.
     kills(e: u32, v: u32);
 }

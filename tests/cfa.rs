@@ -198,6 +198,11 @@ fn a_bad_program_is_a_located_error_for_analyze() {
 }
 
 #[test]
+fn temporaries_read_right_after_their_assignment_are_not_live_at_the_loop_head() {
+    insta::assert_snapshot!(check("safe/heap-array-temporaries-dead.c"));
+}
+
+#[test]
 fn cfa_of_a_pointer_program_with_dereferences_lowered_to_case_splits() {
     insta::assert_snapshot!(check("safe/pointer-alias.c"));
 }

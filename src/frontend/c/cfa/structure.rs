@@ -10,6 +10,7 @@ use super::{Cfa, Edge, LocId, Op};
 use crate::analysis::decompose;
 use crate::frontend::c::ir::{Dim, IExpr, IExprKind, ThreadOp, VarRef};
 use crate::frontend::c::program::Program;
+use std::collections::BTreeSet;
 
 /// The `cfa_input` facts of one function (declared in `rules/cfa_input.rs`), filled by
 /// [`CfaFacts::extract`].
@@ -122,45 +123,44 @@ impl CfaFacts {
                 writes: vec![],
                 calls: false,
             };
-            match &e.op {
-                Op::Skip => {}
-                Op::Expr(x) | Op::Assume(x, _) => acc.expr(x),
+            let none = BTreeSet::new;
+            let assigned = match &e.op {
+                Op::Skip => none(),
+                Op::Expr(x) | Op::Assume(x, _) => acc.expr(x, none()),
                 Op::Init(v, x) => {
-                    if let Some(x) = x {
-                        acc.expr(x);
-                    }
+                    let mut assigned = x.as_ref().map_or_else(none, |x| acc.expr(x, none()));
                     acc.writes.push(*v);
-                    facts.kills.push((i, var_number(program, *v)));
+                    assigned.insert(*v);
+                    assigned
                 }
                 Op::Return(x) => {
-                    if let Some(x) = x {
-                        acc.expr(x);
-                    }
+                    let assigned = x.as_ref().map_or_else(none, |x| acc.expr(x, none()));
                     if !is_main {
                         acc.reads.extend((0..ng as usize).map(VarRef::Global));
                     }
+                    assigned
                 }
-                Op::Thread(t) => match t {
-                    ThreadOp::Create { handle, .. } => acc.writes.push(*handle),
-                    ThreadOp::Join(h) => acc.reads.push(*h),
-                    ThreadOp::Lock(m) => {
-                        acc.reads.push(*m);
-                        acc.writes.push(*m);
+                Op::Thread(t) => {
+                    match t {
+                        ThreadOp::Create { handle, .. } => acc.writes.push(*handle),
+                        ThreadOp::Join(h) => acc.reads.push(*h),
+                        ThreadOp::Lock(m) => {
+                            acc.reads.push(*m);
+                            acc.writes.push(*m);
+                        }
+                        // Other threads may read or write every global meanwhile.
+                        ThreadOp::Exit | ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => {
+                            acc.reads.extend((0..ng as usize).map(VarRef::Global));
+                        }
                     }
-                    // Other threads may read or write every global meanwhile.
-                    ThreadOp::Exit | ThreadOp::AtomicBegin | ThreadOp::AtomicEnd => {
-                        acc.reads.extend((0..ng as usize).map(VarRef::Global));
-                    }
-                },
-            }
-            // A whole assignment or an array's declaration sets every value of the variable.
-            if let Op::Expr(IExpr {
-                kind: IExprKind::Assign(v, _) | IExprKind::ArrayDecl { var: v, .. },
-                ..
-            }) = &e.op
-            {
-                facts.kills.push((i, var_number(program, *v)));
-            }
+                    none()
+                }
+            };
+            // A variable surely assigned as a whole (by an assignment or an array's
+            // declaration) has lost its old value.
+            facts
+                .kills
+                .extend(assigned.iter().map(|&v| (i, var_number(program, v))));
             if acc.calls {
                 acc.reads.extend((0..ng as usize).map(VarRef::Global));
                 acc.writes.extend((0..ng as usize).map(VarRef::Global));
@@ -197,35 +197,122 @@ impl Accesses<'_> {
         }
     }
 
-    /// Iteratively: expressions nest deeply.
-    fn expr(&mut self, e: &IExpr) {
-        let mut stack = vec![e];
-        while let Some(e) = stack.pop() {
-            match e.kind {
-                IExprKind::Elem(a, _) => {
-                    self.reads.push(a);
-                    self.array(a);
+    /// Records what evaluating `e` reads and writes. A read counts only where the variable is
+    /// not surely written earlier in the same evaluation (an upward-exposed read): the
+    /// temporaries the resolver saves an address or a value in are read right after their
+    /// assignment, so they are not live before the statement. Returns the variables surely
+    /// assigned as a whole once `e` is evaluated.
+    ///
+    /// Only the order C (and the encodings) fix is trusted: the left operand of a comma, `&&`
+    /// and `||`, the condition of `?:`, and an assignment's value before what follows. Writes
+    /// in the operands of any other operator count for no sibling, and writes in a branch that
+    /// may not run count for nothing after it. Iterative: expressions nest deeply.
+    fn expr(&mut self, e: &IExpr, mut assigned: BTreeSet<VarRef>) -> BTreeSet<VarRef> {
+        /// What is left to do, last first.
+        enum Step<'e> {
+            Visit(&'e IExpr),
+            Read(VarRef),
+            Write(VarRef),
+            /// Remembers the assigned set.
+            Save,
+            /// Goes back to the set last remembered, and keeps it remembered.
+            Restore,
+            /// Goes back to the set last remembered, and forgets it.
+            Drop,
+        }
+        let mut saved: Vec<BTreeSet<VarRef>> = vec![];
+        let mut steps = vec![Step::Visit(e)];
+        // Operands evaluated in no fixed order: each sees only what was assigned before.
+        fn apart<'e>(steps: &mut Vec<Step<'e>>, xs: Vec<&'e IExpr>) {
+            for x in xs.into_iter().rev() {
+                steps.extend([Step::Drop, Step::Visit(x), Step::Save]);
+            }
+        }
+        while let Some(step) = steps.pop() {
+            let e = match step {
+                Step::Visit(e) => e,
+                Step::Read(v) => {
+                    self.reads_var(v, &assigned);
+                    continue;
+                }
+                Step::Write(v) => {
+                    assigned.insert(v);
+                    self.writes.push(v);
+                    continue;
+                }
+                Step::Save => {
+                    saved.push(assigned.clone());
+                    continue;
+                }
+                Step::Restore => {
+                    assigned = saved.last().cloned().unwrap_or_default();
+                    continue;
+                }
+                Step::Drop => {
+                    assigned = saved.pop().unwrap_or_default();
+                    continue;
+                }
+            };
+            match &e.kind {
+                IExprKind::Const(_) | IExprKind::Nondet(_) | IExprKind::Current => {}
+                IExprKind::Var(v) => self.reads_var(*v, &assigned),
+                IExprKind::PostIncDec(v, _) => {
+                    steps.push(Step::Write(*v));
+                    self.reads_var(*v, &assigned);
+                }
+                IExprKind::Assign(v, x) => steps.extend([Step::Write(*v), Step::Visit(x)]),
+                IExprKind::Comma(a, b) => steps.extend([Step::Visit(b), Step::Visit(a)]),
+                IExprKind::Logic(_, a, b) => {
+                    steps.extend([Step::Drop, Step::Visit(b), Step::Save, Step::Visit(a)]);
+                }
+                IExprKind::Cond(c, a, b) => steps.extend([
+                    Step::Drop,
+                    Step::Visit(b),
+                    Step::Restore,
+                    Step::Visit(a),
+                    Step::Save,
+                    Step::Visit(c),
+                ]),
+                IExprKind::Not(a)
+                | IExprKind::Neg(a)
+                | IExprKind::BitNot(a)
+                | IExprKind::Convert(a) => steps.push(Step::Visit(a)),
+                IExprKind::Arith(_, a, b) | IExprKind::Cmp(_, a, b) => {
+                    apart(&mut steps, vec![a, b])
+                }
+                IExprKind::Call(_, args) => {
+                    self.calls = true;
+                    apart(&mut steps, args.iter().collect());
+                }
+                IExprKind::Elem(a, index) => {
+                    steps.push(Step::Read(*a));
+                    self.array(*a);
+                    apart(&mut steps, index.iter().collect());
                 }
                 // The other elements keep their values: a read and a write, no kill.
-                IExprKind::SetElem { var, .. } => {
-                    self.reads.push(var);
-                    self.writes.push(var);
-                    self.array(var);
+                IExprKind::SetElem {
+                    var, index, value, ..
+                } => {
+                    steps.push(Step::Read(*var));
+                    self.writes.push(*var);
+                    self.array(*var);
+                    apart(&mut steps, index.iter().chain([&**value]).collect());
                 }
-                IExprKind::ArrayDecl { var, .. } => {
-                    self.writes.push(var);
-                    self.array(var);
+                // A declaration sets every element.
+                IExprKind::ArrayDecl { var, elems, .. } => {
+                    steps.push(Step::Write(*var));
+                    self.array(*var);
+                    apart(&mut steps, elems.iter().map(|(_, x)| x).collect());
                 }
-                IExprKind::Var(v) => self.reads.push(v),
-                IExprKind::PostIncDec(v, _) => {
-                    self.reads.push(v);
-                    self.writes.push(v);
-                }
-                IExprKind::Assign(v, _) => self.writes.push(v),
-                IExprKind::Call(..) => self.calls = true,
-                _ => {}
             }
-            stack.extend(e.operands());
+        }
+        assigned
+    }
+
+    /// A read of `v` unless it is surely assigned already.
+    fn reads_var(&mut self, v: VarRef, assigned: &BTreeSet<VarRef>) {
+        if !assigned.contains(&v) {
+            self.reads.push(v);
         }
     }
 }
