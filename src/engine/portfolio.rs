@@ -273,7 +273,7 @@ impl Portfolio {
                     let (cells, back) = CellAbstraction.apply(store, system)?;
                     let templates = CellAbstraction.templates(store, system, &cells);
                     let budget = cx.deadline.at_most(CELL_SAMPLING);
-                    let (states, _) = sample::collect(store, system, budget, CELL_STATES);
+                    let (states, _) = sample::collect(store, system, budget, CELL_STATES, true);
                     let states = CellAbstraction.project_states(system, &states);
                     Some(((cells, back), templates, Arc::new(states)))
                 });

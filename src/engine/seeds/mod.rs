@@ -111,7 +111,7 @@ impl Samples {
             Some(r) => cx.deadline.at_most(r.mul_f64(self.sampling_share)),
             None => cx.deadline.at_most(std::time::Duration::from_secs(1)),
         };
-        let (mut states, checks) = sample::collect(store, system, sampling, self.max_states);
+        let (mut states, checks) = sample::collect(store, system, sampling, self.max_states, false);
         if let Some(given) = cx.candidates.states() {
             for (pool, more) in states.iter_mut().zip(given) {
                 let seen: HashSet<Vec<Value>> = pool.iter().cloned().collect();

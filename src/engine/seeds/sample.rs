@@ -5,8 +5,12 @@
 //! states, fill its body atoms with stored states (chosen at random), and ask the solver for a
 //! head state. Unconstrained values (nondet inputs) are pushed towards pseudo-random small
 //! numbers through assumptions (dropped when they conflict, by unsat core) so that the states
-//! differ; the same seed always gives the same states. Every state is reachable (a derivation
-//! exists), so whatever holds on all reachable states holds on the samples.
+//! differ; the same seed always gives the same states. Optionally, runs go beside: from a
+//! state a fact made, one clause instance after another, each from the state the last one made,
+//! which gets through loops of more than a few steps (the cell abstraction's sampling takes
+//! them: the loops of array programs run a while before the states after them exist). Every
+//! state is reachable (a derivation exists), so whatever holds on all reachable states holds on
+//! the samples.
 //!
 //! Must not: exceed its deadline (each check is capped), or claim anything about unsampled
 //! states.
@@ -86,16 +90,34 @@ impl Rng {
     }
 }
 
+/// Most steps of one run (from a fact, one clause instance after another, each from the state
+/// the last one made) before a new one starts.
+const MAX_RUN: usize = 32;
+
+/// How many states facts made are drawn to pick where a run starts (the smallest wins).
+const START_DRAWS: usize = 3;
+
+/// The state a run has reached, and how many steps it took.
+struct Run {
+    pred: usize,
+    state: Vec<Value>,
+    length: usize,
+}
+
 /// Reachable states per predicate (indexed by `PredId`), each a value per argument.
 pub type States = Vec<Vec<Vec<Value>>>;
 
 /// Collects up to `max_per_pred` distinct states per predicate until `deadline`, or until no
-/// clause adds a state for a few rounds. Returns the states and the number of solver checks.
+/// clause adds a state for a few rounds. With `runs`, each clause instance on stored states
+/// alternates with a step of a run (from a state a fact made, each step from the state the
+/// last one made), which gets through loops that take more than a few steps and reaches the
+/// predicates after them. Returns the states and the number of solver checks.
 pub fn collect(
     store: &TermStore,
     system: &System,
     deadline: Deadline,
     max_per_pred: usize,
+    runs: bool,
 ) -> (States, u64) {
     let n = system.num_preds();
     let mut pools: States = vec![Vec::new(); n];
@@ -108,14 +130,52 @@ pub fn collect(
         .filter(|(_, c)| !c.is_query())
         .map(|(id, _)| id)
         .collect();
+    // The clauses of one body atom, by its predicate: the steps of a run.
+    let mut steps_from: Vec<Vec<ClauseId>> = vec![Vec::new(); n];
+    for &cid in &clauses {
+        if let [a] = &system.clause(cid).body[..] {
+            steps_from[a.pred.0 as usize].push(cid);
+        }
+    }
+    // The states facts made, where runs start.
+    let mut initial: Vec<(usize, Vec<Value>)> = Vec::new();
+    let mut run: Option<Run> = None;
     // Clause instances in a row that added no state (a body state that does not enable the
     // clause, or a state already seen) before giving up.
     let patience = 30 + 10 * clauses.len();
     let mut idle = 0;
     while idle < patience && !deadline.expired() {
+        // Each clause instance on stored states alternates with a step of the current run.
         for &cid in &clauses {
             if deadline.expired() {
                 break;
+            }
+            run = match run.take() {
+                _ if !runs => None,
+                Some(r) if r.length < MAX_RUN => {
+                    go_on(&mut smt, store, system, &steps_from[r.pred], r, &mut rng)
+                }
+                _ if initial.is_empty() => None,
+                // A new run, from a state a fact made: the smallest of a few drawn, since a
+                // run from small numbers gets through its loops within its steps.
+                _ => {
+                    let (pred, state) = (0..START_DRAWS)
+                        .map(|_| &initial[rng.below(initial.len())])
+                        .min_by_key(|(_, s)| magnitude(s))
+                        .cloned()
+                        .expect("drawn");
+                    Some(Run {
+                        pred,
+                        state,
+                        length: 0,
+                    })
+                }
+            };
+            if let Some(r) = &run {
+                if pools[r.pred].len() < max_per_pred && seen[r.pred].insert(r.state.clone()) {
+                    pools[r.pred].push(r.state.clone());
+                    idle = 0;
+                }
             }
             let c = system.clause(cid);
             let Some(head) = c.head_atom() else { continue };
@@ -137,6 +197,9 @@ pub fn collect(
             idle += 1;
             if let Some(state) = step(&mut smt, store, phi, &head.args, &mut rng) {
                 if seen[h].insert(state.clone()) {
+                    if c.body.is_empty() {
+                        initial.push((h, state.clone()));
+                    }
                     pools[h].push(state);
                     idle = 0;
                 }
@@ -153,6 +216,49 @@ pub fn collect(
     }
     let checks = smt.stats().checks;
     (pools, checks)
+}
+
+/// The size of a state's numbers: the bits of its integer arguments together (arrays and
+/// other values not counted), so that constants all states share weigh the same in each.
+fn magnitude(state: &[Value]) -> u64 {
+    state
+        .iter()
+        .map(|v| match v {
+            Value::Int(n) => n.bits(),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The next state of a run: an instance of one of `steps` (clauses whose one body atom is of
+/// the run's predicate, tried from a random one on) from the run's state; `None` where none
+/// applies.
+fn go_on(
+    smt: &mut Smt<'_>,
+    store: &TermStore,
+    system: &System,
+    steps: &[ClauseId],
+    run: Run,
+    rng: &mut Rng,
+) -> Option<Run> {
+    let first = rng.below(steps.len().max(1));
+    (0..steps.len()).find_map(|n| {
+        let c = system.clause(steps[(first + n) % steps.len()]);
+        let head = c.head_atom()?;
+        let map: HashMap<VarId, TermId> = c.body[0]
+            .args
+            .iter()
+            .zip(&run.state)
+            .map(|(v, x)| (*v, store.value_term(x, &store.var_sort(*v))))
+            .collect();
+        let phi = store.substitute(c.constraint, &map);
+        let state = step(smt, store, phi, &head.args, rng)?;
+        Some(Run {
+            pred: head.pred.0 as usize,
+            state,
+            length: run.length + 1,
+        })
+    })
 }
 
 /// One clause instance: a model of `phi` (body already filled in), read at `head`.
