@@ -271,10 +271,10 @@ impl Portfolio {
             View::Cells => {
                 let made = views.cells.get_or_insert_with(|| {
                     let (cells, back) = CellAbstraction.apply(store, system)?;
-                    let templates = CellAbstraction.templates(store, system, &cells);
                     let budget = cx.deadline.at_most(CELL_SAMPLING);
                     let (states, _) = sample::collect(store, system, budget, CELL_STATES, true);
                     let states = CellAbstraction.project_states(system, &states);
+                    let templates = CellAbstraction.templates(store, system, &cells, &states);
                     Some(((cells, back), templates, Arc::new(states)))
                 });
                 return made

@@ -111,9 +111,17 @@ impl CellAbstraction {
     }
 
     /// Candidate invariants of `cells`, the abstraction of `given`: ranges of cells that hold
-    /// one value (see `templates.rs`). Never trusted: the engine that takes them filters them.
-    pub fn templates(&self, store: &TermStore, given: &System, cells: &System) -> Model {
-        templates::templates(store, given, cells)
+    /// one value (see `templates.rs`), chosen by `states` (per predicate of `cells`: reachable
+    /// states of the abstraction, as [`Self::project_states`] makes them; none: the simplest
+    /// ranges). Never trusted: the engine that takes them filters them.
+    pub fn templates(
+        &self,
+        store: &TermStore,
+        given: &System,
+        cells: &System,
+        states: &[Vec<Vec<Value>>],
+    ) -> Model {
+        templates::templates(store, given, cells, states)
     }
 }
 
@@ -332,10 +340,37 @@ struct Strip<'s> {
 }
 
 impl<'s> Strip<'s> {
+    /// The reads of `t`'s array variables, each also at every index an array it is assumed
+    /// equal to is read at, transitively: in `c = b ∨ …` and `b = store(a, i, e)`, a read of
+    /// `c` at `k` makes `b` read at `k`, so that the second equality relates `c[k]` to `a[k]`
+    /// too (nested merges of `if`s).
     fn new(store: &'s TermStore, t: TermId) -> Self {
+        let mut reads = reads_by_array(store, t);
+        let groups = array_equalities(store, t);
+        let mut grown = true;
+        while grown {
+            grown = false;
+            for g in &groups {
+                let mut at: Vec<TermId> = Vec::new();
+                for i in g.iter().filter_map(|x| reads.get(x)).flatten() {
+                    if !at.contains(i) {
+                        at.push(*i);
+                    }
+                }
+                for x in g {
+                    let known = reads.entry(*x).or_default();
+                    for &i in &at {
+                        if !known.contains(&i) {
+                            known.push(i);
+                            grown = true;
+                        }
+                    }
+                }
+            }
+        }
         Strip {
             store,
-            reads: reads_by_array(store, t),
+            reads,
             memo: HashMap::new(),
         }
     }

@@ -104,7 +104,7 @@ fn templates_name_the_ranges_of_each_cell() {
     let store = TermStore::new();
     let given = system(&store, FILL);
     let (cells, _) = CellAbstraction.apply(&store, &given).expect("an array");
-    let templates = CellAbstraction.templates(&store, &given, &cells);
+    let templates = CellAbstraction.templates(&store, &given, &cells, &[]);
     let t = templates.get(PredId(0)).expect("fill has templates");
     let printed: Vec<String> = store
         .conjuncts(t.body)
@@ -209,7 +209,7 @@ fn the_cells_of_a_predicate_share_the_templates() {
         ),
     );
     let (cells, _) = CellAbstraction.apply(&store, &given).expect("arrays");
-    let templates = CellAbstraction.templates(&store, &given, &cells);
+    let templates = CellAbstraction.templates(&store, &given, &cells, &[]);
     let interp = templates.get(PredId(0)).expect("templates of p");
     let conjuncts = match &store.get(interp.body).term {
         Term::App(Op::And, args) => args.to_vec(),

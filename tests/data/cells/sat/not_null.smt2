@@ -1,0 +1,20 @@
+; for (i = 0; i < n; i++) a[i] = 0; for (i = 0; i < n / 2; i++) a[i] = malloc(...); then
+; a[x] != 0 for every 0 <= x < n / 2: each allocation is a new positive address.
+; Invariant: forall k. 0 <= k < i -> a[k] != 0.
+(set-logic HORN)
+(declare-fun zero ((Array Int Int) Int Int) Bool)
+(declare-fun alloc ((Array Int Int) Int Int Int) Bool)
+(declare-fun done ((Array Int Int) Int) Bool)
+(assert (forall ((a (Array Int Int)) (n Int)) (=> (> n 0) (zero a 0 n))))
+(assert (forall ((a (Array Int Int)) (i Int) (n Int))
+  (=> (and (zero a i n) (< i n)) (zero (store a i 0) (+ i 1) n))))
+(assert (forall ((a (Array Int Int)) (i Int) (n Int))
+  (=> (and (zero a i n) (>= i n)) (alloc a 0 n 1))))
+(assert (forall ((a (Array Int Int)) (i Int) (n Int) (next Int))
+  (=> (and (alloc a i n next) (< (* 2 i) n))
+      (alloc (store a i next) (+ i 1) n (+ next 1)))))
+(assert (forall ((a (Array Int Int)) (i Int) (n Int) (next Int))
+  (=> (and (alloc a i n next) (>= (* 2 i) n)) (done a i))))
+(assert (forall ((a (Array Int Int)) (x Int) (m Int))
+  (=> (and (done a m) (>= x 0) (< x m) (= (select a x) 0)) false)))
+(check-sat)
