@@ -318,3 +318,35 @@ fn step(
     smt.pop(1);
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loop of 20 steps from one start, and a predicate after it.
+    const LONG_LOOP: &str = "(set-logic HORN)
+        (declare-fun run (Int Int) Bool)
+        (declare-fun after (Int) Bool)
+        (assert (forall ((n Int)) (=> (= n 20) (run 0 n))))
+        (assert (forall ((i Int) (n Int)) (=> (and (run i n) (< i n)) (run (+ i 1) n))))
+        (assert (forall ((i Int) (n Int)) (=> (and (run i n) (>= i n)) (after i))))
+        (assert (forall ((x Int)) (=> (and (after x) (< x 0)) false)))
+        (check-sat)";
+
+    /// The states of `after` with at most 8 states per predicate.
+    fn after_states(runs: bool) -> usize {
+        let store = TermStore::new();
+        let system = crate::syntax::read_system(&store, LONG_LOOP).expect("the system parses");
+        let (states, _) = collect(&store, &system, Deadline::none(), 8, runs);
+        let after = system.pred_ids().find(|&p| system.pred(p).name == "after");
+        states[after.expect("after is declared").0 as usize].len()
+    }
+
+    #[test]
+    fn runs_get_past_a_loop_longer_than_the_pool() {
+        // Eight stored states of the loop reach `i = 7` at most: only a run that goes on from
+        // the state it made, stored or not, gets to `i = 20` and out.
+        assert_eq!(after_states(false), 0);
+        assert_eq!(after_states(true), 1);
+    }
+}
