@@ -104,17 +104,13 @@ pub(super) fn templates(
             let mut other = Vec::new();
             match sort(v) {
                 Sort::Int => {
-                    let literals = literals.iter().map(|&(t, c)| Operand::Lit(t, c));
-                    let scalars = scalars.iter().map(|&x| Operand::Param(x));
-                    let operands: Vec<Operand> = literals.chain(scalars.clone()).collect();
+                    let lits = literals.iter().map(|&(t, c)| Operand::Lit(t, c));
+                    let vars = scalars.iter().map(|&x| Operand::Param(x));
                     let compare = |rel| move |x| Holds::Compare(rel, x);
-                    simple.extend(operands.iter().copied().map(compare(Rel::Eq)));
-                    other.extend(scalars.map(compare(Rel::Ne)));
+                    simple.extend(lits.chain(vars.clone()).map(compare(Rel::Eq)));
+                    other.extend(vars.map(compare(Rel::Ne)));
                     other.push(Holds::Compare(Rel::Ne, zero));
-                    other.extend(operands.iter().filter_map(|&x| match x {
-                        Operand::Lit(t, c) => Some(Holds::Shifted(t, c)),
-                        Operand::Param(_) => None,
-                    }));
+                    other.extend(literals.iter().map(|&(t, c)| Holds::Shifted(t, c)));
                 }
                 Sort::Bool => simple.extend([Holds::Truth(true), Holds::Truth(false)]),
                 _ => {}
