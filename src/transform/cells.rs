@@ -345,25 +345,15 @@ impl<'s> Strip<'s> {
     /// `c` at `k` makes `b` read at `k`, so that the second equality relates `c[k]` to `a[k]`
     /// too (nested merges of `if`s).
     fn new(store: &'s TermStore, t: TermId) -> Self {
-        let mut reads = reads_by_array(store, t);
+        let known = reads_by_array(store, t);
         let groups = array_equalities(store, t);
-        let mut grown = true;
-        while grown {
-            grown = false;
-            for g in &groups {
-                let mut at: Vec<TermId> = Vec::new();
-                for i in g.iter().filter_map(|x| reads.get(x)).flatten() {
+        let mut reads = known.clone();
+        for &x in groups.iter().flatten() {
+            let at = reads.entry(x).or_default();
+            for y in related(&groups, BTreeSet::from([x])) {
+                for i in known.get(&y).into_iter().flatten() {
                     if !at.contains(i) {
                         at.push(*i);
-                    }
-                }
-                for x in g {
-                    let known = reads.entry(*x).or_default();
-                    for &i in &at {
-                        if !known.contains(&i) {
-                            known.push(i);
-                            grown = true;
-                        }
                     }
                 }
             }

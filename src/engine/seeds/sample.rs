@@ -189,9 +189,7 @@ pub fn collect(
             for a in &c.body {
                 let pool = &pools[a.pred.0 as usize];
                 let state = &pool[rng.below(pool.len())];
-                for (v, x) in a.args.iter().zip(state) {
-                    map.insert(*v, store.value_term(x, &store.var_sort(*v)));
-                }
+                fill(store, &a.args, state, &mut map);
             }
             let phi = store.substitute(c.constraint, &map);
             idle += 1;
@@ -216,6 +214,13 @@ pub fn collect(
     }
     let checks = smt.stats().checks;
     (pools, checks)
+}
+
+/// Each of an atom's argument variables mapped to its value in `state`.
+fn fill(store: &TermStore, args: &[VarId], state: &[Value], map: &mut HashMap<VarId, TermId>) {
+    for (v, x) in args.iter().zip(state) {
+        map.insert(*v, store.value_term(x, &store.var_sort(*v)));
+    }
 }
 
 /// The size of a state's numbers: the bits of its integer arguments together (arrays and
@@ -245,12 +250,8 @@ fn go_on(
     (0..steps.len()).find_map(|n| {
         let c = system.clause(steps[(first + n) % steps.len()]);
         let head = c.head_atom()?;
-        let map: HashMap<VarId, TermId> = c.body[0]
-            .args
-            .iter()
-            .zip(&run.state)
-            .map(|(v, x)| (*v, store.value_term(x, &store.var_sort(*v))))
-            .collect();
+        let mut map = HashMap::new();
+        fill(store, &c.body[0].args, &run.state, &mut map);
         let phi = store.substitute(c.constraint, &map);
         let state = step(smt, store, phi, &head.args, rng)?;
         Some(Run {
