@@ -463,14 +463,17 @@ impl BackTranslator for Back {
                     }
                 }
             }
+            // `∀k. A ∧ B` as `(∀k. A) ∧ (∀k. B)`, each conjunct over only the cells it
+            // reads: a head of hundreds of lemmas is then checked lemma by lemma, each
+            // negation one small instance, instead of one quantifier over all of them.
             let body = store.substitute(interp.body, &map);
-            out.set(
-                p,
-                Interp {
-                    params,
-                    body: store.quant(Quantifier::Forall, bound, body),
-                },
-            );
+            let parts = store.conjuncts(body).into_iter().map(|c| {
+                let free = store.free_vars(c);
+                let over: Vec<VarId> = bound.iter().copied().filter(|k| free.contains(k)).collect();
+                store.quant(Quantifier::Forall, over, c)
+            });
+            let body = store.and(parts.collect::<Vec<_>>());
+            out.set(p, Interp { params, body });
         }
         out
     }

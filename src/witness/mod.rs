@@ -9,6 +9,7 @@
 
 mod derivation;
 mod derivation_text;
+mod ground;
 mod implied;
 mod instantiate;
 mod model;
