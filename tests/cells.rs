@@ -1,7 +1,8 @@
 //! The cell abstraction of arrays (`--engine ENGINE@cells`): the systems of
 //! `tests/data/cells/sat/` need invariants quantified over array indices (a filled range, a
 //! copy, one but at an index and merged under a disjunction, a copy of another array's reads,
-//! a fill then its sum, values that follow the index, a search, a bound of 100000), which the
+//! a fill then its sum, values that follow the index, squares of the index, a search, a bound
+//! of 100000), which the
 //! samples with the abstraction's ranges find and the driver validates against the original
 //! clauses; the
 //! abstraction over-approximates, so on every unsafe system (`cells/unsat/`, `unsat/`) it

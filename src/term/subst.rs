@@ -278,6 +278,24 @@ impl TermStore {
         .is_break()
     }
 
+    /// Whether `t` multiplies two terms that are not numbers (`k * k`): a formula beyond linear
+    /// arithmetic, which the solver may fail to decide.
+    pub fn is_nonlinear(&self, t: TermId) -> bool {
+        self.visit_dag(t, |term| match term {
+            Term::App(Op::Mul, args)
+                if args
+                    .iter()
+                    .filter(|&&a| self.as_number(a).is_none())
+                    .count()
+                    >= 2 =>
+            {
+                ControlFlow::Break(())
+            }
+            _ => ControlFlow::Continue(()),
+        })
+        .is_break()
+    }
+
     /// Calls `f` once on every distinct subterm of `t` (quantifier bodies included) until it
     /// breaks.
     fn visit_dag(&self, t: TermId, mut f: impl FnMut(&Term) -> ControlFlow<()>) -> ControlFlow<()> {

@@ -5,7 +5,10 @@
 //! facts over datatype arguments ([`shapes`]: `is-nil x → z = y`), congruences (`x mod 2 = 0`)
 //! and degree-2 equalities. A predicate no sample reached gets `false` as its candidate.
 //! Unfiltered candidates the engine is handed ([`Candidates::templates`](super::Candidates::templates):
-//! the cell abstraction's ranges) join the linear ones where every sample satisfies them.
+//! the cell abstraction's ranges) join the linear ones where every sample satisfies them; the
+//! non-linear ones among them (`v = k² - 1`) join the degree-2 stage, and where there are such,
+//! the linear ones the first filter dropped are tried again in a last stage. Once the inductive
+//! lemmas exclude every query the stages are skipped.
 //!
 //! Duty: find a model whose interpretations are inductive (relative to the facts and every
 //! non-query clause) and often contain the affine equalities (`sn = 2 i - 2`) that
@@ -58,6 +61,10 @@ pub struct SamplesStats {
     /// Degree-2 equalities added.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quadratic_candidates: Option<u64>,
+    /// Linear templates dropped by the first filter and tried again on top of the non-linear
+    /// ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retried_candidates: Option<u64>,
     /// Every lemma kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_lemmas: Option<u64>,
@@ -145,14 +152,28 @@ impl Samples {
             lemmas: Vec::new(),
             known: vec![0; system.num_preds()],
         };
+        // Templates beyond linear arithmetic (the cells' fitted `v = k² - 1`) wait for the
+        // degree-2 stage: a check the solver cannot decide drops every new lemma of its head.
+        let mut nonlinear_templates: Vec<Vec<TermId>> = Vec::new();
+        let mut linear_templates: Vec<Vec<TermId>> = Vec::new();
         for p in system.pred_ids() {
             let params = system.fresh_params(store, p);
             let sampled = &states[p.0 as usize];
             // A predicate no sample reached may be unreachable: `false` is its candidate.
             let mut cands = candidates(store, &params, sampled);
+            let (mut nonlinear, mut linear) = (Vec::new(), Vec::new());
             if let Some(t) = cx.candidates.templates().and_then(|m| m.get(p)) {
-                cands.extend(holding(store, t, &params, sampled));
+                for c in holding(store, t, &params, sampled) {
+                    if store.is_nonlinear(c) {
+                        nonlinear.push(c);
+                    } else {
+                        linear.push(c);
+                    }
+                }
             }
+            cands.extend(linear.iter().copied());
+            nonlinear_templates.push(nonlinear);
+            linear_templates.push(linear);
             if sampled.is_empty() {
                 cands.push(store.ff());
             }
@@ -184,13 +205,32 @@ impl Samples {
         // Each stage that has candidates gets an equal share of the time left among those
         // still to come (the last all of it; a stage that finishes early leaves its time to
         // the next); a stage that fails leaves the lemmas as they were.
+        // With non-linear templates, the linear ones the filter dropped are tried again after
+        // them: `k < i → a[k] = -1` after `a[i] = a[i] - i*i` holds only where `a[k] = k² - 1`
+        // is known.
+        let retried: Vec<Vec<TermId>> = if nonlinear_templates.iter().all(|n| n.is_empty()) {
+            vec![Vec::new(); lemmas.lemmas.len()]
+        } else {
+            linear_templates
+                .iter()
+                .zip(&lemmas.lemmas)
+                .map(|(linear, kept)| {
+                    let kept: HashSet<TermId> = kept.iter().copied().collect();
+                    linear
+                        .iter()
+                        .copied()
+                        .filter(|c| !kept.contains(c))
+                        .collect()
+                })
+                .collect()
+        };
         let params = lemmas.params.clone();
         let per_pred = |f: &dyn Fn(usize) -> Vec<TermId>| -> Vec<Vec<TermId>> {
             (0..params.len()).map(f).collect()
         };
         let consts = constants(store, system);
         type Counter = fn(&mut SamplesStats) -> &mut Option<u64>;
-        let stages: [(Vec<Vec<TermId>>, Counter); 4] = [
+        let stages: [(Vec<Vec<TermId>>, Counter); 5] = [
             (
                 per_pred(&|i| constant_bounds(store, &params[i], &states[i], &consts)),
                 |s| &mut s.constant_candidates,
@@ -203,9 +243,14 @@ impl Samples {
                 &mut s.modular_candidates
             }),
             (
-                per_pred(&|i| quadratic(store, &params[i], &states[i])),
+                per_pred(&|i| {
+                    let mut q = quadratic(store, &params[i], &states[i]);
+                    q.extend(nonlinear_templates[i].iter().copied());
+                    q
+                }),
                 |s| &mut s.quadratic_candidates,
             ),
+            (retried, |s| &mut s.retried_candidates),
         ];
         // The shape stage is the first whose lemmas are not linear arithmetic (the engines
         // that take the lemmas as seeds work in it), and the one stage absent from the stats

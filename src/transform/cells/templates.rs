@@ -2,7 +2,7 @@
 //! v = e` ("every cell from `lo` up to `hi` holds `e`", where `e` is a literal, a scalar
 //! argument or the index plus a literal, or `v ≠ x` for a scalar argument or 0), and the same
 //! for two cells read at one index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy, perhaps but at
-//! one scalar argument). Translated back they are the quantified
+//! one scalar argument); where states are given, also `v = c₀ + c₁·k + c₂·k²` fitted to them. Translated back they are the quantified
 //! invariants of array loops (`∀k. 0 ≤ k < i → a[k] = 43`), which the invariant engines of
 //! linear arithmetic do not build themselves: a PDR lemma is one conjunction at a time, and the
 //! range's bound is a loop counter.
@@ -116,6 +116,11 @@ pub(super) fn templates(
                 _ => {}
             }
             other.extend(copies);
+            if sort(v) == Sort::Int {
+                let lits: Vec<i128> = literals.iter().map(|&(_, c)| c).collect();
+                let fits = fitted(&states, k, v, &lits).into_iter();
+                other.extend(fits.map(Holds::Poly));
+            }
             let mut ranges = ranges(k, v, &scalars, &literals, zero, [&simple, &other]);
             if !states.is_empty() {
                 ranges.truncate(MAX_TRIED);
@@ -208,6 +213,9 @@ enum Holds {
     Copy(usize, usize, Option<usize>),
     /// The Boolean.
     Truth(bool),
+    /// A polynomial of the index, `c₀ + c₁·k + c₂·k²`, fitted to the states' cells
+    /// ([`fitted`]).
+    Poly([i128; 3]),
 }
 
 /// `k < lo ∨ k ≥ hi ∨ holds`, of the cell (index `k`, value `v`; parameter positions).
@@ -253,6 +261,7 @@ impl Range {
             Holds::Shifted(_, c) => Some(state[self.k]? + c),
             Holds::Copy(_, v2, _) => state[v2],
             Holds::Truth(b) => Some(i128::from(b)),
+            Holds::Poly(c) => poly(c, state[self.k]?),
         }
     }
 
@@ -263,6 +272,7 @@ impl Range {
             Holds::Shifted(..) => 4,
             Holds::Copy(..) => 5,
             Holds::Truth(_) => 6,
+            Holds::Poly(_) => 7,
         }
     }
 
@@ -290,6 +300,7 @@ impl Range {
                 Some(!same || v? == state[v2]?)
             })(),
             Holds::Truth(b) => v.map(|v| (v != 0) == b),
+            Holds::Poly(c) => v.zip(poly(c, k)).map(|(v, p)| v == p),
         })
     }
 
@@ -314,6 +325,14 @@ impl Range {
             }
             Holds::Truth(true) => v,
             Holds::Truth(false) => store.not(v),
+            Holds::Poly([c0, c1, c2]) => {
+                let value = store.add([
+                    store.int(c0),
+                    store.mul([store.int(c1), k]),
+                    store.mul([store.int(c2), k, k]),
+                ]);
+                store.eq(v, value)
+            }
         };
         let below = self.lo.map(|lo| store.lt(k, lo.term(store, params)));
         let above = store.ge(k, self.hi.term(store, params));
@@ -390,4 +409,142 @@ fn in_turn(lists: Vec<Vec<TermId>>, max: usize) -> Vec<TermId> {
     }
     out.truncate(max);
     out
+}
+
+/// Most cells (of distinct indices) the polynomials are fitted through.
+const MAX_FIT_POINTS: usize = 40;
+
+/// Most fitted polynomials per cell.
+const MAX_FITTED: usize = 4;
+
+/// The fewest cells a fitted polynomial must explain.
+const MIN_SUPPORT: usize = 4;
+
+/// Values that are polynomials of the index, of degree 0 to 2 with integer coefficients
+/// (`a[i] = 2i + 2`, `b[i] = i² + i + 1`: arrays filled from their index or their previous
+/// cell), fitted to the cells the states hold (index `k`, value `v`): through every two and
+/// three cells of distinct indices among at most [`MAX_FIT_POINTS`], spread over them; of those that
+/// explain at least [`MIN_SUPPORT`] cells of all, the [`MAX_FITTED`] that explain the most.
+/// Constants and `k + c` of the system's literals are values of their own. A cell outside the range a loop filled holds
+/// anything, so a polynomial need not explain every cell; the ranges it is tried in must hold
+/// in every state.
+fn fitted(states: &[Vec<Option<i128>>], k: usize, v: usize, literals: &[i128]) -> Vec<[i128; 3]> {
+    let mut points: Vec<(i128, i128)> =
+        states.iter().filter_map(|s| Some((s[k]?, s[v]?))).collect();
+    points.sort_unstable();
+    points.dedup();
+    // Small numbers only, spread over the indices (the cells a loop has filled and those it
+    // has not are apart; one index may hold several values over the states); not the cells
+    // that hold a literal (what memory starts as, mostly, and a value of its own anyway).
+    let small = |n: i128| n.unsigned_abs() < 1 << 40;
+    let fit: Vec<(i128, i128)> = points
+        .iter()
+        .copied()
+        .filter(|&(x, y)| small(x) && small(y) && !literals.contains(&y))
+        .collect();
+    let step = fit.len().div_ceil(MAX_FIT_POINTS).max(1);
+    let through: Vec<(i128, i128)> = fit.into_iter().step_by(step).collect();
+    let mut found: Vec<[i128; 3]> = Vec::new();
+    let n = through.len();
+    let x = |i: usize| through[i].0;
+    for a in 0..n {
+        for b in (a + 1..n).filter(|&b| x(b) != x(a)) {
+            found.extend(line(through[a], through[b]));
+            for c in (b + 1..n).filter(|&c| x(c) != x(a) && x(c) != x(b)) {
+                found.extend(parabola(through[a], through[b], through[c]));
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    // `c` and `k + c` of a literal `c` are values of their own.
+    found.retain(|&[c0, c1, c2]| c2 != 0 || !(0..=1).contains(&c1) || !literals.contains(&c0));
+    let support = |c: [i128; 3]| {
+        points
+            .iter()
+            .filter(|&&(x, y)| poly(c, x) == Some(y))
+            .count()
+    };
+    let mut scored: Vec<(usize, [i128; 3])> = found
+        .into_iter()
+        .map(|c| (support(c), c))
+        .filter(|&(n, _)| n >= MIN_SUPPORT)
+        .collect();
+    scored.sort_by_key(|&(n, c)| (std::cmp::Reverse(n), c[2] != 0, c));
+    scored
+        .into_iter()
+        .take(MAX_FITTED)
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// `c₀ + c₁·x + c₂·x²`, `None` on overflow.
+fn poly([c0, c1, c2]: [i128; 3], x: i128) -> Option<i128> {
+    c2.checked_mul(x)?
+        .checked_add(c1)?
+        .checked_mul(x)?
+        .checked_add(c0)
+}
+
+/// The line through two points of distinct abscissae, if its coefficients are integers.
+fn line((x1, y1): (i128, i128), (x2, y2): (i128, i128)) -> Option<[i128; 3]> {
+    let (dy, dx) = (y2.checked_sub(y1)?, x2.checked_sub(x1)?);
+    if dx == 0 || dy % dx != 0 {
+        return None;
+    }
+    let c1 = dy / dx;
+    Some([y1.checked_sub(c1.checked_mul(x1)?)?, c1, 0])
+}
+
+/// The parabola through three points of distinct abscissae (by divided differences), if its
+/// coefficients are integers and it is not a line.
+fn parabola(p1: (i128, i128), p2: (i128, i128), p3: (i128, i128)) -> Option<[i128; 3]> {
+    use num_rational::Ratio;
+    let r = |n: i128| Ratio::from_integer(n);
+    let ((x1, y1), (x2, _), (x3, _)) = (p1, p2, p3);
+    let slope = |(xa, ya): (i128, i128), (xb, yb): (i128, i128)| {
+        Some(Ratio::new(yb.checked_sub(ya)?, xb.checked_sub(xa)?))
+    };
+    let (s12, s23) = (slope(p1, p2)?, slope(p2, p3)?);
+    let c2 = (s23 - s12) / r(x3.checked_sub(x1)?);
+    let c1 = s12 - c2 * r(x1.checked_add(x2)?);
+    let c0 = r(y1) - c1 * r(x1) - c2 * r(x1) * r(x1);
+    if c2 == r(0) || !c0.is_integer() || !c1.is_integer() || !c2.is_integer() {
+        return None;
+    }
+    Some([c0.to_integer(), c1.to_integer(), c2.to_integer()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cells `(k, v)` as states of two parameters.
+    fn cells(points: &[(i128, i128)]) -> Vec<Vec<Option<i128>>> {
+        points
+            .iter()
+            .map(|&(k, v)| vec![Some(k), Some(v)])
+            .collect()
+    }
+
+    /// Squares minus one where a loop has been, zeros (a literal) where it has not, and one
+    /// index seen with both: the parabola is found, the zeros are no polynomial of their own.
+    #[test]
+    fn a_parabola_is_fitted_through_the_filled_cells() {
+        let mut points: Vec<(i128, i128)> = (0..8).map(|k| (k, k * k - 1)).collect();
+        points.extend((3..12).map(|k| (k, 0)));
+        assert_eq!(fitted(&cells(&points), 0, 1, &[0, 1]), vec![[-1, 0, 1]]);
+    }
+
+    /// A constant that is no literal of the system is a value of its own; `k + 1` is not (the
+    /// index plus a literal is).
+    #[test]
+    fn constants_and_shifts_of_literals_are_left_to_their_own_values() {
+        let minus_one: Vec<(i128, i128)> = (0..6).map(|k| (k, -1)).collect();
+        assert_eq!(fitted(&cells(&minus_one), 0, 1, &[0, 1]), vec![[-1, 0, 0]]);
+        let shifted: Vec<(i128, i128)> = (0..6).map(|k| (k, k + 1)).collect();
+        assert!(fitted(&cells(&shifted), 0, 1, &[0, 1]).is_empty());
+        let doubled: Vec<(i128, i128)> = (0..6).map(|k| (k, 2 * k + 2)).collect();
+        assert_eq!(fitted(&cells(&doubled), 0, 1, &[0, 1]), vec![[2, 2, 0]]);
+    }
 }
