@@ -200,11 +200,6 @@ impl Samples {
                 model,
             });
         }
-        // Stronger candidates on top of the inductive ones, stage by stage: bounds at program
-        // constants, shape facts over datatype arguments, congruences, degree-2 equalities.
-        // Each stage that has candidates gets an equal share of the time left among those
-        // still to come (the last all of it; a stage that finishes early leaves its time to
-        // the next); a stage that fails leaves the lemmas as they were.
         // With non-linear templates, the linear ones the filter dropped are tried again after
         // them: `k < i → a[k] = -1` after `a[i] = a[i] - i*i` holds only where `a[k] = k² - 1`
         // is known.
@@ -224,6 +219,12 @@ impl Samples {
                 })
                 .collect()
         };
+        // Stronger candidates on top of the inductive ones, stage by stage: bounds at program
+        // constants, shape facts over datatype arguments, congruences, degree-2 equalities
+        // (with the non-linear templates), the retried templates. Each stage that has
+        // candidates gets an equal share of the time left among those still to come (the last
+        // all of it; a stage that finishes early leaves its time to the next); a stage that
+        // fails leaves the lemmas as they were.
         let params = lemmas.params.clone();
         let per_pred = |f: &dyn Fn(usize) -> Vec<TermId>| -> Vec<Vec<TermId>> {
             (0..params.len()).map(f).collect()
