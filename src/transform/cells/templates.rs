@@ -499,20 +499,31 @@ fn line((x1, y1): (i128, i128), (x2, y2): (i128, i128)) -> Option<[i128; 3]> {
 /// The parabola through three points of distinct abscissae (by divided differences), if its
 /// coefficients are integers and it is not a line.
 fn parabola(p1: (i128, i128), p2: (i128, i128), p3: (i128, i128)) -> Option<[i128; 3]> {
-    use num_rational::Ratio;
-    let r = |n: i128| Ratio::from_integer(n);
-    let ((x1, y1), (x2, _), (x3, _)) = (p1, p2, p3);
-    let slope = |(xa, ya): (i128, i128), (xb, yb): (i128, i128)| {
-        Some(Ratio::new(yb.checked_sub(ya)?, xb.checked_sub(xa)?))
-    };
-    let (s12, s23) = (slope(p1, p2)?, slope(p2, p3)?);
-    let c2 = (s23 - s12) / r(x3.checked_sub(x1)?);
-    let c1 = s12 - c2 * r(x1.checked_add(x2)?);
-    let c0 = r(y1) - c1 * r(x1) - c2 * r(x1) * r(x1);
-    if c2 == r(0) || !c0.is_integer() || !c1.is_integer() || !c2.is_integer() {
+    let ((x1, y1), (x2, y2), (x3, y3)) = (p1, p2, p3);
+    let sub = |a: i128, b: i128| a.checked_sub(b);
+    let (dx21, dx32, dx31) = (sub(x2, x1)?, sub(x3, x2)?, sub(x3, x1)?);
+    let (dy21, dy32) = (sub(y2, y1)?, sub(y3, y2)?);
+    // c₂ = (dy32·dx21 - dy21·dx32) / (dx31·dx21·dx32), exactly, in checked integers.
+    let num = sub(dy32.checked_mul(dx21)?, dy21.checked_mul(dx32)?)?;
+    let den = dx31.checked_mul(dx21)?.checked_mul(dx32)?;
+    if den == 0 || num.checked_rem(den)? != 0 {
         return None;
     }
-    Some([c0.to_integer(), c1.to_integer(), c2.to_integer()])
+    let c2 = num / den;
+    // c₁ = dy21 / dx21 - c₂·(x₁ + x₂).
+    let rest = sub(
+        dy21,
+        c2.checked_mul(x1.checked_add(x2)?)?.checked_mul(dx21)?,
+    )?;
+    if rest.checked_rem(dx21)? != 0 {
+        return None;
+    }
+    let c1 = rest / dx21;
+    let c0 = sub(
+        sub(y1, c1.checked_mul(x1)?)?,
+        c2.checked_mul(x1)?.checked_mul(x1)?,
+    )?;
+    (c2 != 0).then_some([c0, c1, c2])
 }
 
 #[cfg(test)]
