@@ -214,9 +214,9 @@ pub const QUANTIFIED_FIRST_TRY: std::time::Duration = std::time::Duration::from_
 /// the head's negated at fresh constants), which proves the cells' models' clauses in
 /// milliseconds where Z3's own instantiation takes seconds; what that leaves undecided goes on
 /// as follows. Quantified interpretations (from other solvers, or ours back-translated through
-/// inlining) make a clause whose head they interpret a universal problem. Such a clause is first checked
-/// by instantiating the head's existentials with the clause's variables
-/// (the `instantiate` module), then directly; each try gets half the time left, at most
+/// inlining) make a clause whose head they interpret a universal problem. Such a clause is
+/// first checked by instantiating the head's existentials with the clause's variables (the
+/// `instantiate` module), then directly; each try gets half the time left, at most
 /// `QUANTIFIED_FIRST_TRY` (10 s). The clauses still undecided are checked once more after the
 /// model's quantifiers are eliminated ([`Model::without_quantifiers`]): eliminating first would
 /// cost models whose quantifiers the solver handles directly.

@@ -2,10 +2,10 @@
 //! v = e` ("every cell from `lo` up to `hi` holds `e`", where `e` is a literal, a scalar
 //! argument or the index plus a literal, or `v ≠ x` for a scalar argument or 0), and the same
 //! for two cells read at one index (`k₁ = k₂ ∧ lo ≤ k₁ < hi → v₁ = v₂`, a copy, perhaps but at
-//! one scalar argument); where states are given, also `v = c₀ + c₁·k + c₂·k²` fitted to them. Translated back they are the quantified
-//! invariants of array loops (`∀k. 0 ≤ k < i → a[k] = 43`), which the invariant engines of
-//! linear arithmetic do not build themselves: a PDR lemma is one conjunction at a time, and the
-//! range's bound is a loop counter.
+//! one scalar argument); where states are given, also `v = c₀ + c₁·k + c₂·k²` fitted to them.
+//! Translated back they are the quantified invariants of array loops (`∀k. 0 ≤ k < i → a[k] =
+//! 43`), which the invariant engines of linear arithmetic do not build themselves: a PDR lemma
+//! is one conjunction at a time, and the range's bound is a loop counter.
 //!
 //! Where reachable states of a predicate are known, they choose its ranges: only those that
 //! hold in every state and contain a cell of one are kept, one of each group the states see
@@ -411,7 +411,7 @@ fn in_turn(lists: Vec<Vec<TermId>>, max: usize) -> Vec<TermId> {
     out
 }
 
-/// Most cells (of distinct indices) the polynomials are fitted through.
+/// Most cells the polynomials are fitted through.
 const MAX_FIT_POINTS: usize = 40;
 
 /// Most fitted polynomials per cell.
@@ -423,11 +423,11 @@ const MIN_SUPPORT: usize = 4;
 /// Values that are polynomials of the index, of degree 0 to 2 with integer coefficients
 /// (`a[i] = 2i + 2`, `b[i] = i² + i + 1`: arrays filled from their index or their previous
 /// cell), fitted to the cells the states hold (index `k`, value `v`): through every two and
-/// three cells of distinct indices among at most [`MAX_FIT_POINTS`], spread over them; of those that
-/// explain at least [`MIN_SUPPORT`] cells of all, the [`MAX_FITTED`] that explain the most.
-/// Constants and `k + c` of the system's literals are values of their own. A cell outside the range a loop filled holds
-/// anything, so a polynomial need not explain every cell; the ranges it is tried in must hold
-/// in every state.
+/// three cells of distinct indices among at most [`MAX_FIT_POINTS`], spread over them; of
+/// those that explain at least [`MIN_SUPPORT`] cells of all, the [`MAX_FITTED`] that explain
+/// the most. Constants and `k + c` of the system's literals are values of their own. A cell
+/// outside the range a loop filled holds anything, so a polynomial need not explain every
+/// cell; the ranges it is tried in must hold in every state.
 fn fitted(states: &[Vec<Option<i128>>], k: usize, v: usize, literals: &[i128]) -> Vec<[i128; 3]> {
     let mut points: Vec<(i128, i128)> =
         states.iter().filter_map(|s| Some((s[k]?, s[v]?))).collect();
