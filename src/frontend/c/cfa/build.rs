@@ -351,6 +351,7 @@ pub(crate) fn prune_mapped(
         error: id(error),
         dead,
     };
+    debug_assert_eq!(cfa.malformed_location(), None, "a CFA location's out-edges");
     (cfa, new_id)
 }
 

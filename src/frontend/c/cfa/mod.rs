@@ -154,6 +154,22 @@ impl Cfa {
         (0..self.locs.len() as u32).map(LocId)
     }
 
+    /// The first location that breaks the module's invariant on out-edges: more than two, or
+    /// two that are not a branch (`Assume(c, true)` then `Assume(c, false)` on one condition,
+    /// told by its span). The encoding and the interpreter read the second edge of a branch as
+    /// the negation of the first, so a transformation that breaks this (say, by prefixing the
+    /// same operation to both edges) changes the program's meaning silently.
+    pub fn malformed_location(&self) -> Option<LocId> {
+        self.loc_ids().find(|&l| match self.out(l) {
+            [] | [_] => false,
+            [a, b] => !matches!(
+                (&self.edge(*a).op, &self.edge(*b).op),
+                (Op::Assume(x, true), Op::Assume(y, false)) if x.span == y.span
+            ),
+            _ => true,
+        })
+    }
+
     /// Whether the CFA has a cycle (a loop).
     pub fn has_cycle(&self) -> bool {
         let succ: Vec<Vec<usize>> = self
