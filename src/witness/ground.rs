@@ -99,38 +99,14 @@ pub(super) fn check_by_ground_instances(
             instances.push(store.substitute(*body, &map));
         }
     }
-    smt.push();
-    smt.assert(store.and(ground.into_iter().chain(instances)));
-    // All head lemmas at once first: one search refutes them in milliseconds where one
-    // check per lemma takes a second over hundreds; one at a time only if that runs out of
-    // time.
-    let outer = smt.deadline().clone();
-    smt.set_deadline(outer.at_most(WHOLE_FIRST));
-    smt.push();
-    smt.assert(store.not(store.and(goals.clone())));
-    let whole = smt.check();
-    smt.pop(1);
-    smt.set_deadline(outer);
-    let result = match whole {
+    // All head lemmas at once first (one search refutes them in milliseconds where one check
+    // per lemma takes a second over hundreds), one at a time if that runs out of time.
+    let premise = store.and(ground.into_iter().chain(instances));
+    let mut whole = Some(WHOLE_FIRST);
+    match super::model::check_in_scope(smt, premise, store.and(goals), &mut whole) {
         SatResult::Unsat => SatResult::Unsat,
-        SatResult::Sat => undecided("the instances do not refute the head"),
-        SatResult::Unknown(_) => {
-            let mut result = SatResult::Unsat;
-            for g in goals {
-                smt.push();
-                smt.assert(store.not(g));
-                let r = smt.check();
-                smt.pop(1);
-                if r != SatResult::Unsat {
-                    result = undecided("the instances do not refute a head lemma");
-                    break;
-                }
-            }
-            result
-        }
-    };
-    smt.pop(1);
-    result
+        _ => undecided("the instances do not refute the head"),
+    }
 }
 
 /// The conjuncts of `t`, nested conjunctions flattened.

@@ -233,7 +233,7 @@ pub fn validate_model(
     };
     let mut smt = Smt::new(store, deadline.clone());
     // Heads are checked as a whole first until one such check runs out of time.
-    let mut whole = true;
+    let mut whole = Some(WHOLE_FIRST);
     let mut deferred = Vec::new();
     for (cid, _) in system.clauses() {
         let (premise, head) = clause_query(store, system, model, cid);
@@ -311,10 +311,10 @@ const WHOLE_FIRST: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, checked in a scope of
 /// `smt`, which is left as it was. Head conjuncts that the premise implies by its shape
-/// ([`unimplied`](super::implied::unimplied)) are not checked. A conjunctive head is checked as a whole for at most
-/// [`WHOLE_FIRST`] while `whole` holds (a check that runs out of time clears it: the model's
-/// other heads are likely as hard), then, unless that decided it, one conjunct at a time on
-/// top of the premise:
+/// ([`unimplied`](super::implied::unimplied)) are not checked. A conjunctive head is checked as
+/// a whole for at most the bound in `whole` ([`WHOLE_FIRST`] for a model's clauses), while
+/// there is one (a check that runs out of time clears it: the model's other heads are likely
+/// as hard), then, unless that decided it, one conjunct at a time on top of the premise:
 /// PDR's models are conjunctions of hundreds of lemmas, whose negation as one disjunction the
 /// solver sometimes splits on far more slowly than it refutes each lemma (LRA-TS `approx.5`:
 /// over 4 s at once), but mostly refutes at once (over the public set's `sat` files, the median
@@ -323,7 +323,7 @@ pub(super) fn check_in_scope(
     smt: &mut Smt<'_>,
     premise: TermId,
     head: TermId,
-    whole: &mut bool,
+    whole: &mut Option<std::time::Duration>,
 ) -> SatResult {
     let store = smt.store();
     // What the premise implies by its shape needs no check (see `implied`).
@@ -332,9 +332,9 @@ pub(super) fn check_in_scope(
         return SatResult::Unsat;
     }
     let parts = store.conjuncts(head);
-    if *whole && parts.len() >= 2 {
+    if let Some(bound) = whole.filter(|_| parts.len() >= 2) {
         let outer = smt.deadline().clone();
-        smt.set_deadline(outer.at_most(WHOLE_FIRST));
+        smt.set_deadline(outer.at_most(bound));
         smt.push();
         smt.assert(store.and([premise, store.not(head)]));
         let at_once = smt.check();
@@ -344,7 +344,7 @@ pub(super) fn check_in_scope(
         if !matches!(at_once, SatResult::Unknown(_)) {
             return at_once;
         }
-        *whole = false;
+        *whole = None;
     }
     smt.push();
     let result = if parts.len() < 2 {
