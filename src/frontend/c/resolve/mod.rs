@@ -38,6 +38,7 @@ mod lifetimes;
 mod lower;
 mod main_args;
 mod mem_checks;
+mod param_address;
 mod places;
 mod pointers;
 mod points_to;
@@ -170,6 +171,7 @@ fn resolve_full(
         std::borrow::Cow::Borrowed(_) => items,
     };
     let items = by_reference::inline_atomic_calls(&items);
+    let items = param_address::copy_addressed_params(&items);
     let items = &items[..];
     let mut r = Resolver {
         globals: vec![],
