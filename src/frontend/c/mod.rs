@@ -84,20 +84,63 @@ pub fn resolve_unit(
     model: DataModel,
     checks: ir::MemChecks,
 ) -> Result<Program, CError> {
-    if !checks.error_calls {
-        reach_error_stops(unit.src)?;
-    }
-    resolve::resolve_checked(&unit.items, unit.src.len(), model, checks)
+    let error_returns = !checks.error_calls && reach_error_returns(unit.src)?;
+    resolve::resolve_checked(&unit.items, unit.src.len(), model, checks, error_returns)
 }
 
 /// Under a memory property a call of `reach_error()` is no error: the execution goes on as the
 /// program's definition says. The front end replaces that definition (it is a built-in), so it
-/// takes it as ending the execution, which holds for SV-COMP's definitions (`assert(0)`,
-/// `__assert_fail`, `abort()`, or none), and for an empty definition when every call of it
-/// is followed at once by `abort()` or `exit(...)` (`ERROR: {reach_error();abort();}`: the
-/// call does nothing, the next statement ends the execution). Any other definition that may
-/// return is `unsupported`.
+/// reads the definitions' text: one that ends the execution (`assert(0)`, `__assert_fail`,
+/// `abort()`, `exit`, `__VERIFIER_error`, a `goto`) makes the call end it, an empty one makes
+/// the call do nothing (`Ok(true)`: the resolver drops the calls), and any other definition
+/// that may return is `unsupported`.
+fn reach_error_returns(src: &str) -> Result<bool, CError> {
+    let mut empty = false;
+    for (span, def) in reach_error_definitions(src) {
+        match def {
+            ErrorDef::Stops => {}
+            ErrorDef::Empty => empty = true,
+            ErrorDef::Other => return Err(may_return(span)),
+        }
+    }
+    Ok(empty)
+}
+
+/// For the shape engine, which reads `reach_error()` as the end of an execution: whether that
+/// holds under a memory property: every definition ends the execution, or is empty and every
+/// call is followed at once by `abort()` or `exit(...)` (`ERROR: {reach_error();abort();}`).
 pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
+    for (span, def) in reach_error_definitions(src) {
+        match def {
+            ErrorDef::Stops => {}
+            ErrorDef::Empty if calls_then_stop(src) => {}
+            ErrorDef::Empty | ErrorDef::Other => return Err(may_return(span)),
+        }
+    }
+    Ok(())
+}
+
+fn may_return(span: ast::Span) -> CError {
+    CError::unsupported(
+        span,
+        "a definition of `reach_error` that may return, under a memory property".to_owned(),
+    )
+}
+
+/// What a definition of `reach_error` does, read from its text.
+enum ErrorDef {
+    /// It ends the execution.
+    Stops,
+    /// Its body is empty: it returns at once.
+    Empty,
+    /// Anything else (it may return after doing something).
+    Other,
+}
+
+/// The definitions `reach_error(void) { ... }` in `src` (the first `}` ends a body), by the
+/// name's span.
+fn reach_error_definitions(src: &str) -> Vec<(ast::Span, ErrorDef)> {
+    let mut out = vec![];
     let mut from = 0;
     while let Some(k) = src[from..].find("reach_error") {
         let at = from + k;
@@ -114,18 +157,19 @@ pub(crate) fn reach_error_stops(src: &str) -> Result<(), CError> {
         }
         let body = &after[1..after.find('}').unwrap_or(after.len())];
         let stops = ["assert", "abort", "exit", "__VERIFIER_error", "goto"];
-        let empty = body
+        let def = if stops.iter().any(|s| body.contains(s)) {
+            ErrorDef::Stops
+        } else if body
             .trim_matches(|c: char| c.is_whitespace() || c == ';')
-            .is_empty();
-        let returns_harmlessly = empty && calls_then_stop(src);
-        if !(stops.iter().any(|s| body.contains(s)) || returns_harmlessly) {
-            return Err(CError::unsupported(
-                ast::Span::new(at, at + "reach_error".len()),
-                "a definition of `reach_error` that may return, under a memory property".to_owned(),
-            ));
-        }
+            .is_empty()
+        {
+            ErrorDef::Empty
+        } else {
+            ErrorDef::Other
+        };
+        out.push((ast::Span::new(at, at + "reach_error".len()), def));
     }
-    Ok(())
+    out
 }
 
 /// Whether every call of `reach_error` in `src` is a statement of a block (after `{`, `}`,

@@ -122,6 +122,8 @@ struct Resolver {
     ptr_sites: Vec<pointers::Site>,
     /// The number of (flattened) parameters of the current function.
     cur_params: usize,
+    /// A call of `reach_error()` does nothing (see [`resolve_checked`]).
+    error_returns: bool,
     /// The allocation sites so far (`heap.rs`).
     heap: Heap,
     /// The first cast of a pointer to an integer.
@@ -139,14 +141,17 @@ pub fn resolve(items: &[Item], src_len: usize, model: DataModel) -> Result<Progr
     resolve_with_points_to(items, src_len, model).map(|r| r.0)
 }
 
-/// Resolves a parsed translation unit under a data model, with the checks of a property.
+/// Resolves a parsed translation unit under a data model, with the checks of a property;
+/// with `error_returns` (a memory property, and the program's `reach_error` has an empty
+/// body, which the tokenizer drops) a call of `reach_error()` does nothing.
 pub fn resolve_checked(
     items: &[Item],
     src_len: usize,
     model: DataModel,
     checks: MemChecks,
+    error_returns: bool,
 ) -> Result<Program, CError> {
-    resolve_full(items, src_len, model, checks).map(|r| r.0)
+    resolve_full(items, src_len, model, checks, error_returns).map(|r| r.0)
 }
 
 /// Resolves a parsed translation unit; also returns the points-to relation of its pointer
@@ -156,7 +161,7 @@ pub fn resolve_with_points_to(
     src_len: usize,
     model: DataModel,
 ) -> Result<(Program, String), CError> {
-    resolve_full(items, src_len, model, MemChecks::unreach_call())
+    resolve_full(items, src_len, model, MemChecks::unreach_call(), false)
 }
 
 fn resolve_full(
@@ -164,6 +169,7 @@ fn resolve_full(
     src_len: usize,
     model: DataModel,
     checks: MemChecks,
+    error_returns: bool,
 ) -> Result<(Program, String), CError> {
     let items = main_args::drop_unused_main_params(items);
     let items = match unreferenced::drop_unreferenced_functions(&items) {
@@ -197,6 +203,7 @@ fn resolve_full(
         types: Default::default(),
         ptr_sites: vec![],
         cur_params: 0,
+        error_returns,
         heap: Heap::default(),
         ptr_to_int: None,
         enumerators: Default::default(),
