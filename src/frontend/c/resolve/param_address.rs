@@ -32,11 +32,10 @@ pub(super) fn copy_addressed_params(items: &[Item]) -> Cow<'_, [Item]> {
         let Some(Suffix::Params(ps, variadic)) = f.decl.suffixes.first() else {
             continue;
         };
-        let taken: Vec<usize> = ps
+        let taken: Vec<(usize, String)> = ps
             .iter()
             .enumerate()
-            .filter(|(_, p)| copyable(p) && address_taken(&f.body, p))
-            .map(|(i, _)| i)
+            .filter_map(|(i, p)| Some((i, copyable(p, &f.body)?)))
             .collect();
         if taken.is_empty() {
             continue;
@@ -44,11 +43,8 @@ pub(super) fn copy_addressed_params(items: &[Item]) -> Cow<'_, [Item]> {
         let mut f = f.clone();
         let mut params = ps.clone();
         let mut copies = vec![];
-        for i in taken {
+        for (i, name) in taken {
             let p = &mut params[i];
-            let Some(name) = p.decl.name.clone() else {
-                continue;
-            };
             let renamed = format!("{RENAMED}{name}");
             p.decl.name = Some(renamed.clone());
             let span = p.decl.span;
@@ -84,12 +80,13 @@ pub(super) fn copy_addressed_params(items: &[Item]) -> Cow<'_, [Item]> {
     }
 }
 
-/// Whether `p` is named, of integer or pointer type, and not an array.
-fn copyable(p: &Param) -> bool {
-    if p.decl.name.is_none() || !p.decl.suffixes.is_empty() {
-        return false;
+/// `p`'s name, if it is of integer or pointer type, not an array, and `body` has `&p`.
+fn copyable(p: &Param, body: &Stmt) -> Option<String> {
+    let name = p.decl.name.as_deref()?;
+    if !p.decl.suffixes.is_empty() {
+        return None;
     }
-    p.decl.pointers > 0
+    let scalar = p.decl.pointers > 0
         || p.specs.words.iter().all(|(w, _)| {
             matches!(
                 w,
@@ -104,16 +101,12 @@ fn copyable(p: &Param) -> bool {
                     | Spec::Const
                     | Spec::Ignored
             )
+        });
+    let taken = || {
+        body.any_expr(&mut |e| match &e.kind {
+            ExprKind::Unary(UnOp::AddrOf, x) => matches!(&x.kind, ExprKind::Ident(n) if n == name),
+            _ => false,
         })
-}
-
-/// Whether the body has `&p` for `p`'s name.
-fn address_taken(body: &Stmt, p: &Param) -> bool {
-    let Some(name) = p.decl.name.as_deref() else {
-        return false;
     };
-    body.any_expr(&mut |e| match &e.kind {
-        ExprKind::Unary(UnOp::AddrOf, x) => matches!(&x.kind, ExprKind::Ident(n) if n == name),
-        _ => false,
-    })
+    (scalar && taken()).then(|| name.to_owned())
 }
