@@ -284,19 +284,37 @@ impl Default for Schedule {
             // finds what it refutes, and PDR after it took another path (see the portfolio's
             // header).
             not_reals(e(Kind, probe(50))),
-            // Over the reals: a BMC pass, then PDR with all the time it takes. On two threads
-            // PDR starts at once, and BMC has all the time beside it: the engines after it on
-            // its thread answered no LRA-TS file, while the VMT refutations of 25-35 steps take
-            // BMC 8-12 s (BENCHMARKS.md, "Why the portfolio's schedule").
+            // Over the reals on one thread: BMC's quick refutations, PDR with most of the time,
+            // BMC with the rest (the refutations PDR needs 13-20 s for take BMC 2-3 s). On two
+            // threads PDR starts at once, and BMC has all the time beside it: the engines after
+            // it on its thread answered no LRA-TS file, while the VMT refutations of 25-35 steps
+            // take BMC 8-12 s (BENCHMARKS.md, "Why the portfolio's schedule").
             Entry {
                 runs: Runs::Sequential,
-                ..beside(reals(e(Bmc, Budget::Slice(secs(3)))))
+                ..reals(e(Bmc, probe(500)))
+            },
+            Entry {
+                runs: Runs::Sequential,
+                ..reals(e(
+                    Pdr,
+                    Budget::Share {
+                        share: 0.8,
+                        cap: None,
+                    },
+                ))
+            },
+            Entry {
+                runs: Runs::Sequential,
+                ..reals(e(Bmc, Budget::Rest))
             },
             Entry {
                 runs: Runs::Split,
                 ..beside(reals(e(Bmc, Budget::Rest)))
             },
-            reals(e(Pdr, Budget::Rest)),
+            Entry {
+                runs: Runs::Split,
+                ..reals(e(Pdr, Budget::Rest))
+            },
             // Quick tries first: shallow counterexamples and easy invariants answer within
             // a few milliseconds, and would otherwise wait behind the slower phases. On two
             // threads BMC's slice comes at once on its thread: a probe there would make it
@@ -321,6 +339,14 @@ impl Default for Schedule {
                 Samples,
                 Budget::Slice(secs(1)),
             ))))),
+            // On one thread, PDR again after the quick tries, with their candidates: the
+            // answers it finds alone within a second (hcai, llreve, synthesis: 0.3-0.7 s) waited
+            // 5-8 s behind BMC's slice and CEGAR's capped one (BENCHMARKS.md, "One thread: PDR
+            // sooner"). On two threads the long PDR run has started already.
+            Entry {
+                runs: Runs::Sequential,
+                ..seeded(only(When::Lia)(e(Pdr, probe(750))))
+            },
             // Over arrays, every array abstracted to one cell: the samples with the
             // abstraction's ranges find the invariants quantified over indices that array
             // loops need, and PDR on the cells completes what they leave (BENCHMARKS.md,

@@ -110,3 +110,44 @@ fn budgets() {
     assert_eq!(of.entries[0].budget.slice(Some(s(10))), Some(s(5)));
     assert_eq!(of.entries[1].budget.slice(Some(s(5))), Some(s(5)));
 }
+
+#[test]
+fn on_one_thread_pdr_answers_before_the_long_slices() {
+    let s = Schedule::default();
+    // Over the reals: BMC's quick refutations, PDR with most of the time, BMC with the rest.
+    let reals = Traits {
+        over_reals: true,
+        linear: true,
+        ..Traits::default()
+    };
+    let alone: Vec<_> = s
+        .entries_for(reals)
+        .iter()
+        .map(|e| (e.kind, e.budget))
+        .take(3)
+        .collect();
+    let share = Budget::Share {
+        share: 0.8,
+        cap: None,
+    };
+    assert_eq!(
+        alone,
+        [
+            (EngineKind::Bmc, Budget::Probe(Duration::from_millis(500))),
+            (EngineKind::Pdr, share),
+            (EngineKind::Bmc, Budget::Rest),
+        ]
+    );
+    // Over the integers PDR tries again with the quick tries' candidates before BMC's slice
+    // and CEGAR's capped one.
+    let ints = s.entries_for(Traits::default());
+    let bmc = ints.iter().position(|e| {
+        e.kind == EngineKind::Bmc && e.budget == Budget::Slice(Duration::from_secs(1))
+    });
+    let pdr = ints.iter().position(|e| {
+        e.kind == EngineKind::Pdr
+            && e.seeded
+            && e.budget == Budget::Probe(Duration::from_millis(750))
+    });
+    assert!(pdr.is_some() && pdr < bmc, "{ints:#?}");
+}
