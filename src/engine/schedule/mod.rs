@@ -280,9 +280,8 @@ impl Default for Schedule {
             // k-induction first: on linear systems whose property is k-inductive for a small k
             // it answers in a few milliseconds, and its base case is BMC's probe there; on
             // non-linear ones it gives up at once. Not over the reals: there it proved nothing
-            // (the LRA-TS systems are not k-inductive at a depth it reaches), BMC's 3 s pass
-            // finds what it refutes, and PDR after it took another path (see the portfolio's
-            // header).
+            // (the LRA-TS systems are not k-inductive at a depth it reaches), BMC finds what it
+            // refutes, and PDR after it took another path (see the portfolio's header).
             not_reals(e(Kind, probe(50))),
             // Over the reals on one thread: BMC's quick refutations, PDR with most of the time,
             // BMC with the rest (the refutations PDR needs 13-20 s for take BMC 2-3 s). On two
