@@ -124,3 +124,17 @@ fn fig2_uniform_unfoldings_refine_whole_unfoldings() {
         "{stats:?}"
     );
 }
+
+#[test]
+fn uniform_unfoldings_come_at_doubling_depths() {
+    // The trees learn `x = k` per iteration and converge in 11; an unfolding in every iteration
+    // from the 7th (depths 7 to 11, each costing more than all trees together) added nothing
+    // the trees did not and doubled the time. One unfolding at depth 7, the next not before 14.
+    let (answer, stats, ok) = solve("tests/data/cegar/sat/ite-guard.smt2");
+    assert_eq!(answer.keyword(), "sat", "{answer:?}");
+    assert!(ok, "model must validate");
+    let json = stats.to_json();
+    let unfoldings =
+        json["uniform_refinements"].as_u64().unwrap() + json["uniform_fallbacks"].as_u64().unwrap();
+    assert!(unfoldings <= 2, "{stats:?}");
+}

@@ -11,7 +11,8 @@
 //! same candidate set). For linear systems the uniform unfolding that contains the abstract path
 //! (every loop unfolded the same number of times, see `uniform.rs`) is refined as well: with
 //! [`CexShape::Mixed`] (the default) once the trees alone have not converged within
-//! [`UNIFORM_AFTER`] iterations, with [`CexShape::Uniform`] from the first; a feasible path of
+//! [`UNIFORM_AFTER`] iterations and then at doubling depths, with [`CexShape::Uniform`] in every
+//! iteration; a feasible path of
 //! the unfolding replaces the tree (and becomes the derivation). Interpolants are computed over
 //! the exact clause constraints (disjunctions included), so that a refinement refutes the whole
 //! counterexample. A refinement that adds nothing ends in `unknown`.
@@ -48,8 +49,11 @@ pub enum CexShape {
     /// when the unfolding is too large, too slow or not refuted, and for non-linear systems.
     Uniform,
     /// The tree in every iteration; the uniform unfolding as well after [`UNIFORM_AFTER`]
-    /// iterations. The default: on LIA-Lin (5 s per file) it answers 69 files, uniform 65 and
-    /// tree 64, all of uniform's and all of tree's but two near the time limit.
+    /// iterations, each at least twice as deep as the last: the files that need one converge
+    /// in the first, and an unfolding costs more than the trees of its depth together
+    /// (BENCHMARKS.md, "CEGAR: unfoldings at doubling depths"). The default: on LIA-Lin (5 s
+    /// per file) it answered 69 files, uniform 65 and tree 64, all of uniform's and all of
+    /// tree's but two near the time limit.
     #[default]
     Mixed,
 }
@@ -136,6 +140,7 @@ impl Engine for Cegar {
         let analysis =
             (uniform_from != usize::MAX && linear).then(|| crate::analysis::analyze(system, store));
         let (mut uniform_refined, mut uniform_fallbacks, mut uniform_depth) = (0u64, 0u64, 0u64);
+        let mut last_uniform = 0usize;
         let answer = loop {
             if cx.stopped() {
                 break Answer::Unknown(Reason::Timeout);
@@ -224,8 +229,15 @@ impl Engine for Cegar {
             // Uniform unfolding first (its feasible path replaces the tree), then the tree
             // analysis, whose cheap, small cut interpolants are added either way.
             let mut uniform_new = Vec::new();
-            if let Some(an) = analysis.as_ref().filter(|_| iterations >= uniform_from) {
-                let k = uniform::depth_of(&tree.0, &tree.2);
+            let k = uniform::depth_of(&tree.0, &tree.2);
+            // Mixed: an unfolding at least twice as deep as the last one, so that the
+            // unfoldings together cost at most about twice the last (see [`CexShape::Mixed`]).
+            let deep_enough = self.cex_shape != CexShape::Mixed || k >= 2 * last_uniform;
+            if let Some(an) = analysis
+                .as_ref()
+                .filter(|_| iterations >= uniform_from && deep_enough)
+            {
+                last_uniform = k;
                 uniform_depth = uniform_depth.max(k as u64);
                 let budget = cx
                     .deadline
