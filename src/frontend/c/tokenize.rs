@@ -67,9 +67,14 @@ pub const PTHREAD_TYPES: &[&str] = &[
 ];
 
 /// The object-like macros of the system headers the tasks rely on, as `0` when the program
-/// does not define them (only names macro expansion left behind get here): `NULL` and
-/// `PTHREAD_MUTEX_INITIALIZER` (a free mutex is 0).
-const ZERO_MACROS: &[&str] = &["NULL", "PTHREAD_MUTEX_INITIALIZER"];
+/// does not define them (only names macro expansion left behind get here): `NULL`,
+/// `PTHREAD_MUTEX_INITIALIZER` (a free mutex is 0) and `PTHREAD_COND_INITIALIZER` (a
+/// condition variable no signal was sent on).
+const ZERO_MACROS: &[&str] = &[
+    "NULL",
+    "PTHREAD_MUTEX_INITIALIZER",
+    "PTHREAD_COND_INITIALIZER",
+];
 
 /// Turns identifiers declared by `typedef` into [`Tok::TypeName`] from their declaration on.
 fn mark_typedefs(toks: &mut [Spanned]) {

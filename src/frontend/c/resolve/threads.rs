@@ -2,19 +2,30 @@
 //! ([`IStmtKind::Thread`], or plain assignments where C's meaning is one): `pthread_create`
 //! (attributes and argument null), `pthread_join`, `pthread_exit`, `pthread_mutex_lock`,
 //! `pthread_mutex_unlock` and `pthread_mutex_init` (a mutex is an `int` global, 0 when free,
-//! 1 when held), `pthread_mutex_destroy` (nothing), `__VERIFIER_atomic_begin/end`. Handles and
-//! mutexes must be named variables (`&t`, `&m`), thread functions named functions: there is
-//! no pointer analysis behind them. The typedef names the header `<pthread.h>` would declare
-//! are known without it ([`builtin_typedefs`]).
+//! 1 when held), `pthread_mutex_destroy` (nothing), `__VERIFIER_atomic_begin/end`, and the
+//! condition variables' `pthread_cond_wait`, `_signal`, `_broadcast`, `_init`, `_destroy`
+//! (below). Handles, mutexes and condition variables must be named variables (`&t`, `&m`),
+//! thread functions named functions: there is no pointer analysis behind them. The typedef
+//! names the header `<pthread.h>` would declare are known without it ([`builtin_typedefs`]).
+//!
+//! A condition variable is an `int` global counting the signals sent on it. POSIX lets a
+//! signal wake every waiter (it wakes "at least one") but no waiter that was not yet blocked,
+//! and the wait release the mutex and block in one step; so `pthread_cond_wait(&c, &m)` is
+//! `atomic { t = c; m = 0; } [c != t]; pthread_mutex_lock(&m)` with `t` a fresh local (the
+//! guard blocks until a later signal, as a lock's guard does) and both `_signal` and
+//! `_broadcast` are `c++`. No spurious wakeups: an `unsafe` answer is an execution POSIX
+//! allows without them, and a proof covers the executions with them only where the program
+//! waits in a loop, as POSIX asks it to.
 //!
 //! Must not: give these operations a meaning (the concurrent encoding in `threads/` and the
 //! interpreter's scheduler do), or accept a form it cannot resolve exactly: everything else of
-//! `pthread.h` (condition variables, thread attributes, `pthread_self`, ...) is `unsupported`.
+//! `pthread.h` (thread attributes, `pthread_cond_timedwait`, `pthread_self`, ...) is
+//! `unsupported`.
 
 use super::{unsupported, Resolver};
-use crate::frontend::c::ast::{Expr, ExprKind, Span, UnOp};
+use crate::frontend::c::ast::{BinOp, Expr, ExprKind, Span, UnOp};
 use crate::frontend::c::error::CError;
-use crate::frontend::c::ir::{IExpr, IExprKind, IStmtKind, ThreadOp, VarRef};
+use crate::frontend::c::ir::{IExpr, IExprKind, IStmt, IStmtKind, ThreadOp, VarRef};
 use crate::frontend::c::types::CType;
 use std::collections::HashMap;
 
@@ -110,6 +121,34 @@ impl Resolver {
                 self.mutex(&args[0])?;
                 return Ok(Some(IStmtKind::Block(vec![])));
             }
+            "pthread_cond_init" => {
+                arity(2)?;
+                let c = self.global_sync(&args[0], "a condition variable")?;
+                if !is_null(&args[1]) {
+                    return Err(unsupported(args[1].span, "condition variable attributes"));
+                }
+                return Ok(Some(assign(c, 0, span)));
+            }
+            "pthread_cond_destroy" => {
+                arity(1)?;
+                self.global_sync(&args[0], "a condition variable")?;
+                return Ok(Some(IStmtKind::Block(vec![])));
+            }
+            "pthread_cond_signal" | "pthread_cond_broadcast" => {
+                arity(1)?;
+                let c = self.global_sync(&args[0], "a condition variable")?;
+                return Ok(Some(IStmtKind::Expr(IExpr {
+                    kind: IExprKind::PostIncDec(c, true),
+                    ty: CType::INT,
+                    span,
+                })));
+            }
+            "pthread_cond_wait" => {
+                arity(2)?;
+                let c = self.global_sync(&args[0], "a condition variable")?;
+                let m = self.mutex(&args[1])?;
+                return Ok(Some(self.cond_wait(c, m, span)));
+            }
             "__VERIFIER_atomic_begin" => {
                 arity(0)?;
                 ThreadOp::AtomicBegin
@@ -145,11 +184,47 @@ impl Resolver {
     /// The mutex of `&m`: a global (a mutex other threads cannot see would be pointless, and
     /// one reached through a pointer would need the points-to sets).
     fn mutex(&self, e: &Expr) -> Result<VarRef, CError> {
-        let v = self.address_of(e, "a mutex")?;
+        self.global_sync(e, "a mutex")
+    }
+
+    /// The variable of `&x` for a synchronisation object (`what`: "a mutex", ...): a global, as
+    /// for [`Resolver::mutex`].
+    fn global_sync(&self, e: &Expr, what: &str) -> Result<VarRef, CError> {
+        let v = self.address_of(e, what)?;
         match v {
             VarRef::Global(_) => Ok(v),
-            VarRef::Local(_) => Err(unsupported(e.span, "mutexes that are not globals")),
+            VarRef::Local(_) => Err(unsupported(e.span, &format!("{what} that is not a global"))),
         }
+    }
+
+    /// `pthread_cond_wait(&c, &m)`: `atomic { t = c; m = 0; } [c != t]; lock(m)` (see the
+    /// module header).
+    fn cond_wait(&mut self, c: VarRef, m: VarRef, span: Span) -> IStmtKind {
+        let t = self.temp(CType::INT, span);
+        let var = |v: VarRef| IExpr {
+            kind: IExprKind::Var(v),
+            ty: CType::INT,
+            span,
+        };
+        let stmt = |kind: IStmtKind| IStmt { kind, span };
+        let seen = IExpr {
+            kind: IExprKind::Assign(t, Box::new(var(c))),
+            ty: CType::INT,
+            span,
+        };
+        let signalled = IExpr {
+            kind: IExprKind::Cmp(BinOp::Ne, Box::new(var(c)), Box::new(var(t))),
+            ty: CType::INT,
+            span,
+        };
+        IStmtKind::Block(vec![
+            stmt(IStmtKind::Thread(ThreadOp::AtomicBegin)),
+            stmt(IStmtKind::Expr(seen)),
+            stmt(assign(m, 0, span)),
+            stmt(IStmtKind::Thread(ThreadOp::AtomicEnd)),
+            stmt(IStmtKind::Assume(signalled)),
+            stmt(IStmtKind::Thread(ThreadOp::Lock(m))),
+        ])
     }
 
     /// The function named as a thread's start: `void *f(void *)` or with no parameter.
