@@ -11,7 +11,7 @@
 //! same candidate set). For linear systems the uniform unfolding that contains the abstract path
 //! (every loop unfolded the same number of times, see `uniform.rs`) is refined as well: with
 //! [`CexShape::Mixed`] (the default) once the trees alone have not converged within
-//! [`UNIFORM_AFTER`] iterations and then at doubling depths, with [`CexShape::Uniform`] in every
+//! [`Cegar::uniform_after`] iterations and then at doubling depths, with [`CexShape::Uniform`] in every
 //! iteration; a feasible path of
 //! the unfolding replaces the tree (and becomes the derivation). Interpolants are computed over
 //! the exact clause constraints (disjunctions included), so that a refinement refutes the whole
@@ -28,13 +28,7 @@ use crate::chc::System;
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use abstraction::{explore, houdini, ArtResult, Candidates, Post};
 use refine::{analyse, Analysis};
-use std::time::Instant;
-
-/// Most time one uniform-unfolding analysis may take (at most half the time left).
-const UNIFORM_BUDGET: std::time::Duration = std::time::Duration::from_secs(4);
-
-/// Iterations refined by trees alone before [`CexShape::Mixed`] adds uniform unfoldings.
-pub const UNIFORM_AFTER: usize = 6;
+use std::time::{Duration, Instant};
 
 /// The shape of the counterexamples refined. The tree's cut interpolants are small and cheap
 /// (Fig. 2 in 5 iterations); uniform unfoldings give depth-independent predicates where trees
@@ -48,8 +42,8 @@ pub enum CexShape {
     /// same number of times, Terauchi Section 3.1 and Appendix C) in every iteration; the tree
     /// when the unfolding is too large, too slow or not refuted, and for non-linear systems.
     Uniform,
-    /// The tree in every iteration; the uniform unfolding as well after [`UNIFORM_AFTER`]
-    /// iterations, each at least twice as deep as the last: the files that need one converge
+    /// The tree in every iteration; the uniform unfolding as well after
+    /// [`Cegar::uniform_after`] iterations, each at least twice as deep as the last: the files that need one converge
     /// in the first, and an unfolding costs more than the trees of its depth together
     /// (BENCHMARKS.md, "CEGAR: unfoldings at doubling depths"). The default: on LIA-Lin (5 s
     /// per file) it answered 69 files, uniform 65 and tree 64, all of uniform's and all of
@@ -107,6 +101,13 @@ pub struct Cegar {
     pub seeds: Option<Model>,
     /// Which counterexamples are refined.
     pub cex_shape: CexShape,
+    /// Iterations refined by trees alone before [`CexShape::Mixed`] adds uniform unfoldings.
+    pub uniform_after: usize,
+    /// Most time one uniform-unfolding analysis may take, and at most half the time left;
+    /// `None`: only the caller's deadline bounds it. A time cap even under work bounds, as the
+    /// interpolator's own caps on single checks are (`Interpolator::minimise_cap`): an answer
+    /// there may still depend on the machine's speed where a cap is reached.
+    pub uniform_budget: Option<Duration>,
 }
 
 impl Default for Cegar {
@@ -117,6 +118,8 @@ impl Default for Cegar {
             max_states: 20_000,
             seeds: None,
             cex_shape: CexShape::Mixed,
+            uniform_after: 6,
+            uniform_budget: Some(Duration::from_secs(4)),
         }
     }
 }
@@ -135,7 +138,7 @@ impl Engine for Cegar {
         let uniform_from = match self.cex_shape {
             CexShape::Tree => usize::MAX,
             CexShape::Uniform => 1,
-            CexShape::Mixed => UNIFORM_AFTER + 1,
+            CexShape::Mixed => self.uniform_after + 1,
         };
         let analysis =
             (uniform_from != usize::MAX && linear).then(|| crate::analysis::analyze(system, store));
@@ -239,15 +242,18 @@ impl Engine for Cegar {
             {
                 last_uniform = k;
                 uniform_depth = uniform_depth.max(k as u64);
-                let budget = cx
-                    .deadline
-                    .remaining()
-                    .map_or(UNIFORM_BUDGET, |r| (r / 2).min(UNIFORM_BUDGET));
+                let deadline = match self.uniform_budget {
+                    Some(cap) => {
+                        let budget = cx.deadline.remaining().map_or(cap, |r| (r / 2).min(cap));
+                        cx.deadline.at_most(budget)
+                    }
+                    None => cx.deadline.clone(),
+                };
                 match uniform::analyse(
                     store,
                     system,
                     an,
-                    cx.deadline.at_most(budget),
+                    deadline,
                     &mut cands,
                     k,
                     iterations as u64,
