@@ -11,11 +11,11 @@
 //! same candidate set). For linear systems the uniform unfolding that contains the abstract path
 //! (every loop unfolded the same number of times, see `uniform.rs`) is refined as well: with
 //! [`CexShape::Mixed`] (the default) once the trees alone have not converged within
-//! [`Cegar::uniform_after`] iterations and then at doubling depths, with [`CexShape::Uniform`] in every
-//! iteration; a feasible path of
-//! the unfolding replaces the tree (and becomes the derivation). Interpolants are computed over
-//! the exact clause constraints (disjunctions included), so that a refinement refutes the whole
-//! counterexample. A refinement that adds nothing ends in `unknown`.
+//! [`Cegar::uniform_after`] iterations and then at doubling depths, with [`CexShape::Uniform`]
+//! in every iteration; a feasible path of the unfolding replaces the tree (and becomes the
+//! derivation). Interpolants are computed over the exact clause constraints (disjunctions
+//! included), so that a refinement refutes the whole counterexample. A refinement that adds
+//! nothing ends in `unknown`.
 //!
 //! Must not: call another engine, print, or return a model it has not validated.
 
@@ -43,8 +43,9 @@ pub enum CexShape {
     /// when the unfolding is too large, too slow or not refuted, and for non-linear systems.
     Uniform,
     /// The tree in every iteration; the uniform unfolding as well after
-    /// [`Cegar::uniform_after`] iterations, each at least twice as deep as the last: the files that need one converge
-    /// in the first, and an unfolding costs more than the trees of its depth together
+    /// [`Cegar::uniform_after`] iterations, each at least twice as deep as the last: the files
+    /// that need one converge in the first, and an unfolding costs more than the trees of its
+    /// depth together
     /// (BENCHMARKS.md, "CEGAR: unfoldings at doubling depths"). The default: on LIA-Lin (5 s
     /// per file) it answered 69 files, uniform 65 and tree 64, all of uniform's and all of
     /// tree's but two near the time limit.
