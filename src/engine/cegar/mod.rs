@@ -45,10 +45,9 @@ pub enum CexShape {
     /// The tree in every iteration; the uniform unfolding as well after
     /// [`Cegar::uniform_after`] iterations, each at least twice as deep as the last: the files
     /// that need one converge in the first, and an unfolding costs more than the trees of its
-    /// depth together
-    /// (BENCHMARKS.md, "CEGAR: unfoldings at doubling depths"). The default: on LIA-Lin (5 s
-    /// per file) it answered 69 files, uniform 65 and tree 64, all of uniform's and all of
-    /// tree's but two near the time limit.
+    /// depth together (BENCHMARKS.md, "CEGAR: unfoldings at doubling depths"). The default: on
+    /// LIA-Lin (5 s per file) it answered 69 files, uniform 65 and tree 64, all of uniform's
+    /// and all of tree's but two near the time limit.
     #[default]
     Mixed,
 }

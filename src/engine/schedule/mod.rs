@@ -278,6 +278,10 @@ impl Default for Schedule {
         let beside = |e: Entry| Entry { thread: 1, ..e };
         let cegar = |cap| Budget::Share { share: 0.8, cap };
         let probe = |ms| Budget::Probe(Duration::from_millis(ms));
+        let capped_cegar = |runs, cap| Entry {
+            runs,
+            ..beside(split(seeded(not_reals(e(Cegar, cegar(Some(secs(cap))))))))
+        };
         let entries = vec![
             // k-induction first: on linear systems whose property is k-inductive for a small k
             // it answers in a few milliseconds, and its base case is BMC's probe there; on
@@ -374,14 +378,8 @@ impl Default for Schedule {
             // 2 s on one, where PDR waits for it: the answers CEGAR gave there came within 1.7 s,
             // while the PDR answers after it waited all 4 s (hcai, eldarica, synthesis: 8-20 s
             // files; BENCHMARKS.md, "One thread: CEGAR's capped slice").
-            Entry {
-                runs: Runs::Split,
-                ..beside(split(seeded(not_reals(e(Cegar, cegar(Some(secs(4))))))))
-            },
-            Entry {
-                runs: Runs::Sequential,
-                ..beside(split(seeded(not_reals(e(Cegar, cegar(Some(secs(2))))))))
-            },
+            capped_cegar(Runs::Split, 4),
+            capped_cegar(Runs::Sequential, 2),
             // CEGAR on the sizes again, with the time the shape facts leave (half of it on one
             // thread; on two, the rest of its thread's): `prop_19`'s length of a `drop` takes
             // it 6 s (22 refinements).

@@ -22,6 +22,7 @@
 //! `pthread.h` (thread attributes, `pthread_cond_timedwait`, `pthread_self`, ...) is
 //! `unsupported`.
 
+use super::heap_lower::{bin, mk};
 use super::{unsupported, Resolver};
 use crate::frontend::c::ast::{BinOp, Expr, ExprKind, Span, UnOp};
 use crate::frontend::c::error::CError;
@@ -137,11 +138,8 @@ impl Resolver {
             "pthread_cond_signal" | "pthread_cond_broadcast" => {
                 arity(1)?;
                 let c = self.global_sync(&args[0], "a condition variable")?;
-                return Ok(Some(IStmtKind::Expr(IExpr {
-                    kind: IExprKind::PostIncDec(c, true),
-                    ty: CType::INT,
-                    span,
-                })));
+                let signal = mk(IExprKind::PostIncDec(c, true), CType::INT, span);
+                return Ok(Some(IStmtKind::Expr(signal)));
             }
             "pthread_cond_wait" => {
                 arity(2)?;
@@ -201,22 +199,10 @@ impl Resolver {
     /// module header).
     fn cond_wait(&mut self, c: VarRef, m: VarRef, span: Span) -> IStmtKind {
         let t = self.temp(CType::INT, span);
-        let var = |v: VarRef| IExpr {
-            kind: IExprKind::Var(v),
-            ty: CType::INT,
-            span,
-        };
+        let var = |v: VarRef| mk(IExprKind::Var(v), CType::INT, span);
         let stmt = |kind: IStmtKind| IStmt { kind, span };
-        let seen = IExpr {
-            kind: IExprKind::Assign(t, Box::new(var(c))),
-            ty: CType::INT,
-            span,
-        };
-        let signalled = IExpr {
-            kind: IExprKind::Cmp(BinOp::Ne, Box::new(var(c)), Box::new(var(t))),
-            ty: CType::INT,
-            span,
-        };
+        let seen = mk(IExprKind::Assign(t, Box::new(var(c))), CType::INT, span);
+        let signalled = bin(IExprKind::Cmp, BinOp::Ne, var(c), var(t), CType::INT);
         IStmtKind::Block(vec![
             stmt(IStmtKind::Thread(ThreadOp::AtomicBegin)),
             stmt(IStmtKind::Expr(seen)),
