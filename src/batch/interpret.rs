@@ -8,13 +8,10 @@
 //! Duty: turn whatever the child left into an answer and a reason. Must not: run or wait for the
 //! child (the [`runner`](super::runner) does), or judge answers against expectations.
 
-use super::runner::MemoryLimit;
+use super::memory::MemoryLimit;
 use super::Record;
 use crate::witness::ReasonKind;
 use std::os::unix::process::ExitStatusExt;
-
-/// Bytes in a MB.
-pub const MB: u64 = 1 << 20;
 
 /// Fills in answer, engine, validation and reason from the child's output and exit status
 /// (`solve`'s or `verify`'s: the same shape, the verdict on the first line of stdout, the

@@ -22,6 +22,7 @@
 pub mod expected;
 pub mod interpret;
 pub mod journal;
+pub mod memory;
 pub mod merge;
 pub mod meta;
 pub mod output;

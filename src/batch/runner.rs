@@ -1,17 +1,17 @@
 //! One instance in isolation: a child process of the Hornbeam executable under a memory limit
 //! and a wall-clock kill, its output turned into a [`Record`].
 //!
-//! The memory limit (`--memory MB`, [`MemoryLimit`]) is on the child's resident set: the memory
-//! it really uses. The parent reads the child's RSS from `/proc/PID/statm` every [`POLL`] and
-//! kills it once it is above the limit ("out of memory (RSS above N MB)"). An address-space
-//! limit would count what the child only reserves: the solver thread's 512 MB stack, glibc's
-//! 64 MB malloc arenas per thread, the mapped code of Z3, so that any limit under about 560 MB
-//! failed every instance. `RLIMIT_AS` stays only as a backstop against a burst of allocation
-//! faster than the polling: twice the limit plus [`RESERVED_MB`] (set between fork and exec);
-//! an allocation failing there is also "out of memory". The child runs with
-//! `MALLOC_ARENA_MAX=2` (unless the environment sets it) so that its reservations stay small
-//! and few. Only the child's own process is measured (`hornbeam solve` starts none); without
-//! `/proc` (not Linux) only the backstop applies.
+//! The memory limit (`--memory MB`, [`MemoryLimit`](super::memory::MemoryLimit)) is on the child's
+//! resident set: the memory it really uses. The parent reads the child's RSS from `/proc/PID/statm`
+//! every [`POLL`] and kills it once it is above the limit ("out of memory (RSS above N MB)"). An
+//! address-space limit would count what the child only reserves: the solver thread's 512 MB stack,
+//! glibc's 64 MB malloc arenas per thread, the mapped code of Z3, so that any limit under about 560
+//! MB failed every instance. `RLIMIT_AS` stays only as a backstop against a burst of allocation
+//! faster than the polling: twice the limit plus [`RESERVED_MB`](super::memory::RESERVED_MB) (set
+//! between fork and exec); an allocation failing there is also "out of memory". The child runs with
+//! `MALLOC_ARENA_MAX=2` (unless the environment sets it) so that its reservations stay small and
+//! few. Only the child's own process is measured (`hornbeam solve` starts none); without `/proc`
+//! (not Linux) only the backstop applies.
 //!
 //! The child is reaped with `wait4`, never with `Child::wait`: its resource usage gives the
 //! record's `cpu_secs` (user plus system time) and `peak_rss_mb` (`ru_maxrss`), also for a
@@ -34,7 +34,8 @@
 //! (one JSON object with `engine` and, after `unknown`, `reason_kind`), which
 //! [`interpret`](super::interpret) reads the same way.
 
-use super::interpret::{interpret, MB};
+use super::interpret::interpret;
+use super::memory::{rss_bytes, MemoryLimit, MB};
 use super::walk::{is_program, problem_of_type, Input, Problem};
 use super::{error_record, BatchOptions, Record};
 use std::io::Read;
@@ -50,49 +51,6 @@ const GRACE: Duration = Duration::from_secs(5);
 
 /// How often the parent looks at a running child (whether it ended, its resident set).
 pub const POLL: Duration = Duration::from_millis(10);
-
-/// What the address-space backstop allows beyond twice the memory limit, in MB: the solver
-/// thread's 512 MB stack reservation, malloc arenas (at most 2 with `MALLOC_ARENA_MAX=2`, 64 MB
-/// of address space each), the mapped executable and Z3 library, thread stacks, with room to
-/// spare. The backstop is for bursts too fast for the polling, not the limit itself.
-pub const RESERVED_MB: u64 = 1024;
-
-/// The memory limits of one child, from `--memory MB`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MemoryLimit {
-    /// The limit: the resident set size the child may reach, in MB.
-    pub mb: u64,
-    /// The address-space backstop (`RLIMIT_AS`), in MB.
-    pub backstop_mb: u64,
-}
-
-impl MemoryLimit {
-    /// The limits for `--memory mb`.
-    pub fn new(mb: u64) -> Self {
-        MemoryLimit {
-            mb,
-            backstop_mb: mb.saturating_mul(2).saturating_add(RESERVED_MB),
-        }
-    }
-
-    fn rss_bytes(&self) -> u64 {
-        self.mb.saturating_mul(MB)
-    }
-
-    fn backstop_bytes(&self) -> u64 {
-        self.backstop_mb.saturating_mul(MB)
-    }
-}
-
-/// The resident set size of process `pid` in bytes, from `/proc/PID/statm` (its second field,
-/// in pages); `None` when it cannot be read (the process is gone, no `/proc`).
-pub fn rss_bytes(pid: u32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
-    let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
-    // SAFETY: sysconf has no preconditions.
-    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
-    Some(pages.saturating_mul(page))
-}
 
 /// Checks that `file` (links followed) is a regular file, without opening it.
 fn regular(file: &Path) -> Result<(), Problem> {

@@ -2,7 +2,9 @@
 //! name) for clause systems (`.smt2`, `.smt2.gz`) and C programs (`.c`, `.i`: [`is_program`]),
 //! each candidate either a regular file to solve or a [`Problem`] that becomes its `error`
 //! record. Both kinds may be mixed in one directory and one batch: each file is its own
-//! instance, and its name alone decides which command runs it.
+//! instance, and its name alone decides which command runs it. A BenchExec set file given
+//! (`*.set`: one glob of task or program files per line, relative to the set file, `#`
+//! starting a comment) stands for the files its globs match.
 //!
 //! Duty: never let one path stop the walk. A candidate (a file given as such, or a walked entry
 //! whose name is an input's, [`is_input`]) that cannot be solved — a dangling symbolic link, a
@@ -174,6 +176,28 @@ pub fn is_set(p: &Path) -> bool {
         .is_some_and(|n| n.as_bytes().ends_with(b".set"))
 }
 
+/// The files a set file's patterns match, pattern by pattern, each pattern's matches sorted; a
+/// pattern that matches nothing matches nothing (as in BenchExec). `Err` is a located message
+/// (`LINE: ...`) for a pattern that is not a glob, or the reason the set cannot be read.
+pub fn read_set(set: &Path) -> Result<Vec<PathBuf>, String> {
+    let text = std::fs::read_to_string(set).map_err(|e| e.to_string())?;
+    let dir = set.parent().unwrap_or(Path::new("."));
+    let mut out = vec![];
+    for (k, line) in text.lines().enumerate() {
+        let pattern = line.split('#').next().unwrap_or("").trim();
+        if pattern.is_empty() {
+            continue;
+        }
+        let full = dir.join(pattern);
+        let matches = glob::glob(&full.to_string_lossy())
+            .map_err(|e| format!("{}:{}: `{pattern}` is not a glob: {e}", k + 1, e.pos + 1))?;
+        let mut found: Vec<PathBuf> = matches.filter_map(Result::ok).collect();
+        found.sort();
+        out.extend(found);
+    }
+    Ok(out)
+}
+
 /// Whether a name is a C program's (`.c`, or `.i` for preprocessed source), by its bytes: the
 /// batch runs `hornbeam verify` on it, and `hornbeam solve` on any other file.
 pub fn is_program(p: &Path) -> bool {
@@ -236,7 +260,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Collected, CollectError> {
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => walk(p, root, &mut out),
             Ok(m) if m.is_file() && is_set(p) => {
-                let matched = super::tasks::read_set(p).map_err(|reason| CollectError::Set {
+                let matched = read_set(p).map_err(|reason| CollectError::Set {
                     path: p.clone(),
                     reason,
                 })?;
@@ -429,5 +453,35 @@ mod tests {
             "{missing:?}"
         );
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_set_file_expands_its_globs_relative_to_itself() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        for f in ["a/1.yml", "a/2.yml", "b/3.yml", "b/3.c"] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, "").expect("writes");
+        }
+        let set = dir.path().join("x.set");
+        std::fs::write(
+            &set,
+            "# a comment\na/*.yml\n\nb/*.yml  # trailing\nnone/*.yml\n",
+        )
+        .expect("writes");
+        let found = read_set(&set).expect("reads");
+        let names: Vec<_> = found
+            .iter()
+            .map(|p| p.strip_prefix(dir.path()).expect("inside").to_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["a/1.yml", "a/2.yml", "b/3.yml"]
+                .map(PathBuf::from)
+                .to_vec()
+        );
+        std::fs::write(&set, "a/*.yml\na/[.yml\n").expect("writes");
+        let err = read_set(&set).expect_err("refused");
+        assert!(err.starts_with("2:"), "{err}");
     }
 }

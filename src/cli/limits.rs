@@ -3,7 +3,7 @@
 //! printed answer, never in a panic or an abort.
 //!
 //! Nothing here solves: it parses limits and reads the process's age (its resident memory is
-//! read with the batch runner's `rss_bytes`).
+//! read with the batch's `memory::rss_bytes`).
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -356,7 +356,7 @@ pub(crate) fn run_on_worker(
         // found between two polls must not depend on when the last one was.
         let over_memory = || {
             let m = limits.memory?;
-            let b = crate::batch::runner::rss_bytes(std::process::id())?;
+            let b = crate::batch::memory::rss_bytes(std::process::id())?;
             (b > m.bytes()).then(|| {
                 Reason::Resource(format!(
                     "memory limit: resident memory above {} MB",

@@ -103,7 +103,7 @@ pub(super) fn check_by_ground_instances(
     // per lemma takes a second over hundreds), one at a time if that runs out of time.
     let premise = store.and(ground.into_iter().chain(instances));
     let mut whole = Some(WHOLE_FIRST);
-    match super::model::check_in_scope(smt, premise, store.and(goals), &mut whole) {
+    match super::clause_check::check_in_scope(smt, premise, store.and(goals), &mut whole) {
         SatResult::Unsat => SatResult::Unsat,
         _ => undecided("the instances do not refute the head"),
     }

@@ -79,7 +79,7 @@ pub(super) fn check_by_instantiation(
         // cost Kind 2's node steps ten times more).
         smt.set_deadline(half);
         let reduced_holds = match rest.is_empty() {
-            true => super::model::check_in_scope(smt, premise, reduced, &mut None),
+            true => super::clause_check::check_in_scope(smt, premise, reduced, &mut None),
             false => instantiate(smt, premise, &pool, &rest, reduced),
         };
         smt.set_deadline(deadline);

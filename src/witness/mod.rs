@@ -7,6 +7,7 @@
 //! another store (and thread) as [`ExportedModel`] and [`ExportedDerivation`]. This layer uses
 //! `term`, `chc` and `smt`; it must not know any engine.
 
+mod clause_check;
 mod derivation;
 mod derivation_text;
 mod ground;

@@ -1,6 +1,7 @@
 //! Models: one interpretation (a formula over parameters) per predicate, their printing, and
 //! their validation against a system.
 
+use super::clause_check::check_in_scope;
 use super::ground::check_by_ground_instances;
 use super::instantiate::check_by_instantiation;
 use crate::chc::{Atom, ClauseId, Head, PredId, System};
@@ -308,66 +309,6 @@ fn invalid(
 /// How long the check of a conjunctive head as a whole may take before its conjuncts are
 /// checked one at a time.
 const WHOLE_FIRST: std::time::Duration = std::time::Duration::from_millis(50);
-
-/// Whether `premise ∧ ¬head` (a clause under a model) is satisfiable, checked in a scope of
-/// `smt`, which is left as it was. Head conjuncts that the premise implies by its shape
-/// ([`unimplied`](super::implied::unimplied)) are not checked. A conjunctive head is checked as
-/// a whole for at most the bound in `whole` ([`WHOLE_FIRST`] for a model's clauses), while
-/// there is one (a check that runs out of time clears it: the model's other heads are likely
-/// as hard), then, unless that decided it, one conjunct at a time on top of the premise:
-/// PDR's models are conjunctions of hundreds of lemmas, whose negation as one disjunction the
-/// solver sometimes splits on far more slowly than it refutes each lemma (LRA-TS `approx.5`:
-/// over 4 s at once), but mostly refutes at once (over the public set's `sat` files, the median
-/// validation went from 16 to 10 ms, the total from 7.9 to 5.1 s).
-pub(super) fn check_in_scope(
-    smt: &mut Smt<'_>,
-    premise: TermId,
-    head: TermId,
-    whole: &mut Option<std::time::Duration>,
-) -> SatResult {
-    let store = smt.store();
-    // What the premise implies by its shape needs no check (see `implied`).
-    let head = super::implied::unimplied(store, premise, head);
-    if head == store.tt() {
-        return SatResult::Unsat;
-    }
-    let parts = store.conjuncts(head);
-    if let Some(bound) = whole.filter(|_| parts.len() >= 2) {
-        let outer = smt.deadline().clone();
-        smt.set_deadline(outer.at_most(bound));
-        smt.push();
-        smt.assert(store.and([premise, store.not(head)]));
-        let at_once = smt.check();
-        smt.pop(1);
-        smt.set_deadline(outer);
-        // Decided as a whole (a `sat` is a violation, whichever conjunct it breaks).
-        if !matches!(at_once, SatResult::Unknown(_)) {
-            return at_once;
-        }
-        *whole = None;
-    }
-    smt.push();
-    let result = if parts.len() < 2 {
-        smt.assert(store.and([premise, store.not(head)]));
-        smt.check()
-    } else {
-        smt.assert(premise);
-        let mut result = SatResult::Unsat;
-        for c in parts {
-            smt.push();
-            smt.assert(store.not(c));
-            let r = smt.check();
-            smt.pop(1);
-            if r != SatResult::Unsat {
-                result = r;
-                break;
-            }
-        }
-        result
-    };
-    smt.pop(1);
-    result
-}
 
 /// The premise `φ ∧ M(body)` of clause `cid` under `model`, and its head `M(head)` (`false`
 /// for a query).

@@ -11,8 +11,7 @@
 //!
 //! Must not: emit clauses or handle statements.
 
-use super::expr::Val;
-use super::state::{EventKind, State};
+use super::state::{EventKind, State, Val};
 use super::Encoder;
 use crate::frontend::c::ir::{Dim, Fill, IExpr, VarInfo, VarRef};
 use crate::frontend::c::types::CType;

@@ -6,7 +6,7 @@
 //!
 //! Must not: emit clauses or handle statements.
 
-use super::state::{EventKind, State};
+use super::state::{EventKind, State, Val};
 use super::Encoder;
 use crate::chc::Atom;
 use crate::frontend::c::ast::BinOp;
@@ -15,15 +15,6 @@ use crate::frontend::c::types::CType;
 use crate::term::{Op, TermId};
 use num_bigint::BigInt;
 use num_traits::{One, ToPrimitive};
-
-/// A value: an integer term, or a Boolean term standing for 1/0.
-#[derive(Clone, Copy, Debug)]
-pub enum Val {
-    /// An integer.
-    Int(TermId),
-    /// A truth value (1 or 0 as an integer).
-    Bool(TermId),
-}
 
 /// Whether evaluating `e` has no effect and makes no call (so both operands of `&&` may be
 /// evaluated unconditionally).

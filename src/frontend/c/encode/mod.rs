@@ -70,7 +70,7 @@ use super::program::Program;
 use super::types::CType;
 use crate::chc::{Atom, Clause, Head, PredId, System};
 use crate::term::{Sort, TermId, TermStore, VarId};
-use expr::Val;
+use state::Val;
 use state::{merge, State};
 use std::collections::{HashMap, HashSet};
 

@@ -7,6 +7,15 @@
 use crate::chc::Atom;
 use crate::term::{TermId, TermStore, VarId};
 
+/// A value: an integer term, or a Boolean term standing for 1/0.
+#[derive(Clone, Copy, Debug)]
+pub enum Val {
+    /// An integer.
+    Int(TermId),
+    /// A truth value (1 or 0 as an integer).
+    Bool(TermId),
+}
+
 /// Something that happened on a path, in execution order, guarded by the path condition at
 /// that point (used to extract the nondet values of a counterexample).
 #[derive(Clone, Debug, PartialEq, Eq)]

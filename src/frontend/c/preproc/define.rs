@@ -7,7 +7,6 @@
 use super::super::ast::Span;
 use super::super::error::{CError, CErrorKind};
 use super::super::lexer::{lex_raw, Tok};
-use super::macros::PTok;
 
 /// The name a token spells when it can name a macro (identifiers and keywords).
 pub(super) fn ident_text(tok: &Tok) -> Option<&str> {
@@ -211,13 +210,13 @@ fn parse_body(text: &str, off: usize, params: Option<&[String]>) -> Result<Vec<P
 }
 
 /// `#x`: the argument's tokens, spaced, as a string literal.
-pub(super) fn stringify(arg: &[PTok], span: (usize, usize)) -> PTok {
+pub(super) fn stringify<'a>(arg: impl IntoIterator<Item = &'a Tok>) -> Tok {
     let mut s = String::from("\"");
-    for (i, t) in arg.iter().enumerate() {
+    for (i, t) in arg.into_iter().enumerate() {
         if i > 0 {
             s.push(' ');
         }
-        match &t.tok {
+        match t {
             Tok::Str(x) | Tok::Char(x) => {
                 for c in x.chars() {
                     if c == '"' || c == '\\' {
@@ -230,7 +229,7 @@ pub(super) fn stringify(arg: &[PTok], span: (usize, usize)) -> PTok {
         }
     }
     s.push('"');
-    PTok::new(Tok::Str(s), span)
+    Tok::Str(s)
 }
 
 /// `l ## r`: the token their spellings make together, or an error if they make no single

@@ -374,7 +374,9 @@ impl Expander {
                     let right: Vec<PTok> = match &m.body[k] {
                         Part::Tok(t) => vec![PTok::new(t.clone(), span)],
                         Part::Param(p) => args[*p].clone(),
-                        Part::Stringify(p) => vec![stringify(&args[*p], span)],
+                        Part::Stringify(p) => {
+                            vec![PTok::new(stringify(args[*p].iter().map(|t| &t.tok)), span)]
+                        }
                         Part::Paste => vec![],
                     };
                     let comma_va = m.variadic
@@ -405,7 +407,9 @@ impl Expander {
                     let raw = matches!(m.body.get(k + 1), Some(Part::Paste));
                     match part {
                         Part::Tok(t) => out.push(PTok::new(t.clone(), span)),
-                        Part::Stringify(p) => out.push(stringify(&args[*p], span)),
+                        Part::Stringify(p) => {
+                            out.push(PTok::new(stringify(args[*p].iter().map(|t| &t.tok)), span))
+                        }
                         Part::Param(p) if raw => out.extend(args[*p].iter().cloned()),
                         Part::Param(p) => {
                             if expanded[*p].is_none() {

@@ -23,9 +23,6 @@ use crate::frontend::c::ir::{ThreadOp, VarRef};
 use crate::frontend::c::types::CType;
 use std::collections::{HashMap, VecDeque};
 
-/// At most this many combinations of interleaving points; beyond, program counters.
-pub const EXPLICIT_STATES: usize = 400;
-
 /// At most this many locations in the explicit product (each combination copies the turns of
 /// its threads); beyond, program counters.
 const MAX_LOCATIONS: usize = 200_000;

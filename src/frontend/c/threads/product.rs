@@ -27,8 +27,8 @@
 //! Both encodings are built: first the explicit one (`explicit.rs`: one scheduler location per
 //! reachable combination of interleaving points, which the engines find invariants for far
 //! more easily, measured on the SV-COMP pthread sample), and these program counters when it
-//! has more than `EXPLICIT_STATES` (`explicit.rs`) combinations or a turn creates a thread
-//! after its first operation. Counters do not grow exponentially with the number of threads: the hub is one
+//! has more than [`EXPLICIT_STATES`] combinations or a turn creates a thread after its first
+//! operation. Counters do not grow exponentially with the number of threads: the hub is one
 //! loop head whose predicate the existing encoding builds (live variables, large blocks between
 //! interleaving points: a thread-local loop between two of them is a loop of its own inside a
 //! step). Either way a counterexample's schedule is just the nondet values of the scheduler's
@@ -38,7 +38,6 @@
 //! `interp/sched.rs` replays the concurrent program itself to check that), or put an
 //! interleaving point anywhere but at the concurrent program's points.
 
-use super::explicit::EXPLICIT_STATES;
 use super::Concurrent;
 use crate::frontend::c::ast::{BinOp, Span};
 use crate::frontend::c::cfa::{self, Cfa, Edge, EdgeId, LocId, LocKind, Location, Op};
@@ -46,6 +45,9 @@ use crate::frontend::c::ir::{Dim, IExpr, IExprKind, NondetSite, ThreadOp, VarInf
 use crate::frontend::c::program::Program;
 use crate::frontend::c::types::CType;
 use std::collections::HashMap;
+
+/// At most this many combinations of interleaving points; beyond, program counters.
+pub const EXPLICIT_STATES: usize = 400;
 
 /// The value of a program counter of a thread not started yet.
 pub const NOT_STARTED: i64 = 0;
