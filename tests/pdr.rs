@@ -9,10 +9,11 @@ use common::corpus;
 use hornbeam::chc::System;
 use hornbeam::clock::Deadline;
 use hornbeam::engine::pdr::Pdr;
-use hornbeam::engine::{Context, Engine, Stats};
+use hornbeam::engine::{Candidates, Context, Engine, Stats};
 use hornbeam::term::{Op, TermStore};
 use hornbeam::witness::{replay_derivation, validate_model, Answer, Interp, Model, ModelCheck};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// PDR's answer on a file within `secs`, with the store and system it is about.
@@ -102,4 +103,58 @@ fn pdr_is_never_wrong_on_the_corpus() {
             assert!(ok, "{}: {answer:?} does not check", path.display());
         }
     }
+}
+
+#[test]
+fn pdr_goes_on_from_the_frames_an_earlier_run_left() {
+    let mut resumed = 0;
+    for (folder, expected) in [("pdr/sat", "sat"), ("pdr/unsat", "unsat")] {
+        for path in corpus(folder) {
+            let store = TermStore::new();
+            let src = std::fs::read_to_string(&path).expect("test file");
+            let system = hornbeam::syntax::read_system(&store, &src).expect("parses");
+            let deadline = || Deadline::after(Duration::from_secs(30));
+            // A first run stopped after two frames, as a portfolio's time slice stops it.
+            let first_cx = Context::new(&store, deadline());
+            let short = Pdr {
+                max_level: 2,
+                ..Pdr::default()
+            };
+            let first = short.solve(&first_cx, &system, &mut Stats::default());
+            let left = first_cx.candidates.take_left_frames();
+            if first.keyword() != "unknown" {
+                assert!(
+                    left.is_none(),
+                    "{}: an answer leaves no frames",
+                    path.display()
+                );
+                continue;
+            }
+            let left = left.expect("a run without an answer leaves its frames");
+            let cx = Context {
+                candidates: Candidates::default().with_frames(Some(Arc::new(left))),
+                ..Context::new(&store, deadline())
+            };
+            let mut stats = Stats::default();
+            let answer = Pdr::default().solve(&cx, &system, &mut stats);
+            let Stats::Pdr(stats) = stats else {
+                panic!("PDR's counters")
+            };
+            assert!(stats.pdr_imported > 0, "{}: {stats:?}", path.display());
+            assert_eq!(answer.keyword(), expected, "{}", path.display());
+            let ok = match &answer {
+                Answer::Sat(m) => {
+                    validate_model(&store, &system, m, Deadline::none()) == ModelCheck::Valid
+                }
+                Answer::Unsat(d) => replay_derivation(&store, &system, d).is_ok(),
+                Answer::Unknown(_) => false,
+            };
+            assert!(ok, "{}: {answer:?} does not check", path.display());
+            resumed += 1;
+        }
+    }
+    assert!(
+        resumed >= 4,
+        "only {resumed} files needed more than two frames"
+    );
 }

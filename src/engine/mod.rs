@@ -29,11 +29,12 @@ pub(crate) mod unroll;
 
 pub use stats::Stats;
 
-use crate::chc::System;
+use crate::chc::{PredId, System};
 use crate::clock::Deadline;
-use crate::term::TermStore;
+use crate::term::{TermId, TermStore, VarId};
 use crate::witness::{validate_model, Answer, Model, ModelCheck, Reason};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// What every engine gets besides the system.
@@ -98,7 +99,9 @@ pub struct Candidates {
     given: Option<Model>,
     templates: Option<Model>,
     states: Option<Arc<seeds::sample::States>>,
+    frames: Option<Arc<FrameLemmas>>,
     left: RefCell<Option<Model>>,
+    left_frames: RefCell<Option<FrameLemmas>>,
 }
 
 impl Candidates {
@@ -108,7 +111,9 @@ impl Candidates {
             given: seeds,
             templates: None,
             states: None,
+            frames: None,
             left: RefCell::new(None),
+            left_frames: RefCell::new(None),
         }
     }
 
@@ -124,6 +129,17 @@ impl Candidates {
     /// that samples adds to its own.
     pub fn with_states(self, states: Option<Arc<seeds::sample::States>>) -> Self {
         Candidates { states, ..self }
+    }
+
+    /// These candidates with the lemmas an earlier run of PDR on the same system left (see
+    /// [`FrameLemmas`]), which PDR starts from and the others ignore.
+    pub fn with_frames(self, frames: Option<Arc<FrameLemmas>>) -> Self {
+        Candidates { frames, ..self }
+    }
+
+    /// The frame lemmas given, if any: see [`Candidates::with_frames`].
+    pub fn frames(&self) -> Option<&FrameLemmas> {
+        self.frames.as_deref()
     }
 
     /// The reachable states given, if any: see [`Candidates::with_states`].
@@ -150,6 +166,31 @@ impl Candidates {
     pub fn take_left(&self) -> Option<Model> {
         self.left.borrow_mut().take()
     }
+
+    /// Leaves frame lemmas for the next run of PDR on the same system.
+    pub fn leave_frames(&self, frames: FrameLemmas) {
+        *self.left_frames.borrow_mut() = Some(frames);
+    }
+
+    /// The frame lemmas the engine left.
+    pub fn take_left_frames(&self) -> Option<FrameLemmas> {
+        self.left_frames.borrow_mut().take()
+    }
+}
+
+/// What one run of PDR leaves for the next on the same system, so that a run after a time
+/// slice goes on from its frames instead of starting over: its lemmas without its solvers.
+/// Each lemma excludes a cube of its predicate's states from every derivation of height at
+/// most its level (`usize::MAX`: of any height), given the seeds the run assumed, which come
+/// along as lemmas of that level. Like candidates, frame lemmas are never an answer: a model
+/// built on them is validated.
+#[derive(Clone, Debug, Default)]
+pub struct FrameLemmas {
+    /// The parameters of each predicate, which its cubes are written over.
+    pub params: HashMap<PredId, Vec<VarId>>,
+    /// Each lemma: its predicate, the cube it excludes (a conjunction of literals) and its
+    /// level.
+    pub lemmas: Vec<(PredId, Vec<TermId>, usize)>,
 }
 
 /// A solving strategy: one method, as in Golem; the portfolio composes engines through it.

@@ -34,7 +34,7 @@
 use super::schedule::{Schedule, Traits, View};
 use super::seeds::sample::{self, States};
 use super::stats::Phase;
-use super::{Candidates, Context, Engine, Stats};
+use super::{Candidates, Context, Engine, FrameLemmas, Stats};
 use crate::chc::System;
 use crate::clock::Deadline;
 use crate::term::TermStore;
@@ -144,6 +144,8 @@ impl Portfolio {
         // over arrays, and what they leave must not hide what the entries before them left
         // for the entries after them.
         let mut found_on_cells: Option<Model> = None;
+        // The frame lemmas the last PDR run on each view left, for the next one on that view.
+        let mut frames: Vec<(View, Arc<FrameLemmas>)> = Vec::new();
         for (i, entry) in entries.iter().enumerate() {
             if cx.stopped() {
                 break;
@@ -199,12 +201,22 @@ impl Portfolio {
                 check_deadline: cx.check_deadline.clone(),
                 candidates: Candidates::given(seeds)
                     .with_templates(templates.cloned())
-                    .with_states(states.cloned()),
+                    .with_states(states.cloned())
+                    .with_frames(
+                        frames
+                            .iter()
+                            .find(|(v, _)| *v == view && entry.seeded)
+                            .map(|(_, f)| f.clone()),
+                    ),
             };
             let mut sub = Stats::default();
             let answer = schedule
                 .engine_for(entry, last)
                 .solve(&sub_cx, on, &mut sub);
+            if let Some(left) = sub_cx.candidates.take_left_frames() {
+                frames.retain(|(v, _)| *v != view);
+                frames.push((view, Arc::new(left)));
+            }
             if let Some(model) = sub_cx.candidates.take_left() {
                 if let (Some(board), View::Given) = (&self.board, view) {
                     board.post(store, &model);

@@ -16,6 +16,7 @@
 
 use crate::chc::{ClauseId, PredId, System};
 use crate::clock::Deadline;
+use crate::engine::FrameLemmas;
 use crate::smt::{Pool, SatResult};
 use crate::term::{Op, Sort, Term, TermId, TermStore, Value, VarId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -146,6 +147,18 @@ impl<'s> Frames<'s> {
             indicators: Vec::new(),
             preferred: Vec::new(),
         })
+    }
+
+    /// The lemmas in some frame, with the parameters they are over: what a later run on the
+    /// same system starts from.
+    pub fn export(&self) -> FrameLemmas {
+        FrameLemmas {
+            params: self.params.clone(),
+            lemmas: (self.lemmas.iter())
+                .filter(|l| l.level > 0)
+                .map(|l| (l.pred, l.cube.clone(), l.level))
+                .collect(),
+        }
     }
 
     fn act(&mut self, level: usize) -> VarId {

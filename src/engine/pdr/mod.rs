@@ -12,16 +12,21 @@
 //! what conjunctive abstractions miss. A lemma that fails to move up keeps the derivation that
 //! stopped it; propagation re-checks that derivation's body states against the frame by
 //! evaluation and calls the solver only when they left it. Seeds (invariants from other
-//! engines, handed over by the portfolio) are lemmas of every frame.
+//! engines, handed over by the portfolio) are lemmas of every frame. A run that stops without
+//! an answer leaves its lemmas ([`crate::engine::FrameLemmas`]), and the portfolio's next PDR
+//! run on the same system starts with each at its level: frames only hold what the clauses
+//! derive up to a depth, which does not change between runs, so the next run climbs back to
+//! where this one stopped with a propagation check per lemma instead of blocking everything
+//! again.
 //!
 //! A model found without seeds is not validated here: every lemma in it was raised by a
 //! check that the clauses keep it from the frame it is in, which is what validation checks
 //! again, and every caller validates every answer against the original clauses
 //! ([`crate::engine::driver`]; on the public set's `sat` files answered within 1.5 s, checking
 //! twice cost 5 % of the median time). A model that fails the driver's check is a witness
-//! failure, a bug of this engine. A seeded model is validated here (by the context's check
-//! deadline): seeds are assumed, not proved, and a wrong one leaves the portfolio's next
-//! engines to run.
+//! failure, a bug of this engine. A seeded model (seeds or an earlier run's lemmas) is
+//! validated here (by the context's check deadline): seeds are assumed, not proved, and a
+//! wrong one leaves the portfolio's next engines to run.
 //!
 //! Must not: call another engine, or answer without a witness (the derivation is replayed by
 //! the caller).
@@ -36,7 +41,7 @@ use crate::term::{Op, Sort, Term, TermId, TermStore};
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
 use block::{Blocking, ReachFact};
 use frames::{BodyStates, Check, Frames, Source, INF};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// PDR's counters for `--stats`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
@@ -47,6 +52,8 @@ pub struct PdrStats {
     pub pdr_reach_facts: usize,
     /// Proof obligations handled.
     pub pdr_obligations: usize,
+    /// Lemmas taken from the frames of an earlier run.
+    pub pdr_imported: usize,
 }
 
 /// PDR with a bound on the number of frames.
@@ -88,6 +95,7 @@ impl Engine for Pdr {
             reach_of: HashMap::new(),
             obligations: 0,
             seeded: false,
+            imported: 0,
         };
         let answer = match run.solve() {
             // Without seeds the frames' invariant is inductive by the checks that raised its
@@ -106,10 +114,16 @@ impl Engine for Pdr {
             },
             a => a,
         };
+        // The frames for the next run on this system, unless they rest on a seed that
+        // just led to a wrong model.
+        if matches!(&answer, Answer::Unknown(r) if !matches!(r, Reason::WitnessFailed(_))) {
+            cx.candidates.leave_frames(run.frames.export());
+        }
         *stats = Stats::Pdr(PdrStats {
             pdr_lemmas: run.frames.lemmas.len(),
             pdr_reach_facts: run.reach.len(),
             pdr_obligations: run.obligations,
+            pdr_imported: run.imported,
         });
         answer
     }
@@ -125,8 +139,11 @@ struct Run<'a, 's> {
     /// The reach facts of each predicate.
     reach_of: HashMap<PredId, Vec<usize>>,
     obligations: usize,
-    /// Some seed became a lemma: the model rests on seeds no check here proved inductive.
+    /// Some seed or imported lemma became a lemma: the model rests on lemmas no check here
+    /// proved.
     seeded: bool,
+    /// Lemmas taken from the frames of an earlier run.
+    imported: usize,
 }
 
 impl Run<'_, '_> {
@@ -173,22 +190,43 @@ impl Run<'_, '_> {
         }
     }
 
-    /// The seeds' conjuncts as lemmas of every frame.
+    /// The seeds' conjuncts as lemmas of every frame, then the lemmas an earlier run left, each
+    /// at its level: the frames go on from where that run stopped (see the module header).
     fn seed(&mut self) {
         let store = self.cx.store;
-        let Some(seeds) = self.cfg.seeds.as_ref().or(self.cx.candidates.seeds()) else {
-            return;
-        };
-        for p in self.system.pred_ids() {
-            let Some(i) = seeds.get(p) else { continue };
-            let body = store.rename(i.body, &i.params, &self.frames.params[&p]);
-            for c in store.conjuncts(body) {
-                if c != store.tt() {
-                    self.frames.add_lemma(p, vec![store.not(c)], INF);
-                    self.seeded = true;
+        if let Some(seeds) = self.cfg.seeds.as_ref().or(self.cx.candidates.seeds()) {
+            for p in self.system.pred_ids() {
+                let Some(i) = seeds.get(p) else { continue };
+                let body = store.rename(i.body, &i.params, &self.frames.params[&p]);
+                for c in store.conjuncts(body) {
+                    if c != store.tt() {
+                        self.frames.add_lemma(p, vec![store.not(c)], INF);
+                        self.seeded = true;
+                    }
                 }
             }
         }
+        let Some(given) = self.cx.candidates.frames() else {
+            return;
+        };
+        let sorted = |mut cube: Vec<TermId>| {
+            cube.sort();
+            cube
+        };
+        let mut known: HashSet<(PredId, Vec<TermId>)> = (self.frames.lemmas.iter())
+            .map(|l| (l.pred, sorted(l.cube.clone())))
+            .collect();
+        for (p, cube, level) in &given.lemmas {
+            let (Some(from), Some(to)) = (given.params.get(p), self.frames.params.get(p)) else {
+                continue;
+            };
+            let cube = sorted(cube.iter().map(|&l| store.rename(l, from, to)).collect());
+            if known.insert((*p, cube.clone())) {
+                self.frames.add_lemma(*p, cube, *level);
+                self.imported += 1;
+            }
+        }
+        self.seeded |= self.imported > 0;
     }
 
     /// Learns a lemma excluding (a generalisation of) `cube`, refuted at `level`, and pushes it

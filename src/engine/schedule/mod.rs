@@ -146,7 +146,8 @@ pub struct Entry {
     /// The system it runs on: the given one, or one made from it whose answers are
     /// translated back.
     pub view: View,
-    /// It gets the candidate invariants earlier entries left (when they are over its system).
+    /// It gets the candidate invariants earlier entries left, and the frame lemmas of the last
+    /// PDR run before it (when they are over its system).
     pub seeded: bool,
     /// When the schedule is split: the thread that runs it (0 or 1 on two threads; threads 2
     /// and above, those of `schedule/wide.rs`, only when there are that many).
@@ -288,7 +289,7 @@ impl Default for Schedule {
             // non-linear ones it gives up at once. Not over the reals: there it proved nothing
             // (the LRA-TS systems are not k-inductive at a depth it reaches), BMC finds what it
             // refutes, and PDR after it took another path (see the portfolio's header).
-            not_reals(e(Kind, probe(50))),
+            not_reals(e(Kind, probe(25))),
             // Over the reals on one thread: BMC's quick refutations, PDR with most of the time,
             // BMC with the rest (the refutations PDR needs 13-20 s for take BMC 2-3 s). On two
             // threads PDR starts at once, and BMC has all the time beside it: the engines after
@@ -326,7 +327,7 @@ impl Default for Schedule {
             // start over after 50 ms. On linear systems k-induction's probe was BMC's.
             Entry {
                 runs: Runs::Sequential,
-                ..only(When::NonLinear)(e(Bmc, probe(50)))
+                ..only(When::NonLinear)(e(Bmc, probe(25)))
             },
             // On two threads, PDR alone at once beside BMC, before the Boolean split and
             // slicing: the Kind 2 and VMT systems whose invariants it finds within 100 ms waited
