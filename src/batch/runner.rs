@@ -1,14 +1,14 @@
 //! One instance in isolation: a child process of the Hornbeam executable under a memory limit
 //! and a wall-clock kill, its output turned into a [`Record`].
 //!
-//! The memory limit (`--memory MB`, [`MemoryLimit`](super::memory::MemoryLimit)) is on the child's
-//! resident set: the memory it really uses. The parent reads the child's RSS from `/proc/PID/statm`
-//! every [`POLL`] and kills it once it is above the limit ("out of memory (RSS above N MB)"). An
-//! address-space limit would count what the child only reserves: the solver thread's 512 MB stack,
-//! glibc's 64 MB malloc arenas per thread, the mapped code of Z3, so that any limit under about 560
-//! MB failed every instance. `RLIMIT_AS` stays only as a backstop against a burst of allocation
-//! faster than the polling: twice the limit plus [`RESERVED_MB`](super::memory::RESERVED_MB) (set
-//! between fork and exec); an allocation failing there is also "out of memory". The child runs with
+//! The memory limit (`--memory MB`, [`MemoryLimit`]) is on the child's resident set: the memory it
+//! really uses. The parent reads the child's RSS from `/proc/PID/statm` every [`POLL`] and kills it
+//! once it is above the limit ("out of memory (RSS above N MB)"). An address-space limit would
+//! count what the child only reserves: the solver thread's 512 MB stack, glibc's 64 MB malloc
+//! arenas per thread, the mapped code of Z3, so that any limit under about 560 MB failed every
+//! instance. `RLIMIT_AS` stays only as a backstop against a burst of allocation faster than the
+//! polling: twice the limit plus [`RESERVED_MB`](super::memory::RESERVED_MB) (set between fork and
+//! exec); an allocation failing there is also "out of memory". The child runs with
 //! `MALLOC_ARENA_MAX=2` (unless the environment sets it) so that its reservations stay small and
 //! few. Only the child's own process is measured (`hornbeam solve` starts none); without `/proc`
 //! (not Linux) only the backstop applies.
