@@ -35,7 +35,7 @@ mod block;
 mod cex;
 mod frames;
 
-use super::{Context, Engine, Stats};
+use super::{Context, Engine, FrameLemmas, Stats};
 use crate::chc::{PredId, System};
 use crate::term::{Op, Sort, Term, TermId, TermStore};
 use crate::witness::{validate_model, Answer, Interp, Model, ModelCheck, Reason};
@@ -114,10 +114,13 @@ impl Engine for Pdr {
             },
             a => a,
         };
-        // The frames for the next run on this system, unless they rest on a seed that
-        // just led to a wrong model.
-        if matches!(&answer, Answer::Unknown(r) if !matches!(r, Reason::WitnessFailed(_))) {
-            cx.candidates.leave_frames(run.frames.export());
+        // The frames for the next run on this system; none (it starts over) when they rest on
+        // a seed or an imported lemma that just led to a wrong model.
+        if let Answer::Unknown(r) = &answer {
+            cx.candidates.leave_frames(match r {
+                Reason::WitnessFailed(_) => FrameLemmas::default(),
+                _ => run.frames.export(),
+            });
         }
         *stats = Stats::Pdr(PdrStats {
             pdr_lemmas: run.frames.lemmas.len(),
