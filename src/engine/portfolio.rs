@@ -203,10 +203,8 @@ impl Portfolio {
                     .with_templates(templates.cloned())
                     .with_states(states.cloned())
                     .with_frames(
-                        frames
-                            .iter()
-                            .find(|(v, _)| *v == view && entry.seeded)
-                            .map(|(_, f)| f.clone()),
+                        (frames.iter().filter(|_| entry.seeded))
+                            .find_map(|(v, f)| (*v == view).then(|| f.clone())),
                     ),
             };
             let mut sub = Stats::default();

@@ -43,6 +43,11 @@ impl PTok {
     }
 }
 
+/// `#x` in a body expanded at `span`: the argument's tokens as one string literal token.
+fn stringified(arg: &[PTok], span: (usize, usize)) -> PTok {
+    PTok::new(stringify(arg.iter().map(|t| &t.tok)), span)
+}
+
 /// Where expansion reads its tokens from: the source (with its directives, applied as the
 /// tokens after them are read), one macro argument, or one `#if` expression.
 pub(super) struct Input<'a> {
@@ -374,9 +379,7 @@ impl Expander {
                     let right: Vec<PTok> = match &m.body[k] {
                         Part::Tok(t) => vec![PTok::new(t.clone(), span)],
                         Part::Param(p) => args[*p].clone(),
-                        Part::Stringify(p) => {
-                            vec![PTok::new(stringify(args[*p].iter().map(|t| &t.tok)), span)]
-                        }
+                        Part::Stringify(p) => vec![stringified(&args[*p], span)],
                         Part::Paste => vec![],
                     };
                     let comma_va = m.variadic
@@ -407,9 +410,7 @@ impl Expander {
                     let raw = matches!(m.body.get(k + 1), Some(Part::Paste));
                     match part {
                         Part::Tok(t) => out.push(PTok::new(t.clone(), span)),
-                        Part::Stringify(p) => {
-                            out.push(PTok::new(stringify(args[*p].iter().map(|t| &t.tok)), span))
-                        }
+                        Part::Stringify(p) => out.push(stringified(&args[*p], span)),
                         Part::Param(p) if raw => out.extend(args[*p].iter().cloned()),
                         Part::Param(p) => {
                             if expanded[*p].is_none() {
